@@ -1,0 +1,26 @@
+# The two commands: `make run` (setup, build, curate the example corpus) and `make test`.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: setup build run test bench clean
+
+setup:
+	@scripts/setup
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@scripts/make_example_corpus $(BUILD)/example/corpus
+	@$(BUILD)/winnow run examples/example.yaml --input $(BUILD)/example/corpus \
+	  --output $(BUILD)/example/out --overwrite
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@bench/passthrough.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

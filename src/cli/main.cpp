@@ -1,0 +1,104 @@
+// The `winnow` command: run a pipeline, list the stages. Exit codes: 0 success, 1 the run
+// failed (bad input under on_error: fail, an I/O error), 2 the command or pipeline is invalid.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "core/version.h"
+#include "filters/builtin_stages.h"
+#include "pipeline/executor.h"
+#include "pipeline/pipeline_config.h"
+
+namespace winnow {
+namespace {
+
+StageRegistry make_registry() {
+  StageRegistry registry;
+  register_builtin_stages(registry);
+  return registry;
+}
+
+int list_stages(const StageRegistry& registry) {
+  for (const StageSpec* spec : registry.all()) {
+    std::cout << spec->name << "\n  " << spec->summary << "\n";
+    for (const ParamSpec& param : spec->params) {
+      std::string default_text = param.required ? "required"
+                                 : param.default_value.empty() ? "unset"
+                                                               : "default " + param.default_value;
+      std::cout << fmt::format("    {:<14} {:<16} {:<18} {}\n", param.name,
+                               param_type_name(param.type), default_text, param.help);
+    }
+    std::cout << "\n";
+  }
+  std::cout << "Every stage also takes: name (instance name, default the type), "
+               "workers (pin the worker count).\n";
+  return 0;
+}
+
+int run_command(const StageRegistry& registry, const std::string& pipeline_path,
+                RunOptions options, bool quiet) {
+  auto config = PipelineConfig::load_file(pipeline_path, registry);
+  if (!config.is_ok()) {
+    std::cerr << "winnow: " << config.status().message() << "\n";
+    return 2;
+  }
+  RunReport report = run_pipeline(*config, options);
+  if (!quiet || !report.status.is_ok()) std::cout << format_summary(report);
+  if (!report.status.is_ok()) {
+    std::cerr << "winnow: " << report.status.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace winnow
+
+int main(int argc, char** argv) {
+  using namespace winnow;
+  StageRegistry registry = make_registry();
+
+  CLI::App app{"winnow: curates training data — read, filter, deduplicate, write, with every "
+               "document accounted for."};
+  app.set_version_flag("--version", std::string("winnow ") + kVersion);
+  app.require_subcommand(1);
+
+  CLI::App* run = app.add_subcommand("run", "Run a pipeline YAML file.");
+  std::string pipeline_path;
+  RunOptions options;
+  std::string format, on_error;
+  uint64_t batch_size = 0;
+  bool quiet = false, no_progress = false;
+  run->add_option("pipeline", pipeline_path, "pipeline YAML file")->required()->check(CLI::ExistingFile);
+  run->add_option("-i,--input", options.inputs,
+                  "input files, folders or globs (replaces input.paths)");
+  run->add_option("-o,--output", options.output, "output folder (replaces output.path)");
+  run->add_option("-t,--threads", options.threads, "workers per stage; 0 = number of cores");
+  run->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
+      ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
+  run->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
+      ->check(CLI::IsMember({"fail", "skip"}));
+  run->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");
+  run->add_flag("--overwrite", options.overwrite,
+                "redo every shard, replacing what an earlier run wrote");
+  run->add_flag("-q,--quiet", quiet, "print nothing when the run succeeds");
+  run->add_flag("--no-progress", no_progress, "no live progress line");
+
+  app.add_subcommand("stages", "List every stage with its parameters and defaults.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  if (app.got_subcommand("stages")) return list_stages(registry);
+  if (!format.empty()) options.output_compression = compression_from_format(format);
+  if (on_error == "fail") options.on_error = OnError::kFail;
+  if (on_error == "skip") options.on_error = OnError::kSkip;
+  if (batch_size > 0) options.batch_size = batch_size;
+  options.progress = !no_progress && !quiet;
+  return run_command(registry, pipeline_path, options, quiet);
+}

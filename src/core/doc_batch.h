@@ -1,0 +1,148 @@
+#pragma once
+// DocBatch: the unit that moves between stages. Columnar: keys, ids, texts and raw records are
+// parallel columns; filtering flips a per-document drop reason and never copies text.
+//
+// Each document keeps its whole raw input record (the JSON object as read). Fields other than the
+// text are written back from it byte for byte; an unchanged document is written back verbatim.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/arena.h"
+#include "core/doc_key.h"
+#include "core/input_error.h"
+
+namespace winnow {
+
+// 0 means kept; other values index the pipeline's ReasonTable.
+using ReasonId = uint16_t;
+inline constexpr ReasonId kKept = 0;
+
+// Bytes guaranteed readable after the end of every raw record, so JSON parsers that read ahead
+// in SIMD blocks (simdjson) can parse a record in place.
+inline constexpr size_t kRecordPadding = 64;
+
+enum class AnnotationType : uint8_t { kFloat, kInt, kString };
+
+// A typed column a stage adds; documents it did not set have no value and write no field.
+class AnnotationColumn {
+ public:
+  AnnotationColumn(std::string name, AnnotationType type, size_t rows);
+
+  const std::string& name() const { return name_; }
+  AnnotationType type() const { return type_; }
+  bool has(size_t row) const { return present_[row] != 0; }
+
+  void set_float(size_t row, double value);
+  void set_int(size_t row, int64_t value);
+  void set_string(size_t row, std::string_view value);
+  double float_at(size_t row) const { return floats_[row]; }
+  int64_t int_at(size_t row) const { return ints_[row]; }
+  const std::string& string_at(size_t row) const { return strings_[row]; }
+
+ private:
+  std::string name_;
+  AnnotationType type_;
+  std::vector<uint8_t> present_;
+  std::vector<double> floats_;
+  std::vector<int64_t> ints_;
+  std::vector<std::string> strings_;
+};
+
+// A record that could not become a document (bad JSON, corrupt stream...), carried to errors/.
+struct InputErrorRecord {
+  InputError kind;
+  uint64_t line = 0;         // 1-based line in the uncompressed stream; 0 when not line-bound
+  uint64_t byte_offset = 0;  // offset in the uncompressed stream (compressed for stream errors)
+  std::string message;       // names the file and line
+  std::string excerpt;       // the start of the offending bytes, possibly invalid UTF-8
+};
+
+// A line cut out of a shard by the reader, before parsing.
+struct RawLine {
+  uint64_t offset = 0;  // into the raw buffer
+  uint64_t length = 0;
+  uint64_t line_number = 0;  // 1-based
+  uint64_t byte_offset = 0;  // in the uncompressed stream
+};
+
+class DocBatch {
+ public:
+  // Identity: which shard, which batch of it. The batch marked end_of_shard carries no
+  // documents and tells the writer how many batches the shard had (sequence + 1).
+  uint32_t shard = 0;
+  uint64_t sequence = 0;
+  bool end_of_shard = false;
+
+  // ---- Raw input (set by the reader, consumed by the parser) ----
+  void set_raw_buffer(std::unique_ptr<char[]> buffer, size_t size);
+  std::string_view raw_bytes() const { return {raw_.get(), raw_size_}; }
+  std::vector<RawLine> raw_lines;
+  uint64_t raw_input_bytes = 0;  // uncompressed bytes this batch covers, for throughput
+
+  // ---- Documents ----
+  size_t size() const { return keys_.size(); }
+  // `record` must point into the raw buffer (which is padded); `text` and `id` may point
+  // anywhere: they are copied into the arena unless they already lie in the raw buffer.
+  void add_document(DocKey key, std::string_view id, bool id_generated, std::string_view text,
+                    std::string_view record, uint64_t line);
+
+  DocKey key(size_t i) const { return keys_[i]; }
+  std::string_view id(size_t i) const { return ids_[i]; }
+  bool id_generated(size_t i) const { return flags_[i] & kIdGenerated; }
+  std::string_view text(size_t i) const { return texts_[i]; }
+  bool text_changed(size_t i) const { return flags_[i] & kTextChanged; }
+  std::string_view record(size_t i) const { return records_[i]; }
+  uint64_t line(size_t i) const { return lines_[i]; }
+
+  void set_text(size_t i, std::string_view text);
+  void set_id(size_t i, std::string_view id);
+
+  // ---- Keep mask ----
+  bool kept(size_t i) const { return reasons_[i] == kKept; }
+  ReasonId drop_reason(size_t i) const { return reasons_[i]; }
+  // The score is optional (NaN = none); it is written with the rejected record.
+  void drop(size_t i, ReasonId reason, double score);
+  void drop(size_t i, ReasonId reason);
+  double drop_score(size_t i) const { return scores_[i]; }
+  size_t kept_count() const;
+
+  // ---- Annotations ----
+  // Returns the column, creating it (sized to the current documents) on first use.
+  AnnotationColumn& annotation(std::string_view name, AnnotationType type);
+  const AnnotationColumn* find_annotation(std::string_view name) const;
+  const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const {
+    return annotations_;
+  }
+
+  // ---- Errors met while reading this batch ----
+  std::vector<InputErrorRecord> errors;
+  uint64_t blank_lines = 0;
+
+  // ---- Encoded output (filled by the encoder, written by the sink) ----
+  std::string encoded_kept;
+  std::string encoded_rejected;
+  std::string encoded_errors;
+
+ private:
+  static constexpr uint8_t kTextChanged = 1;
+  static constexpr uint8_t kIdGenerated = 2;
+  bool in_raw(std::string_view bytes) const;
+
+  std::unique_ptr<char[]> raw_;
+  size_t raw_size_ = 0;
+  Arena arena_;
+  std::vector<DocKey> keys_;
+  std::vector<std::string_view> ids_;
+  std::vector<std::string_view> texts_;
+  std::vector<std::string_view> records_;
+  std::vector<uint64_t> lines_;
+  std::vector<uint8_t> flags_;
+  std::vector<ReasonId> reasons_;
+  std::vector<double> scores_;
+  std::vector<std::unique_ptr<AnnotationColumn>> annotations_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,27 @@
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/stage.h"
+
+namespace winnow {
+
+void StageRegistry::add(StageSpec spec) {
+  if (find(spec.name)) throw std::logic_error("stage registered twice: " + spec.name);
+  specs_.push_back(std::move(spec));
+}
+
+const StageSpec* StageRegistry::find(const std::string& name) const {
+  for (const auto& spec : specs_) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<const StageSpec*> StageRegistry::all() const {
+  std::vector<const StageSpec*> out;
+  for (const auto& spec : specs_) out.push_back(&spec);
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  return out;
+}
+
+}  // namespace winnow

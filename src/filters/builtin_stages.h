@@ -1,0 +1,15 @@
+#pragma once
+// The general-purpose stages every pipeline can use. Each file in this folder defines one
+// stage and exposes its StageSpec; register_builtin_stages adds them all to a registry.
+#include "core/stage.h"
+
+namespace winnow {
+
+StageSpec text_length_spec();
+StageSpec select_spec();
+StageSpec sample_spec();
+StageSpec add_id_spec();
+
+void register_builtin_stages(StageRegistry& registry);
+
+}  // namespace winnow

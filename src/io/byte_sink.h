@@ -1,0 +1,36 @@
+#pragma once
+// ByteSink: compresses a byte stream into an AtomicFile. The compressed bytes depend only on
+// the bytes written, never on how they were split into write() calls, so output is identical
+// whatever the batch size. zstd always runs in its multi-threaded mode (at least one worker)
+// because zstd's output is the same for any worker count >= 1, but differs from 0 workers.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "io/atomic_file.h"
+#include "io/compression.h"
+
+namespace winnow {
+
+class ByteSink {
+ public:
+  // `level`: zstd 1..19 (default 3), gzip 1..9 (default 6); ignored for plain output.
+  // `threads`: zstd worker threads (>= 1).
+  static Result<std::unique_ptr<ByteSink>> create(const std::string& final_path,
+                                                  Compression compression, int level,
+                                                  int threads);
+  virtual ~ByteSink() = default;
+
+  virtual Status write(std::string_view bytes) = 0;
+  // Flushes the compressor and commits the file under its final name.
+  virtual Status finish() = 0;
+  uint64_t bytes_in() const { return bytes_in_; }
+
+ protected:
+  explicit ByteSink(AtomicFile file) : file_(std::move(file)) {}
+  AtomicFile file_;
+  uint64_t bytes_in_ = 0;
+};
+
+}  // namespace winnow

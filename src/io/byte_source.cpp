@@ -1,0 +1,189 @@
+#include "io/byte_source.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace winnow {
+
+ByteSource::~ByteSource() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+size_t ByteSource::fail(InputError kind, std::string message) {
+  failed_ = true;
+  error_ = {kind, fmt::format("{}: {}", path_, message)};
+  return 0;
+}
+
+bool ByteSource::refill_input() {
+  if (in_pos_ < in_end_) return true;
+  if (failed_) return false;
+  ssize_t n;
+  do {
+    n = ::read(fd_, in_.get(), kInputBufferBytes);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    fail(InputError::kUnreadableFile,
+         fmt::format("read failed at byte {}: {}", file_offset_, std::strerror(errno)));
+    return false;
+  }
+  in_pos_ = 0;
+  in_end_ = static_cast<size_t>(n);
+  file_offset_ += static_cast<uint64_t>(n);
+  return n > 0;
+}
+
+namespace {
+
+class PlainSource final : public ByteSource {
+ public:
+  size_t read(char* dst, size_t capacity) override {
+    if (!refill_input()) return 0;
+    size_t n = std::min(capacity, in_end_ - in_pos_);
+    std::memcpy(dst, in_.get() + in_pos_, n);
+    in_pos_ += n;
+    return n;
+  }
+};
+
+class GzipSource final : public ByteSource {
+ public:
+  GzipSource() {
+    std::memset(&stream_, 0, sizeof(stream_));
+    // 15 + 32: gzip or zlib header, detected automatically.
+    inflateInit2(&stream_, 15 + 32);
+  }
+  ~GzipSource() override { inflateEnd(&stream_); }
+
+  size_t read(char* dst, size_t capacity) override {
+    if (failed_ || finished_) return 0;
+    stream_.next_out = reinterpret_cast<Bytef*>(dst);
+    stream_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, 1u << 30));
+    while (stream_.avail_out > 0) {
+      if (in_pos_ == in_end_) {
+        if (!refill_input()) {
+          if (failed_) return 0;
+          // End of file: fine only between members.
+          if (member_open_) {
+            return fail(InputError::kTruncatedCompressed,
+                        fmt::format("truncated gzip stream: the file ends inside a member "
+                                    "(at compressed byte {})", file_offset_));
+          }
+          finished_ = true;
+          break;
+        }
+      }
+      stream_.next_in = reinterpret_cast<Bytef*>(in_.get() + in_pos_);
+      stream_.avail_in = static_cast<uInt>(in_end_ - in_pos_);
+      member_open_ = true;
+      int rc = inflate(&stream_, Z_NO_FLUSH);
+      in_pos_ = in_end_ - stream_.avail_in;
+      if (rc == Z_STREAM_END) {
+        // Another member may follow (Common Crawl writes one per record).
+        member_open_ = false;
+        inflateReset(&stream_);
+        continue;
+      }
+      if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        return fail(InputError::kCorruptCompressed,
+                    fmt::format("corrupt gzip data near compressed byte {}: {}",
+                                compressed_bytes_read(), stream_.msg ? stream_.msg : "error"));
+      }
+    }
+    return capacity - stream_.avail_out;
+  }
+
+ private:
+  z_stream stream_;
+  bool member_open_ = false;
+  bool finished_ = false;
+};
+
+class ZstdSource final : public ByteSource {
+ public:
+  ZstdSource() : stream_(ZSTD_createDStream()) {}
+  ~ZstdSource() override { ZSTD_freeDStream(stream_); }
+
+  size_t read(char* dst, size_t capacity) override {
+    if (failed_ || finished_) return 0;
+    ZSTD_outBuffer out{dst, capacity, 0};
+    while (out.pos < out.size) {
+      if (in_pos_ == in_end_) {
+        if (!refill_input()) {
+          if (failed_) return 0;
+          if (frame_open_) {
+            return fail(InputError::kTruncatedCompressed,
+                        fmt::format("truncated zstd stream: the file ends inside a frame "
+                                    "(at compressed byte {})", file_offset_));
+          }
+          finished_ = true;
+          break;
+        }
+      }
+      ZSTD_inBuffer in{in_.get(), in_end_, in_pos_};
+      size_t rc = ZSTD_decompressStream(stream_, &out, &in);
+      in_pos_ = in.pos;
+      if (ZSTD_isError(rc)) {
+        return fail(InputError::kCorruptCompressed,
+                    fmt::format("corrupt zstd data near compressed byte {}: {}",
+                                compressed_bytes_read(), ZSTD_getErrorName(rc)));
+      }
+      frame_open_ = rc != 0;  // 0: a frame just ended; another may follow
+      if (out.pos > 0 && in_pos_ == in_end_ && rc != 0) {
+        // Hand back what we have rather than block on more input.
+        break;
+      }
+    }
+    return out.pos;
+  }
+
+ private:
+  ZSTD_DStream* stream_;
+  bool frame_open_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamError* error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = {InputError::kUnreadableFile,
+              fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+    return nullptr;
+  }
+  auto in = std::make_unique<char[]>(kInputBufferBytes);
+  ssize_t n;
+  do {
+    n = ::read(fd, in.get(), kInputBufferBytes);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    *error = {InputError::kUnreadableFile,
+              fmt::format("{}: cannot read: {}", path, std::strerror(errno))};
+    ::close(fd);
+    return nullptr;
+  }
+  Compression kind = detect_compression(std::string_view(in.get(), static_cast<size_t>(n)));
+  std::unique_ptr<ByteSource> source;
+  switch (kind) {
+    case Compression::kNone: source = std::make_unique<PlainSource>(); break;
+    case Compression::kGzip: source = std::make_unique<GzipSource>(); break;
+    case Compression::kZstd: source = std::make_unique<ZstdSource>(); break;
+  }
+  source->path_ = path;
+  source->fd_ = fd;
+  source->compression_ = kind;
+  source->in_ = std::move(in);
+  source->in_end_ = static_cast<size_t>(n);
+  source->file_offset_ = static_cast<uint64_t>(n);
+  return source;
+}
+
+}  // namespace winnow

@@ -1,0 +1,55 @@
+#pragma once
+// ByteSource: the uncompressed bytes of one input file, whatever its compression (detected from
+// magic bytes). Concatenated gzip members and zstd frames read as one stream. A corrupt or
+// truncated stream stops with an error naming the file and the compressed byte offset.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/input_error.h"
+#include "io/compression.h"
+
+namespace winnow {
+
+struct StreamError {
+  InputError kind = InputError::kUnreadableFile;
+  std::string message;
+};
+
+class ByteSource {
+ public:
+  // Opens `path`. Returns null and fills `error` when the file cannot be opened or read.
+  static std::unique_ptr<ByteSource> open(const std::string& path, StreamError* error);
+  virtual ~ByteSource();
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  // Fills up to `capacity` bytes; returns the count, 0 at the end of the stream or on error
+  // (then failed() is true and error() says why).
+  virtual size_t read(char* dst, size_t capacity) = 0;
+
+  bool failed() const { return failed_; }
+  const StreamError& error() const { return error_; }
+  Compression compression() const { return compression_; }
+  uint64_t compressed_bytes_read() const { return file_offset_ - (in_end_ - in_pos_); }
+  const std::string& path() const { return path_; }
+
+ protected:
+  ByteSource() = default;
+  size_t fail(InputError kind, std::string message);
+  // Refills the compressed input buffer when it is empty; false at end of file or on error.
+  bool refill_input();
+
+  static constexpr size_t kInputBufferBytes = 1 << 20;
+  std::string path_;
+  int fd_ = -1;
+  Compression compression_ = Compression::kNone;
+  std::unique_ptr<char[]> in_;
+  size_t in_pos_ = 0;
+  size_t in_end_ = 0;
+  uint64_t file_offset_ = 0;  // bytes read from the file so far
+  bool failed_ = false;
+  StreamError error_;
+};
+
+}  // namespace winnow

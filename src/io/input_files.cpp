@@ -1,0 +1,110 @@
+#include "io/input_files.h"
+
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace winnow {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool looks_like_input(const std::string& name) {
+  if (name.empty() || name[0] == '.' || name[0] == '_') return false;
+  return name.find(".jsonl") != std::string::npos || ends_with(name, ".json") ||
+         ends_with(name, ".gz") || ends_with(name, ".zst");
+}
+
+Status add_path(const std::string& path, bool from_pattern, std::vector<InputFile>& out) {
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    return Status::errorf("input path '{}' does not exist", path);
+  }
+  if (fs::is_directory(status) && !ends_with(path, ".jsonl")) {
+    size_t before = out.size();
+    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (it->is_directory() && (name[0] == '.' || name[0] == '_')) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file() && looks_like_input(name)) {
+        out.push_back({it->path().string(), static_cast<uint64_t>(it->file_size())});
+      }
+    }
+    if (ec) return Status::errorf("cannot list input directory '{}': {}", path, ec.message());
+    if (out.size() == before && !from_pattern) {
+      return Status::errorf("input directory '{}' holds no .jsonl[.gz|.zst] files", path);
+    }
+    return Status::ok();
+  }
+  // A named file (or a directory named *.jsonl, which will fail to read with a clear error).
+  uint64_t size = fs::is_regular_file(status) ? fs::file_size(path, ec) : 0;
+  out.push_back({path, size});
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns) {
+  std::vector<InputFile> files;
+  if (patterns.empty()) return Status::error("no input given (input.paths or --input)");
+  for (const auto& pattern : patterns) {
+    if (!has_glob_chars(pattern)) {
+      WINNOW_RETURN_IF_ERROR(add_path(pattern, false, files));
+      continue;
+    }
+    glob_t matches{};
+    int rc = ::glob(pattern.c_str(), GLOB_BRACE | GLOB_TILDE, nullptr, &matches);
+    if (rc == GLOB_NOMATCH || (rc == 0 && matches.gl_pathc == 0)) {
+      globfree(&matches);
+      return Status::errorf("input pattern '{}' matches no file", pattern);
+    }
+    if (rc != 0) {
+      globfree(&matches);
+      return Status::errorf("cannot expand input pattern '{}'", pattern);
+    }
+    for (size_t i = 0; i < matches.gl_pathc; ++i) {
+      Status s = add_path(matches.gl_pathv[i], true, files);
+      if (!s.is_ok()) {
+        globfree(&matches);
+        return s;
+      }
+    }
+    globfree(&matches);
+  }
+  std::sort(files.begin(), files.end(),
+            [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+  files.erase(std::unique(files.begin(), files.end(),
+                          [](const InputFile& a, const InputFile& b) { return a.path == b.path; }),
+              files.end());
+  return files;
+}
+
+std::string shard_stem(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json"}) {
+      if (ends_with(name, suffix) && name.size() > suffix.size()) {
+        name.resize(name.size() - suffix.size());
+        changed = true;
+      }
+    }
+  }
+  return name;
+}
+
+}  // namespace winnow

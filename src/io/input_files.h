@@ -1,0 +1,26 @@
+#pragma once
+// Input discovery: files, directories (walked recursively) and glob patterns become one sorted
+// list of shards. The order is the shard index of every DocKey, so it must be stable: paths
+// are sorted bytewise and duplicates removed.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace winnow {
+
+struct InputFile {
+  std::string path;
+  uint64_t size = 0;  // bytes on disk (compressed), for progress and ETA
+};
+
+// Directories contribute files whose names contain ".jsonl" or end in ".json", ".gz" or ".zst",
+// skipping hidden names and names starting with '_' (markers, temporaries). A named file is
+// taken whatever its name. A pattern that matches nothing is an error.
+Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns);
+
+// The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst suffixes.
+std::string shard_stem(const std::string& path);
+
+}  // namespace winnow

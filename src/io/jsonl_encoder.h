@@ -1,0 +1,37 @@
+#pragma once
+// JsonlEncoder: serialises a processed batch into the bytes of its three outputs: kept
+// documents, rejected documents (with the stage, reason and score that dropped them) and error
+// records. An unchanged document is its input record verbatim; a changed one is rebuilt from
+// the record's members with the text replaced and annotations appended as fields (a field of
+// the same name in the input is replaced, not duplicated).
+#include <string>
+
+#include "core/doc_batch.h"
+#include "core/reason_table.h"
+
+namespace winnow {
+
+struct EncodeOptions {
+  std::string text_field = "text";
+  std::string id_field = "id";
+  bool write_rejected = true;
+};
+
+class JsonlEncoder {
+ public:
+  JsonlEncoder(EncodeOptions options, const ReasonTable& reasons)
+      : options_(std::move(options)), reasons_(reasons) {}
+
+  // Thread-safe; fills batch.encoded_kept / encoded_rejected / encoded_errors.
+  void encode(DocBatch& batch, const std::string& file) const;
+
+  // One document as a JSON line; `extra` (already-encoded members) is appended when given.
+  void write_document(std::string& out, const DocBatch& batch, size_t i,
+                      std::string_view extra) const;
+
+ private:
+  EncodeOptions options_;
+  const ReasonTable& reasons_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,98 @@
+#include "io/jsonl_parser.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+namespace winnow {
+
+namespace {
+
+constexpr size_t kExcerptBytes = 256;
+
+bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+}  // namespace
+
+std::string JsonlParser::generated_id(DocKey key) {
+  return fmt::format("{:05}-{:010}", key.shard(), key.row());
+}
+
+void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
+  thread_local simdjson::dom::parser parser;
+  std::string_view raw = batch.raw_bytes();
+  auto fail = [&](const RawLine& line, InputError kind, std::string detail) {
+    InputErrorRecord record;
+    record.kind = kind;
+    record.line = line.line_number;
+    record.byte_offset = line.byte_offset;
+    record.message = fmt::format("{}:{}: {}", file, line.line_number, detail);
+    record.excerpt.assign(raw.substr(line.offset, std::min<uint64_t>(line.length, kExcerptBytes)));
+    batch.errors.push_back(std::move(record));
+  };
+
+  for (const RawLine& line : batch.raw_lines) {
+    std::string_view record = raw.substr(line.offset, line.length);
+    while (!record.empty() && is_json_space(record.back())) record.remove_suffix(1);
+    size_t lead = 0;
+    while (lead < record.size() && is_json_space(record[lead])) ++lead;
+    record.remove_prefix(lead);
+    if (record.empty()) {
+      ++batch.blank_lines;
+      continue;
+    }
+    simdjson::dom::element root;
+    // The batch buffer is padded, so the record parses in place (no copy).
+    auto error = parser.parse(record.data(), record.size(), false).get(root);
+    if (error == simdjson::CAPACITY) {
+      // Larger than the parser's current capacity: let it allocate.
+      if (auto e = parser.allocate(record.size()); e == simdjson::SUCCESS) {
+        error = parser.parse(record.data(), record.size(), false).get(root);
+      }
+    }
+    if (error == simdjson::UTF8_ERROR) {
+      fail(line, InputError::kInvalidUtf8, "invalid UTF-8 in the record");
+      continue;
+    }
+    if (error) {
+      fail(line, InputError::kMalformedJson,
+           fmt::format("malformed JSON: {}", simdjson::error_message(error)));
+      continue;
+    }
+    simdjson::dom::object object;
+    if (root.get(object)) {
+      fail(line, InputError::kNotAnObject, "the record is not a JSON object");
+      continue;
+    }
+    simdjson::dom::element text_value;
+    if (object[options_.text_field].get(text_value)) {
+      fail(line, InputError::kMissingText,
+           fmt::format("the record has no '{}' field", options_.text_field));
+      continue;
+    }
+    std::string_view text;
+    if (text_value.get(text)) {
+      fail(line, InputError::kTextNotString,
+           fmt::format("field '{}' is not a string", options_.text_field));
+      continue;
+    }
+    DocKey key = DocKey::make(batch.shard, line.line_number - 1);
+    std::string id;
+    bool id_generated = false;
+    simdjson::dom::element id_value;
+    if (object[options_.id_field].get(id_value) || id_value.is_null()) {
+      id = generated_id(key);
+      id_generated = true;
+    } else if (id_value.is_string()) {
+      id = std::string(id_value.get_string().value_unsafe());
+    } else if (id_value.is_number()) {
+      id = simdjson::minify(id_value);
+    } else {
+      fail(line, InputError::kInvalidId,
+           fmt::format("field '{}' must be a string or a number", options_.id_field));
+      continue;
+    }
+    batch.add_document(key, id, id_generated, text, record, line.line_number);
+  }
+}
+
+}  // namespace winnow

@@ -1,0 +1,30 @@
+#pragma once
+// JsonlParser: turns a batch's raw lines into documents. Each line must be a JSON object with a
+// string text field; anything else becomes an error record naming the file and line. Parsing
+// is strict (simdjson DOM validates the whole record, UTF-8 included), because the record's
+// other fields are later written back byte for byte.
+#include <string>
+
+#include "core/doc_batch.h"
+
+namespace winnow {
+
+struct ParseOptions {
+  std::string text_field = "text";
+  std::string id_field = "id";
+};
+
+class JsonlParser {
+ public:
+  explicit JsonlParser(ParseOptions options) : options_(std::move(options)) {}
+  // Thread-safe; `file` names the shard in error messages.
+  void parse(DocBatch& batch, const std::string& file) const;
+
+  // The id given to a document whose record has none.
+  static std::string generated_id(DocKey key);
+
+ private:
+  ParseOptions options_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,54 @@
+#pragma once
+// ShardOutput: the files one input shard produces — kept documents, rejected documents, error
+// records — and its completion marker. Each file is written under a temporary name; commit()
+// renames them and writes the marker last, so a shard with a marker is complete, and a shard
+// without one is redone by the next run.
+#include <memory>
+#include <string>
+
+#include "core/doc_batch.h"
+#include "core/run_counts.h"
+#include "io/byte_sink.h"
+
+namespace winnow {
+
+struct ShardPaths {
+  std::string kept;
+  std::string rejected;
+  std::string errors;
+  std::string marker;
+};
+
+// The marker's content: which pipeline made the shard, and the shard's counts (so a resumed
+// run still reports totals for shards it skipped).
+struct CompletionMarker {
+  std::string fingerprint;
+  std::string input;
+  RunCounts counts;
+
+  std::string to_json() const;
+  static Result<CompletionMarker> read(const std::string& path);
+};
+
+class ShardOutput {
+ public:
+  ShardOutput(ShardPaths paths, Compression compression, int level, int zstd_threads);
+
+  // Appends a batch's encoded bytes; files other than the kept one open at first use.
+  Status write(const DocBatch& batch);
+  Status commit(const CompletionMarker& marker);
+
+ private:
+  Status append(std::unique_ptr<ByteSink>& sink, const std::string& path, Compression compression,
+                std::string_view bytes);
+
+  ShardPaths paths_;
+  Compression compression_;
+  int level_;
+  int zstd_threads_;
+  std::unique_ptr<ByteSink> kept_;
+  std::unique_ptr<ByteSink> rejected_;
+  std::unique_ptr<ByteSink> errors_;
+};
+
+}  // namespace winnow

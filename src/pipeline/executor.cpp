@@ -1,0 +1,336 @@
+#include "pipeline/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "core/hash.h"
+#include "io/input_files.h"
+#include "io/jsonl_encoder.h"
+#include "io/jsonl_parser.h"
+#include "io/shard_output.h"
+#include "io/shard_reader.h"
+#include "pipeline/output_layout.h"
+#include "pipeline/progress_line.h"
+#include "pipeline/run_report.h"
+#include "pipeline/stage_runner.h"
+
+namespace winnow {
+
+namespace {
+
+struct BuiltStage {
+  std::string name;
+  std::string type;
+  int workers = 0;
+  std::unique_ptr<Stage> stage;
+};
+
+// One execution of a pipeline: owns the threads, queues and per-shard writer state.
+class PipelineRun {
+ public:
+  PipelineRun(const PipelineConfig& config, const RunOptions& options)
+      : config_(config), options_(options) {}
+
+  RunReport execute();
+
+ private:
+  Status plan();
+  Status build_stages();
+  void run_threads();
+  void fail(const Status& status);
+  void read_shards();
+  void write_batches();
+  Status write_batch(BatchPtr batch);
+  Status finish_shard(uint32_t shard);
+  std::unique_ptr<ShardOutput> make_output(uint32_t shard) const;
+
+  struct ShardState {
+    std::map<uint64_t, BatchPtr> pending;  // batches that arrived before their turn
+    uint64_t next = 0;
+    std::unique_ptr<ShardOutput> output;
+    RunCounts counts;
+  };
+
+  const PipelineConfig& config_;
+  const RunOptions& options_;
+  RunReport report_;
+  // plan
+  std::vector<InputFile> inputs_;
+  std::unique_ptr<OutputLayout> layout_;
+  std::vector<uint32_t> pending_shards_;
+  Compression compression_ = Compression::kZstd;
+  OnError on_error_ = OnError::kFail;
+  uint64_t batch_size_ = 0;
+  int threads_ = 1;
+  // stages
+  ReasonTable reasons_;
+  std::vector<BuiltStage> stages_;
+  std::unique_ptr<JsonlParser> parser_;
+  std::unique_ptr<JsonlEncoder> encoder_;
+  // run state
+  std::vector<std::unique_ptr<BatchQueue>> queues_;
+  std::vector<std::unique_ptr<StageRunner>> runners_;
+  std::atomic<size_t> next_pending_{0};
+  std::mutex failure_mutex_;
+  Status failure_;
+  std::atomic<bool> failed_{false};
+  std::map<uint32_t, ShardState> shards_;
+  RunCounts run_counts_;  // shards finished by this run
+  std::atomic<uint64_t> documents_done_{0};
+  std::atomic<uint64_t> input_bytes_read_{0};
+  std::atomic<uint64_t> compressed_bytes_done_{0};
+};
+
+void PipelineRun::fail(const Status& status) {
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (failed_.exchange(true)) return;
+    failure_ = status;
+  }
+  for (auto& queue : queues_) queue->cancel();
+}
+
+Status PipelineRun::plan() {
+  compression_ = options_.output_compression.value_or(config_.output_compression);
+  on_error_ = options_.on_error.value_or(config_.on_error);
+  batch_size_ = options_.batch_size.value_or(config_.batch_size);
+  threads_ = options_.threads >= 0 ? options_.threads : config_.threads;
+  if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
+  report_.threads = threads_;
+
+  auto inputs = discover_inputs(options_.inputs.empty() ? config_.input_paths : options_.inputs);
+  if (!inputs.is_ok()) return inputs.status();
+  inputs_ = std::move(inputs).value();
+  if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input files");
+  report_.input_files = inputs_.size();
+
+  std::string output = options_.output.empty() ? config_.output_path : options_.output;
+  if (output.empty()) return Status::error("no output folder given (output.path or --output)");
+  report_.output_dir = output;
+
+  // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
+  std::string input_list;
+  for (const auto& input : inputs_) input_list += input.path + "\n";
+  report_.fingerprint = fmt::format("{}-{:016x}-{}", config_.fingerprint, hash64(input_list),
+                                    compression_name(compression_));
+
+  layout_ = std::make_unique<OutputLayout>(output, inputs_, compression_);
+  WINNOW_RETURN_IF_ERROR(layout_->prepare(options_.overwrite));
+
+  // Shards with a marker from this same pipeline are done; a marker from another is an error.
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(layout_->done_dir(), ec)) {
+    if (entry.path().extension() != ".json") continue;
+    auto marker = CompletionMarker::read(entry.path().string());
+    if (!marker.is_ok()) return marker.status();
+    if (marker->fingerprint != report_.fingerprint) {
+      return Status::errorf(
+          "output folder {} holds shards made by a different pipeline, input set or format "
+          "({}); use --overwrite to start again, or another output folder",
+          output, entry.path().string());
+    }
+  }
+  for (uint32_t i = 0; i < inputs_.size(); ++i) {
+    const std::string& marker_path = layout_->shard(i).marker;
+    if (std::filesystem::exists(marker_path)) {
+      auto marker = CompletionMarker::read(marker_path);
+      if (!marker.is_ok()) return marker.status();
+      report_.totals.merge(marker->counts);
+      ++report_.skipped_files;
+    } else {
+      pending_shards_.push_back(i);
+    }
+  }
+  return Status::ok();
+}
+
+Status PipelineRun::build_stages() {
+  parser_ = std::make_unique<JsonlParser>(ParseOptions{config_.text_field, config_.id_field});
+  int index = 0;
+  for (const StageConfig& sc : config_.stages) {
+    StageContext context(reasons_, sc.name, index++, config_.seed);
+    auto stage = sc.spec->make(sc.params, context);
+    if (!stage.is_ok()) {
+      return Status::errorf("{}: stage '{}': {}", config_.source, sc.name, stage.status().message());
+    }
+    stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value()});
+  }
+  encoder_ = std::make_unique<JsonlEncoder>(
+      EncodeOptions{config_.text_field, config_.id_field, config_.write_rejected}, reasons_);
+  return Status::ok();
+}
+
+void PipelineRun::read_shards() {
+  ReaderOptions options{batch_size_, config_.batch_bytes, config_.max_line_bytes};
+  while (!failed_) {
+    size_t slot = next_pending_.fetch_add(1);
+    if (slot >= pending_shards_.size()) return;
+    uint32_t shard = pending_shards_[slot];
+    ShardReader reader(inputs_[shard].path, shard, options);
+    uint64_t reported = 0;
+    while (BatchPtr batch = reader.next()) {
+      input_bytes_read_ += batch->raw_input_bytes;
+      uint64_t consumed = reader.compressed_bytes_read();
+      compressed_bytes_done_ += consumed - reported;
+      reported = consumed;
+      if (!queues_.front()->push(std::move(batch))) return;  // cancelled
+    }
+  }
+}
+
+Status PipelineRun::write_batch(BatchPtr batch) {
+  uint32_t shard = batch->shard;
+  ShardState& state = shards_[shard];
+  state.pending.emplace(batch->sequence, std::move(batch));
+  for (auto it = state.pending.begin(); it != state.pending.end() && it->first == state.next;
+       it = state.pending.erase(it)) {
+    DocBatch& b = *it->second;
+    ++state.next;
+    if (b.end_of_shard) return finish_shard(shard);
+    if (!state.output) state.output = make_output(shard);
+    WINNOW_RETURN_IF_ERROR(state.output->write(b));
+    RunCounts& c = state.counts;
+    uint64_t records = b.size() + b.errors.size();
+    c.documents += records;
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (b.kept(i)) {
+        ++c.kept;
+      } else {
+        ++c.dropped[reasons_.at(b.drop_reason(i)).qualified()];
+      }
+    }
+    for (const auto& e : b.errors) ++c.errors[std::string(input_error_name(e.kind))];
+    c.blank_lines += b.blank_lines;
+    c.input_bytes += b.raw_input_bytes;
+    c.output_bytes += b.encoded_kept.size();
+    documents_done_ += records;
+  }
+  return Status::ok();
+}
+
+std::unique_ptr<ShardOutput> PipelineRun::make_output(uint32_t shard) const {
+  // zstd's output is the same for any worker count >= 1, so this never changes output bytes.
+  return std::make_unique<ShardOutput>(layout_->shard(shard), compression_,
+                                       config_.compression_level, std::max(1, threads_ / 2));
+}
+
+Status PipelineRun::finish_shard(uint32_t shard) {
+  ShardState& state = shards_[shard];
+  if (!state.output) state.output = make_output(shard);  // an input with no records
+  CompletionMarker marker{report_.fingerprint, inputs_[shard].path, state.counts};
+  WINNOW_RETURN_IF_ERROR(state.output->commit(marker));
+  run_counts_.merge(state.counts);
+  shards_.erase(shard);
+  return Status::ok();
+}
+
+void PipelineRun::write_batches() {
+  while (auto batch = queues_.back()->pop()) {
+    Status status = write_batch(std::move(*batch));
+    if (!status.is_ok()) {
+      fail(status);
+      break;
+    }
+  }
+  // Unfinished shards (a failed run) drop their outputs: temporary files are removed.
+  shards_.clear();
+}
+
+void PipelineRun::run_threads() {
+  // Steps: read (parse), the stages, write (encode). Queue k feeds step k.
+  std::vector<std::pair<std::string, StageRunner::Work>> steps;
+  std::vector<int> workers;
+  steps.emplace_back("read", [this](DocBatch& batch) -> Status {
+    parser_->parse(batch, inputs_[batch.shard].path);
+    if (!batch.errors.empty() && on_error_ == OnError::kFail) {
+      return Status::errorf("{} (on_error: fail; set on_error: skip to log such records to "
+                            "errors/ and go on)", batch.errors.front().message);
+    }
+    return Status::ok();
+  });
+  workers.push_back(threads_);
+  for (auto& built : stages_) {
+    Stage* stage = built.stage.get();
+    steps.emplace_back(built.name, [stage](DocBatch& batch) { return stage->process(batch); });
+    workers.push_back(built.workers > 0 ? built.workers : threads_);
+  }
+  steps.emplace_back("write", [this](DocBatch& batch) {
+    encoder_->encode(batch, inputs_[batch.shard].path);
+    return Status::ok();
+  });
+  workers.push_back(threads_);
+
+  for (size_t i = 0; i <= steps.size(); ++i) {
+    size_t consumers = i < steps.size() ? static_cast<size_t>(workers[i]) : 1;
+    queues_.push_back(std::make_unique<BatchQueue>(std::max<size_t>(2, consumers + 1)));
+  }
+  for (size_t i = 0; i < steps.size(); ++i) {
+    runners_.push_back(std::make_unique<StageRunner>(
+        steps[i].first, std::move(steps[i].second), *queues_[i], *queues_[i + 1],
+        [this](const Status& s) { fail(s); }));
+  }
+
+  std::unique_ptr<ProgressLine> progress;
+  if (options_.progress && ProgressLine::stderr_is_terminal()) {
+    uint64_t total = 0;
+    for (uint32_t shard : pending_shards_) total += inputs_[shard].size;
+    progress = std::make_unique<ProgressLine>(total, [this] {
+      return ProgressSample{documents_done_.load(), input_bytes_read_.load(),
+                            compressed_bytes_done_.load()};
+    });
+    progress->start();
+  }
+
+  for (size_t i = 0; i < runners_.size(); ++i) runners_[i]->start(workers[i]);
+  std::thread writer([this] { write_batches(); });
+  int readers = std::clamp<int>(threads_ / 4, 1, static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
+  std::vector<std::thread> reader_threads;
+  for (int i = 0; i < readers; ++i) reader_threads.emplace_back([this] { read_shards(); });
+  for (auto& t : reader_threads) t.join();
+  queues_.front()->close();
+  for (auto& runner : runners_) runner->join();
+  writer.join();
+  if (progress) progress->stop();
+}
+
+RunReport PipelineRun::execute() {
+  auto begin = std::chrono::steady_clock::now();
+  Status status = plan();
+  if (status.is_ok()) status = build_stages();
+  if (status.is_ok()) {
+    run_threads();
+    if (failed_) status = failure_;
+  }
+  report_.totals.merge(run_counts_);
+  report_.status = status;
+  report_.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  std::vector<StepTiming> timings;
+  timings.push_back({"read", "read", 0, nullptr});
+  for (const auto& built : stages_) timings.push_back({built.name, built.type, 0, nullptr});
+  timings.push_back({"write", "write", 0, nullptr});
+  for (size_t i = 0; i < runners_.size() && i < timings.size(); ++i) {
+    timings[i].workers = runners_[i]->target_workers();
+    timings[i].metrics = &runners_[i]->metrics();
+  }
+  report_.steps = derive_steps(report_.totals, timings);
+  if (layout_) {
+    Status written = write_stats_json(report_, layout_->stats_path());
+    if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
+  }
+  return report_;
+}
+
+}  // namespace
+
+RunReport run_pipeline(const PipelineConfig& config, const RunOptions& options) {
+  PipelineRun run(config, options);
+  return run.execute();
+}
+
+}  // namespace winnow

@@ -1,0 +1,59 @@
+#pragma once
+// Executor v1: runs a pipeline in one process. Threads: reader(s) → parse workers → each
+// stage's workers → encode workers → one writer, joined by bounded queues of DocBatches.
+// Output is deterministic: the writer restores each shard's batch order, so neither thread
+// counts nor batch sizes change a byte of it.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/run_counts.h"
+#include "core/stage.h"
+#include "pipeline/pipeline_config.h"
+
+namespace winnow {
+
+struct RunOptions {
+  std::vector<std::string> inputs;  // overrides input.paths when not empty
+  std::string output;               // overrides output.path when not empty
+  std::optional<Compression> output_compression;
+  std::optional<OnError> on_error;
+  int threads = -1;  // overrides `threads` when >= 0
+  std::optional<uint64_t> batch_size;
+  bool overwrite = false;
+  bool progress = false;  // live progress line on stderr
+};
+
+struct StepReport {
+  std::string name;
+  std::string type;  // "read", "write", or the stage type
+  int workers = 0;
+  uint64_t batches = 0;
+  double busy_seconds = 0;
+  uint64_t docs_in = 0;   // documents that reached the step (all runs, from the counts)
+  uint64_t kept = 0;      // documents it let through
+  std::map<std::string, uint64_t> dropped;  // reason -> count
+};
+
+struct RunReport {
+  Status status;
+  RunCounts totals;  // this run's shards plus the completed shards it skipped
+  std::vector<StepReport> steps;
+  size_t input_files = 0;
+  size_t skipped_files = 0;  // complete from an earlier run
+  double elapsed_seconds = 0;
+  int threads = 0;
+  std::string output_dir;
+  std::string fingerprint;
+};
+
+// Runs the pipeline; the report's status says whether it succeeded. stats.json is written to
+// the output folder either way (once the folder exists).
+RunReport run_pipeline(const PipelineConfig& config, const RunOptions& options);
+
+// A one-screen summary of a report, for the terminal.
+std::string format_summary(const RunReport& report);
+
+}  // namespace winnow

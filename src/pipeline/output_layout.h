@@ -1,0 +1,37 @@
+#pragma once
+// OutputLayout: where each shard's files go in the output folder.
+//   OUT/<name>.jsonl[.gz|.zst]           kept documents
+//   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason
+//   OUT/errors/<name>.jsonl              records that could not be read
+//   OUT/_done/<name>.json                completion marker, written last
+//   OUT/stats.json                       the run's accounting
+// <name> is the input file's stem; inputs whose stems collide get their shard index prefixed.
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "io/compression.h"
+#include "io/input_files.h"
+#include "io/shard_output.h"
+
+namespace winnow {
+
+class OutputLayout {
+ public:
+  OutputLayout(std::string dir, const std::vector<InputFile>& inputs, Compression compression);
+
+  // Creates the folders; with `overwrite`, first removes everything a previous run wrote.
+  // Always removes temporary files a killed run left behind.
+  Status prepare(bool overwrite) const;
+
+  const std::string& dir() const { return dir_; }
+  const ShardPaths& shard(size_t index) const { return shards_[index]; }
+  std::string stats_path() const { return dir_ + "/stats.json"; }
+  std::string done_dir() const { return dir_ + "/_done"; }
+
+ private:
+  std::string dir_;
+  std::vector<ShardPaths> shards_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,184 @@
+#include "pipeline/pipeline_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/hash.h"
+
+namespace winnow {
+
+namespace {
+
+class ConfigReader {
+ public:
+  explicit ConfigReader(std::string source) : source_(std::move(source)) {}
+
+  Status error(const YAML::Node& node, const std::string& message) const {
+    return Status::errorf("{}:{}: {}", source_, node.Mark().line + 1, message);
+  }
+
+  Status check_keys(const YAML::Node& map, const std::string& section,
+                    const std::set<std::string>& known) const {
+    if (!map.IsMap()) return error(map, "'" + section + "' must be a map");
+    for (const auto& item : map) {
+      const std::string& key = item.first.Scalar();
+      if (!known.count(key)) {
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        return error(item.first, fmt::format("unknown key '{}' in {} (known: {})", key, section, list));
+      }
+    }
+    return Status::ok();
+  }
+
+  template <typename T>
+  Status read(const YAML::Node& map, const char* key, T& out, const char* type_name) const {
+    YAML::Node node = map[key];
+    if (!node) return Status::ok();
+    try {
+      out = node.as<T>();
+    } catch (const YAML::Exception&) {
+      return error(node, fmt::format("'{}' must be {}", key, type_name));
+    }
+    return Status::ok();
+  }
+
+  Status read_string_list(const YAML::Node& map, const char* key,
+                          std::vector<std::string>& out) const {
+    YAML::Node node = map[key];
+    if (!node) return Status::ok();
+    if (node.IsScalar()) {
+      out = {node.Scalar()};
+      return Status::ok();
+    }
+    if (!node.IsSequence()) return error(node, fmt::format("'{}' must be a list of strings", key));
+    for (const auto& item : node) {
+      if (!item.IsScalar()) return error(item, fmt::format("'{}' must hold strings", key));
+      out.push_back(item.Scalar());
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::string source_;
+};
+
+Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& registry,
+                  PipelineConfig& config) {
+  if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
+  WINNOW_RETURN_IF_ERROR(r.check_keys(
+      root, "the pipeline",
+      {"input", "output", "on_error", "threads", "batch_size", "batch_bytes", "seed", "stages"}));
+
+  if (YAML::Node input = root["input"]) {
+    WINNOW_RETURN_IF_ERROR(
+        r.check_keys(input, "input", {"paths", "text_field", "id_field", "max_line_bytes"}));
+    WINNOW_RETURN_IF_ERROR(r.read_string_list(input, "paths", config.input_paths));
+    WINNOW_RETURN_IF_ERROR(r.read(input, "text_field", config.text_field, "a string"));
+    WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(input, "max_line_bytes", config.max_line_bytes, "a positive integer"));
+  }
+  if (YAML::Node output = root["output"]) {
+    WINNOW_RETURN_IF_ERROR(r.check_keys(
+        output, "output", {"path", "format", "compression_level", "write_rejected"}));
+    WINNOW_RETURN_IF_ERROR(r.read(output, "path", config.output_path, "a string"));
+    std::string format;
+    WINNOW_RETURN_IF_ERROR(r.read(output, "format", format, "a string"));
+    if (!format.empty()) {
+      auto compression = compression_from_format(format);
+      if (!compression) {
+        return r.error(output["format"],
+                       "output format must be one of jsonl, jsonl.gz, jsonl.zst; got '" + format + "'");
+      }
+      config.output_compression = *compression;
+    }
+    WINNOW_RETURN_IF_ERROR(
+        r.read(output, "compression_level", config.compression_level, "an integer"));
+    WINNOW_RETURN_IF_ERROR(r.read(output, "write_rejected", config.write_rejected, "true or false"));
+  }
+  if (YAML::Node on_error = root["on_error"]) {
+    std::string policy = on_error.IsScalar() ? on_error.Scalar() : "";
+    if (policy == "fail") config.on_error = OnError::kFail;
+    else if (policy == "skip") config.on_error = OnError::kSkip;
+    else return r.error(on_error, "on_error must be 'fail' or 'skip'");
+  }
+  WINNOW_RETURN_IF_ERROR(r.read(root, "threads", config.threads, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", config.batch_size, "a positive integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(root, "batch_bytes", config.batch_bytes, "a positive integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(root, "seed", config.seed, "a non-negative integer"));
+  if (config.batch_size == 0) return r.error(root["batch_size"], "batch_size must be at least 1");
+  if (config.threads < 0) return r.error(root["threads"], "threads must be 0 (auto) or more");
+
+  YAML::Node stages = root["stages"];
+  if (!stages || stages.IsNull()) return Status::ok();
+  if (!stages.IsSequence()) return r.error(stages, "'stages' must be a list");
+  std::set<std::string> names;
+  for (const auto& node : stages) {
+    if (!node.IsMap() || !node["stage"]) {
+      return r.error(node, "each stage must be a map with a 'stage' key naming its type");
+    }
+    std::string type = node["stage"].Scalar();
+    const StageSpec* spec = registry.find(type);
+    if (!spec) {
+      std::string known;
+      for (const auto* s : registry.all()) known += (known.empty() ? "" : ", ") + s->name;
+      return r.error(node["stage"], fmt::format("unknown stage '{}' (known: {})", type, known));
+    }
+    StageConfig stage;
+    stage.spec = spec;
+    stage.name = node["name"] ? node["name"].Scalar() : type;
+    if (!names.insert(stage.name).second) {
+      return r.error(node, fmt::format("two stages are named '{}'; give one a distinct 'name'",
+                                       stage.name));
+    }
+    WINNOW_RETURN_IF_ERROR(r.read(node, "workers", stage.workers, "an integer"));
+    auto params =
+        StageParams::parse(node, spec->params, {"stage", "name", "workers"}, config.source, stage.name);
+    if (!params.is_ok()) return params.status();
+    stage.params = std::move(params).value();
+    config.stages.push_back(std::move(stage));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
+                                                   const std::string& source,
+                                                   const StageRegistry& registry) {
+  PipelineConfig config;
+  config.source = source;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    return Status::errorf("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg);
+  }
+  ConfigReader reader(source);
+  WINNOW_RETURN_IF_ERROR(parse_root(root, reader, registry, config));
+
+  // What decides the output bytes: everything but paths, threads and batch sizes.
+  YAML::Emitter decisive;
+  decisive << YAML::Flow << root["stages"];
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", decisive.c_str(), config.text_field,
+                                config.id_field, static_cast<int>(config.output_compression),
+                                config.compression_level, config.write_rejected, config.seed,
+                                config.max_line_bytes);
+  config.fingerprint = fmt::format("{:016x}", hash64(key));
+  return config;
+}
+
+Result<PipelineConfig> PipelineConfig::load_file(const std::string& path,
+                                                 const StageRegistry& registry) {
+  std::ifstream in(path);
+  if (!in) return Status::errorf("cannot read pipeline file '{}'", path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return load_string(text.str(), path, registry);
+}
+
+}  // namespace winnow

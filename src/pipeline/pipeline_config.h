@@ -1,0 +1,63 @@
+#pragma once
+// PipelineConfig: a pipeline YAML file, fully checked when loaded: unknown keys, wrong types
+// and unknown stages are errors that name the file and line, before any data is read.
+//
+//   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432}
+//   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true}
+//   on_error: fail | skip
+//   threads: 0            # workers per stage; 0 = the machine's cores
+//   batch_size: 1024      # documents per batch
+//   seed: 42
+//   stages:
+//     - stage: text_length   # registered stage type
+//       name: short_docs     # optional instance name (default: the type)
+//       workers: 2           # optional: pin the worker count
+//       min_chars: 200       # the stage's own parameters
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/stage.h"
+#include "core/status.h"
+#include "io/compression.h"
+
+namespace winnow {
+
+enum class OnError { kFail, kSkip };
+
+struct StageConfig {
+  const StageSpec* spec = nullptr;
+  std::string name;
+  int workers = 0;  // 0: not pinned
+  StageParams params;
+};
+
+struct PipelineConfig {
+  std::string source;  // file name, for messages
+  // input
+  std::vector<std::string> input_paths;
+  std::string text_field = "text";
+  std::string id_field = "id";
+  uint64_t max_line_bytes = 32 << 20;
+  // output
+  std::string output_path;
+  Compression output_compression = Compression::kZstd;
+  int compression_level = 0;  // 0: the codec's default
+  bool write_rejected = true;
+  // run
+  OnError on_error = OnError::kFail;
+  int threads = 0;
+  uint64_t batch_size = 1024;
+  uint64_t batch_bytes = 4 << 20;
+  uint64_t seed = 42;
+  std::vector<StageConfig> stages;
+  // A hash of everything that decides output bytes (stages and their parameters, fields,
+  // format, seed): a resumed run must match it.
+  std::string fingerprint;
+
+  static Result<PipelineConfig> load_file(const std::string& path, const StageRegistry& registry);
+  static Result<PipelineConfig> load_string(const std::string& yaml, const std::string& source,
+                                            const StageRegistry& registry);
+};
+
+}  // namespace winnow

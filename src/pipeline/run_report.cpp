@@ -1,0 +1,101 @@
+#include "pipeline/run_report.h"
+
+#include <fmt/format.h>
+
+#include "core/json_text.h"
+#include "core/version.h"
+#include "io/atomic_file.h"
+
+namespace winnow {
+
+std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<StepTiming>& steps) {
+  std::vector<StepReport> out;
+  uint64_t reaching = totals.documents;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    StepReport r;
+    r.name = steps[i].name;
+    r.type = steps[i].type;
+    r.workers = steps[i].workers;
+    if (steps[i].metrics) {
+      r.batches = steps[i].metrics->batches.load();
+      r.busy_seconds = steps[i].metrics->busy_ns.load() / 1e9;
+    }
+    r.docs_in = reaching;
+    if (i == 0) {
+      r.dropped = totals.errors;  // the read step turns bad records into errors
+    } else {
+      std::string prefix = r.name + "/";
+      for (const auto& [reason, n] : totals.dropped) {
+        if (reason.compare(0, prefix.size(), prefix) == 0) r.dropped[reason.substr(prefix.size())] = n;
+      }
+    }
+    uint64_t dropped = 0;
+    for (const auto& [reason, n] : r.dropped) dropped += n;
+    r.kept = reaching - dropped;
+    reaching = r.kept;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Status write_stats_json(const RunReport& report, const std::string& path) {
+  JsonWriter out(true);
+  out.begin_object();
+  out.key("winnow_version").value(kVersion);
+  out.key("status").value(report.status.is_ok() ? "ok" : "failed");
+  if (!report.status.is_ok()) out.key("error").value(report.status.message());
+  out.key("fingerprint").value(report.fingerprint);
+  out.key("elapsed_seconds").value(report.elapsed_seconds);
+  out.key("threads").value(report.threads);
+  out.key("input_files").value(static_cast<uint64_t>(report.input_files));
+  out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
+  out.key("totals");
+  report.totals.write_json(out);
+  out.key("reconciles").value(report.totals.reconciles());
+  out.key("steps").begin_array();
+  for (const StepReport& step : report.steps) {
+    out.begin_object();
+    out.key("name").value(step.name);
+    out.key("type").value(step.type);
+    out.key("workers").value(step.workers);
+    out.key("documents_in").value(step.docs_in);
+    out.key("kept").value(step.kept);
+    out.key("dropped").begin_object();
+    for (const auto& [reason, n] : step.dropped) out.key(reason).value(n);
+    out.end_object();
+    out.key("batches").value(step.batches);
+    out.key("busy_seconds").value(step.busy_seconds);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  return AtomicFile::write_whole(path, out.take() + "\n");
+}
+
+std::string format_summary(const RunReport& report) {
+  const RunCounts& t = report.totals;
+  std::string s;
+  s += fmt::format("winnow: {} in {:.2f} s with {} threads -> {}\n",
+                   report.status.is_ok() ? "done" : "FAILED", report.elapsed_seconds,
+                   report.threads, report.output_dir);
+  s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
+                   report.input_files, report.skipped_files, t.input_bytes / 1e6,
+                   report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
+  s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10}  {}\n", "step", "workers", "in", "kept",
+                   "busy s", "dropped");
+  for (const StepReport& step : report.steps) {
+    std::string dropped;
+    for (const auto& [reason, n] : step.dropped) {
+      dropped += fmt::format("{}{}={}", dropped.empty() ? "" : " ", reason, n);
+    }
+    s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f}  {}\n", step.name, step.workers,
+                     step.docs_in, step.kept, step.busy_seconds, dropped.empty() ? "-" : dropped);
+  }
+  s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents,
+                   t.kept, t.dropped_total(), t.errors_total(),
+                   t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
+  return s;
+}
+
+}  // namespace winnow

@@ -1,0 +1,100 @@
+#include "test_support.h"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/byte_source.h"
+
+namespace winnow::testing {
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "winnow-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+void write_file(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string compress(std::string_view bytes, Compression compression, int level) {
+  if (compression == Compression::kNone) return std::string(bytes);
+  if (compression == Compression::kZstd) {
+    std::string out(ZSTD_compressBound(bytes.size()), '\0');
+    size_t n = ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), level);
+    if (ZSTD_isError(n)) throw std::runtime_error("zstd failed");
+    out.resize(n);
+    return out;
+  }
+  z_stream s{};
+  deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&s, bytes.size()) + 64, '\0');
+  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  s.avail_in = static_cast<uInt>(bytes.size());
+  s.next_out = reinterpret_cast<Bytef*>(out.data());
+  s.avail_out = static_cast<uInt>(out.size());
+  if (deflate(&s, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzip failed");
+  out.resize(s.total_out);
+  deflateEnd(&s);
+  return out;
+}
+
+std::string read_decompressed(const std::string& path) {
+  StreamError error;
+  auto source = ByteSource::open(path, &error);
+  if (!source) throw std::runtime_error(error.message);
+  std::string out;
+  std::string buffer(1 << 16, '\0');
+  while (size_t n = source->read(buffer.data(), buffer.size())) out.append(buffer.data(), n);
+  if (source->failed()) throw std::runtime_error(source->error().message);
+  return out;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+int run_command(const std::string& command, std::string* output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  std::string text;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof(buffer), pipe)) text.append(buffer, n);
+  int status = pclose(pipe);
+  if (output) *output = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace winnow::testing

@@ -1,0 +1,32 @@
+#pragma once
+// Helpers shared by the tests: scratch folders, files in each compression, whole-file reads.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/compression.h"
+
+namespace winnow::testing {
+
+// A fresh folder under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+void write_file(const std::string& path, std::string_view bytes);
+std::string read_file(const std::string& path);
+std::string compress(std::string_view bytes, Compression compression, int level = 3);
+// Reads a file of any supported compression to its uncompressed bytes.
+std::string read_decompressed(const std::string& path);
+std::vector<std::string> split_lines(std::string_view text);
+// Runs a shell command, returning its exit code; output goes to `output` when given.
+int run_command(const std::string& command, std::string* output = nullptr);
+
+}  // namespace winnow::testing
