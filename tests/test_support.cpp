@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "io/byte_source.h"
+#include <map>
 
 namespace winnow::testing {
 
@@ -44,8 +45,13 @@ std::string read_file(const std::string& path) {
 std::string compress(std::string_view bytes, Compression compression, int level) {
   if (compression == Compression::kNone) return std::string(bytes);
   if (compression == Compression::kZstd) {
+    // With a content checksum, as the zstd command line writes by default.
     std::string out(ZSTD_compressBound(bytes.size()), '\0');
-    size_t n = ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), level);
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    size_t n = ZSTD_compress2(cctx, out.data(), out.size(), bytes.data(), bytes.size());
+    ZSTD_freeCCtx(cctx);
     if (ZSTD_isError(n)) throw std::runtime_error("zstd failed");
     out.resize(n);
     return out;
@@ -97,4 +103,18 @@ int run_command(const std::string& command, std::string* output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+}  // namespace winnow::testing
+
+namespace winnow::testing {
+// Declared in pipeline/pipeline_fixture.h; lives here so every test binary links it once.
+std::map<std::string, std::string> read_output_tree(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string rel = std::filesystem::relative(entry.path(), dir).string();
+    if (rel == "stats.json") continue;
+    files[rel] = read_file(entry.path().string());
+  }
+  return files;
+}
 }  // namespace winnow::testing

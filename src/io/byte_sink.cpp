@@ -38,8 +38,10 @@ class GzipSink final : public ByteSink {
  public:
   GzipSink(AtomicFile file, int level) : ByteSink(std::move(file)), out_(kOutChunk) {
     std::memset(&stream_, 0, sizeof(stream_));
-    // 15 + 16: a gzip wrapper; memLevel 8 is zlib's default.
-    deflateInit2(&stream_, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    // 15 + 16: a gzip wrapper; memLevel 8 is zlib's default. Level 0 means "the default"
+    // here (as for zstd), not zlib's "store uncompressed".
+    deflateInit2(&stream_, level == 0 ? Z_DEFAULT_COMPRESSION : level, Z_DEFLATED, 15 + 16, 8,
+                 Z_DEFAULT_STRATEGY);
   }
   ~GzipSink() override { deflateEnd(&stream_); }
 

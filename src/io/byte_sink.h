@@ -15,7 +15,8 @@ namespace winnow {
 
 class ByteSink {
  public:
-  // `level`: zstd 1..19 (default 3), gzip 1..9 (default 6); ignored for plain output.
+  // `level`: zstd 1..19, gzip 1..9; 0 = the codec's default (zstd 3, gzip 6); ignored for
+  // plain output.
   // `threads`: zstd worker threads (>= 1).
   static Result<std::unique_ptr<ByteSink>> create(const std::string& final_path,
                                                   Compression compression, int level,

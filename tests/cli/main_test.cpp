@@ -1,0 +1,212 @@
+// End-to-end tests of the `winnow` binary: every bad-input case under both error policies,
+// exit codes, a killed-and-resumed run, and the example pipelines in examples/ and bench/.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "pipeline/pipeline_fixture.h"
+
+namespace winnow::testing {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+const std::string kWinnow = WINNOW_BINARY;
+const std::string kSource = WINNOW_SOURCE_DIR;
+
+std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
+  std::string path = dir.file("pipeline.yaml");
+  write_file(path, yaml);
+  return path;
+}
+
+int winnow(const std::string& args, std::string* output) {
+  return run_command(kWinnow + " " + args, output);
+}
+
+uint64_t stat_u64(const std::string& stats_path, const char* key) {
+  simdjson::dom::parser parser;
+  return uint64_t(parser.load(stats_path)["totals"][key]);
+}
+
+TEST(Cli, VersionStagesAndHelp) {
+  std::string out;
+  EXPECT_EQ(winnow("--version", &out), 0);
+  EXPECT_THAT(out, HasSubstr("winnow 0."));
+  EXPECT_EQ(winnow("stages", &out), 0);
+  for (const char* stage : {"text_length", "select", "sample", "add_id"}) {
+    EXPECT_THAT(out, HasSubstr(stage));
+  }
+  EXPECT_EQ(winnow("run --help", &out), 0);
+  EXPECT_THAT(out, HasSubstr("--overwrite"));
+  EXPECT_EQ(winnow("frobnicate", &out), 2);
+}
+
+TEST(Cli, InvalidPipelineExitsTwoNamingTheLine) {
+  TempDir dir;
+  std::string path = pipeline_file(dir, "stages:\n  - stage: text_length\n    min_char: 3\n");
+  std::string out;
+  EXPECT_EQ(winnow("run " + path + " -i " + dir.path() + " -o " + dir.file("out"), &out), 2);
+  EXPECT_THAT(out, HasSubstr(path + ":3:"));
+  EXPECT_THAT(out, HasSubstr("unknown parameter 'min_char'"));
+}
+
+// One bad input per case: the file to write, the error kind, and the line it must name.
+struct BadInput {
+  std::string name;
+  std::string file_name;
+  std::string bytes;
+  std::string kind;
+  int line;  // 0 when the message names no line
+};
+
+std::vector<BadInput> bad_inputs() {
+  std::string good = "{\"text\": \"good document\"}\n";
+  std::string many_good;
+  for (int i = 0; i < 3000; ++i) many_good += "{\"text\": \"document number " + std::to_string(i) + "\"}\n";
+  std::string zst = compress(many_good, Compression::kZstd);
+  std::string gz = compress(many_good, Compression::kGzip);
+  std::string corrupt = zst;
+  for (size_t i = corrupt.size() / 2; i < corrupt.size() / 2 + 16; ++i) corrupt[i] ^= 0x5a;
+  return {
+      {"malformed", "a.jsonl", good + "{\"text\": \"x\",}\n" + good, "malformed_json", 2},
+      {"not_object", "a.jsonl", good + good + "\"just a string\"\n", "not_an_object", 3},
+      {"missing_text", "a.jsonl", "{\"body\": \"x\"}\n" + good, "missing_text", 1},
+      {"text_not_string", "a.jsonl", good + "{\"text\": [1]}\n", "text_not_string", 2},
+      {"invalid_utf8", "a.jsonl", good + "{\"text\": \"caf\xe9\"}\n", "invalid_utf8", 2},
+      {"truncated_gz", "a.jsonl.gz", gz.substr(0, gz.size() * 2 / 3), "truncated_compressed", 0},
+      {"truncated_zst", "a.jsonl.zst", zst.substr(0, zst.size() * 2 / 3), "truncated_compressed", 0},
+      {"corrupt_zst", "a.jsonl.zst", corrupt, "corrupt_compressed", 0},
+      {"empty", "a.jsonl", "", "empty_file", 0},
+  };
+}
+
+TEST(Cli, EveryBadInputFailsUnderFailAndIsLoggedUnderSkip) {
+  for (const BadInput& bad : bad_inputs()) {
+    SCOPED_TRACE(bad.name);
+    TempDir dir;
+    std::string input = dir.file(bad.file_name);
+    write_file(input, bad.bytes);
+    std::string pipeline = pipeline_file(dir, "output: {format: jsonl}\n");
+    std::string out;
+    int rc = winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("fail") +
+                        " --on-error fail", &out);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_THAT(out, HasSubstr(input));
+    if (bad.line > 0) {
+      EXPECT_THAT(out, HasSubstr(input + ":" + std::to_string(bad.line) + ":"));
+    }
+    EXPECT_FALSE(fs::exists(dir.file("fail/a.jsonl"))) << "a failed shard is under its final name";
+
+    rc = winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("skip") +
+                    " --on-error skip", &out);
+    EXPECT_EQ(rc, 0) << out;
+    std::string stats = dir.file("skip/stats.json");
+    uint64_t documents = stat_u64(stats, "documents");
+    EXPECT_EQ(documents, stat_u64(stats, "kept") + stat_u64(stats, "dropped") +
+                             stat_u64(stats, "errors"));
+    EXPECT_EQ(stat_u64(stats, "errors"), 1u);
+    std::string errors = read_file(dir.file("skip/errors/a.jsonl"));
+    EXPECT_THAT(errors, HasSubstr("\"error\":\"" + bad.kind + "\""));
+    if (bad.line > 0) {
+      EXPECT_THAT(errors, HasSubstr("\"line\":" + std::to_string(bad.line) + ","));
+    }
+    // The good records around the bad one are all kept.
+    EXPECT_EQ(split_lines(read_file(dir.file("skip/a.jsonl"))).size(), stat_u64(stats, "kept"));
+  }
+}
+
+TEST(Cli, UnreadableFileIsAnErrorRecord) {
+  TempDir dir;
+  fs::create_directories(dir.file("in/sub.jsonl"));  // a folder named like a shard
+  write_file(dir.file("in/ok.jsonl"), "{\"text\": \"fine\"}\n");
+  std::string pipeline = pipeline_file(dir, "{}\n");
+  std::string out;
+  std::string inputs = " -i " + dir.file("in/sub.jsonl") + " -i " + dir.file("in/ok.jsonl");
+  EXPECT_EQ(winnow("run " + pipeline + " -q" + inputs + " -o " + dir.file("f"), &out), 1);
+  EXPECT_THAT(out, HasSubstr("sub.jsonl"));
+  EXPECT_EQ(winnow("run " + pipeline + " -q --on-error skip" + inputs + " -o " + dir.file("s"), &out), 0)
+      << out;
+  EXPECT_EQ(stat_u64(dir.file("s/stats.json"), "kept"), 1u);
+  EXPECT_THAT(read_file(dir.file("s/errors/sub.jsonl")), HasSubstr("unreadable_file"));
+}
+
+TEST(Cli, HundredMegabyteLineIsSkippedWithoutHoldingIt) {
+  TempDir dir;
+  std::string input = dir.file("big.jsonl");
+  {
+    std::string line = "{\"text\": \"" + std::string(100 << 20, 'a') + "\"}\n";
+    write_file(input, "{\"text\": \"before\"}\n" + line + "{\"text\": \"after\"}\n");
+  }
+  std::string pipeline = pipeline_file(dir, "output: {format: jsonl}\n");
+  std::string out;
+  EXPECT_EQ(winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("f"), &out), 1);
+  EXPECT_THAT(out, HasSubstr(input + ":2: line is longer than max_line_bytes"));
+  EXPECT_EQ(winnow("run " + pipeline + " -q --on-error skip -i " + input + " -o " + dir.file("s"), &out), 0);
+  // Records without an id get one from their key (shard 0, rows 0 and 2).
+  EXPECT_EQ(read_file(dir.file("s/big.jsonl")),
+            "{\"text\": \"before\",\"id\":\"00000-0000000000\"}\n"
+            "{\"text\": \"after\",\"id\":\"00000-0000000002\"}\n");
+  EXPECT_THAT(read_file(dir.file("s/errors/big.jsonl")), HasSubstr("line_too_long"));
+}
+
+TEST(Cli, KilledRunResumesToTheSameOutput) {
+  TempDir dir;
+  // Enough data that a run takes a while on one thread.
+  fs::create_directories(dir.file("in"));
+  write_corpus(dir.file("in"), 24, 6000, 7);
+  std::string pipeline = pipeline_file(
+      dir, "output: {format: jsonl.zst}\nstages:\n  - stage: text_length\n    min_chars: 80\n");
+  std::string args = "run " + pipeline + " -q -t 1 -i " + dir.file("in") + " -o ";
+  std::string out;
+  ASSERT_EQ(winnow(args + dir.file("clean"), &out), 0) << out;
+
+  // Kill -9 part-way, at a few different moments, then resume to completion.
+  for (int delay_ms : {150, 400}) {
+    std::string target = dir.file("killed-" + std::to_string(delay_ms));
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/sh", "sh", "-c", (kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    run_command("pkill -9 -f 'winnow run " + pipeline + "' ");
+    ASSERT_EQ(winnow(args + target, &out), 0) << out;
+    EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")))
+        << "after a kill at " << delay_ms << " ms";
+    EXPECT_EQ(stat_u64(target + "/stats.json", "documents"), 24u * 6000);
+  }
+}
+
+TEST(Cli, ExamplePipelinesRun) {
+  TempDir dir;
+  std::string out;
+  ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir.file("corpus"), &out), 0)
+      << out;
+  int rc = winnow("run " + kSource + "/examples/example.yaml -i " + dir.file("corpus") + " -o " +
+                      dir.file("out"), &out);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_THAT(out, HasSubstr("reconciled"));
+  std::string stats = dir.file("out/stats.json");
+  EXPECT_GT(stat_u64(stats, "kept"), 100u);
+  EXPECT_GT(stat_u64(stats, "dropped"), 0u);
+
+  rc = winnow("run " + kSource + "/bench/passthrough.yaml -i " + dir.file("corpus") + " -o " +
+                  dir.file("pass"), &out);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_EQ(stat_u64(dir.file("pass/stats.json"), "kept"), stat_u64(stats, "documents"));
+}
+
+}  // namespace
+}  // namespace winnow::testing

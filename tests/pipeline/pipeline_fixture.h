@@ -1,0 +1,64 @@
+#pragma once
+// Shared by the executor tests: a registry, corpora written to a temp folder, and helpers to
+// read a run's output folder back.
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "filters/builtin_stages.h"
+#include "pipeline/executor.h"
+#include "pipeline/pipeline_config.h"
+#include "test_support.h"
+
+namespace winnow::testing {
+
+inline StageRegistry builtin_registry() {
+  StageRegistry registry;
+  register_builtin_stages(registry);
+  return registry;
+}
+
+// A document line with escapes, non-ASCII text and extra fields, deterministic in (shard, i).
+inline std::string make_doc_line(int shard, int i, std::mt19937& rng) {
+  static const char* words[] = {"the", "data", "curation", "café", "naïve", "\\\"quoted\\\"",
+                                "tab\\there", "line\\nbreak", "東京", "emoji\\ud83d\\ude00",
+                                "winnow", "of", "and", "to"};
+  std::string text;
+  int n = 1 + static_cast<int>(rng() % 120);
+  for (int w = 0; w < n; ++w) {
+    if (w) text += ' ';
+    text += words[rng() % (sizeof(words) / sizeof(words[0]))];
+  }
+  return "{\"id\": \"s" + std::to_string(shard) + "-" + std::to_string(i) + "\",  \"text\":\"" +
+         text + "\", \"meta\": {\"n\": " + std::to_string(i) + ", \"tags\": [\"a\", \"b\"]}}";
+}
+
+// Writes `shards` input files (compressions rotate plain / gz / zst) with `docs` lines each.
+inline std::vector<std::string> write_corpus(const std::string& dir, int shards, int docs,
+                                             unsigned seed = 1) {
+  std::mt19937 rng(seed);
+  std::vector<std::string> paths;
+  for (int s = 0; s < shards; ++s) {
+    std::string body;
+    for (int i = 0; i < docs; ++i) body += make_doc_line(s, i, rng) + "\n";
+    Compression c = static_cast<Compression>(s % 3);
+    std::string path = dir + "/part-" + std::to_string(s) + std::string(format_extension(c));
+    write_file(path, compress(body, c));
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+// Every regular file under `dir` (relative path -> uncompressed bytes), stats.json excluded
+// (it holds timings).
+std::map<std::string, std::string> read_output_tree(const std::string& dir);
+
+inline PipelineConfig load_config(const std::string& yaml) {
+  static StageRegistry registry = builtin_registry();
+  auto config = PipelineConfig::load_string(yaml, "test.yaml", registry);
+  if (!config.is_ok()) throw std::runtime_error(config.status().message());
+  return std::move(config).value();
+}
+
+}  // namespace winnow::testing

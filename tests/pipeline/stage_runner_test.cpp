@@ -1,0 +1,338 @@
+#include "pipeline/stage_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace winnow {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto kPatience = 10s;  // only a bug makes a wait this long
+
+BatchPtr make_batch(uint64_t sequence, size_t docs, bool end_of_shard = false) {
+  auto batch = std::make_unique<DocBatch>();
+  batch->shard = 0;
+  batch->sequence = sequence;
+  batch->end_of_shard = end_of_shard;
+  for (size_t i = 0; i < docs; ++i) {
+    batch->add_document(DocKey::make(0, sequence * 100 + i), "", true, "text", {}, i + 1);
+  }
+  return batch;
+}
+
+// Records which batches the work function saw, and how often.
+class Tally {
+ public:
+  void saw(uint64_t sequence) {
+    std::lock_guard lock(mutex_);
+    ++counts_[sequence];
+  }
+  std::map<uint64_t, int> counts() const {
+    std::lock_guard lock(mutex_);
+    return counts_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<uint64_t, int> counts_;
+};
+
+// Drains `out` on its own thread until it ends; fails (instead of hanging) if it never does.
+class Drain {
+ public:
+  explicit Drain(BatchQueue& out) : out_(out) {
+    thread_ = std::thread([this] {
+      auto deadline = std::chrono::steady_clock::now() + 3 * kPatience;
+      while (std::chrono::steady_clock::now() < deadline) {
+        auto item = out_.pop_until(std::chrono::steady_clock::now() + 100ms);
+        if (item) {
+          batches_.push_back(std::move(*item));
+        } else if (out_.finished()) {
+          closed_ = true;
+          return;
+        }
+      }
+    });
+  }
+  ~Drain() {
+    if (thread_.joinable()) thread_.join();
+  }
+  // Waits for the output to end; true when it was closed.
+  bool wait() {
+    thread_.join();
+    return closed_;
+  }
+  const std::vector<BatchPtr>& batches() const { return batches_; }
+
+ private:
+  BatchQueue& out_;
+  std::thread thread_;
+  std::vector<BatchPtr> batches_;
+  bool closed_ = false;
+};
+
+// Waits until `condition` holds; false on time-out.
+template <typename Condition>
+bool eventually(Condition condition) {
+  auto deadline = std::chrono::steady_clock::now() + kPatience;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
+void expect_each_once(const std::map<uint64_t, int>& counts, uint64_t n) {
+  EXPECT_EQ(counts.size(), n);
+  for (uint64_t s = 0; s < n; ++s) {
+    auto it = counts.find(s);
+    if (it == counts.end()) {
+      ADD_FAILURE() << "batch " << s << " never processed";
+    } else {
+      EXPECT_EQ(it->second, 1) << "batch " << s << " processed " << it->second << " times";
+    }
+  }
+}
+
+void expect_output_once(const std::vector<BatchPtr>& batches, uint64_t n) {
+  std::map<uint64_t, int> seen;
+  for (const auto& b : batches) ++seen[b->sequence];
+  expect_each_once(seen, n);
+}
+
+TEST(StageRunner, WorkersProcessEveryBatchOnceAndCloseTheOutput) {
+  constexpr uint64_t kBatches = 300;
+  BatchQueue in(4), out(4);
+  Tally tally;
+  std::atomic<int> failures{0};
+  StageRunner runner(
+      "step",
+      [&](DocBatch& batch) {
+        tally.saw(batch.sequence);
+        batch.drop(0, 1);  // one of three documents leaves
+        return Status::ok();
+      },
+      in, out, [&](const Status&) { ++failures; });
+  EXPECT_EQ(runner.name(), "step");
+  runner.start(4);
+  EXPECT_EQ(runner.target_workers(), 4);
+  EXPECT_EQ(runner.live_workers(), 4);
+  Drain drain(out);
+  for (uint64_t s = 0; s < kBatches; ++s) ASSERT_TRUE(in.push(make_batch(s, 3)));
+  in.close();
+
+  ASSERT_TRUE(drain.wait()) << "the output was never closed";
+  runner.join();
+  EXPECT_EQ(runner.live_workers(), 0);
+  EXPECT_EQ(failures.load(), 0);
+  expect_each_once(tally.counts(), kBatches);
+  expect_output_once(drain.batches(), kBatches);
+  for (const auto& b : drain.batches()) {
+    EXPECT_FALSE(b->kept(0));
+    EXPECT_TRUE(b->kept(1));
+  }
+  EXPECT_EQ(runner.metrics().batches.load(), kBatches);
+  EXPECT_EQ(runner.metrics().docs_in.load(), 3 * kBatches);
+  EXPECT_EQ(runner.metrics().docs_out.load(), 2 * kBatches);
+}
+
+TEST(StageRunner, ClosesTheOutputOnlyAfterTheLastBatch) {
+  BatchQueue in(2), out(16);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  StageRunner runner(
+      "slow",
+      [&](DocBatch& batch) {
+        if (batch.sequence == 1) released.wait();
+        return Status::ok();
+      },
+      in, out, [](const Status&) {});
+  runner.start(2);
+  ASSERT_TRUE(in.push(make_batch(0, 1)));
+  ASSERT_TRUE(in.push(make_batch(1, 1)));
+  in.close();
+  // One worker is held inside batch 1; the other has left. The output must stay open.
+  ASSERT_TRUE(eventually([&] { return out.size() == 1 && runner.live_workers() == 1; }));
+  EXPECT_FALSE(out.finished());
+  release.set_value();
+  ASSERT_TRUE(eventually([&] { return out.finished() || out.size() == 2; }));
+  EXPECT_EQ(out.pop()->get()->sequence, 0u);
+  EXPECT_EQ(out.pop()->get()->sequence, 1u);
+  EXPECT_EQ(out.pop_until(std::chrono::steady_clock::now() + kPatience), std::nullopt);
+  EXPECT_TRUE(out.finished());
+  runner.join();
+}
+
+TEST(StageRunner, AnEmptyInputStillClosesTheOutput) {
+  BatchQueue in(2), out(2);
+  StageRunner runner("idle", [](DocBatch&) { return Status::ok(); }, in, out,
+                     [](const Status&) {});
+  runner.start(3);
+  in.close();
+  EXPECT_EQ(out.pop_until(std::chrono::steady_clock::now() + kPatience), std::nullopt);
+  EXPECT_TRUE(out.finished());
+  runner.join();
+  EXPECT_EQ(runner.live_workers(), 0);
+}
+
+TEST(StageRunner, SetWorkersGrowsAndShrinksWhileRunning) {
+  constexpr uint64_t kPerPhase = 60;
+  BatchQueue in(4), out(4);
+  Tally tally;
+  StageRunner runner(
+      "scaled",
+      [&](DocBatch& batch) {
+        tally.saw(batch.sequence);
+        std::this_thread::sleep_for(100us);  // some work, so workers overlap
+        return Status::ok();
+      },
+      in, out, [](const Status& s) { ADD_FAILURE() << s.message(); });
+  Drain drain(out);
+  uint64_t next = 0;
+  auto feed = [&] {
+    for (uint64_t i = 0; i < kPerPhase; ++i) ASSERT_TRUE(in.push(make_batch(next++, 2)));
+  };
+
+  runner.start(1);
+  feed();
+  for (int target : {4, 2, 1, 3, 1, 5}) {
+    runner.set_workers(target);
+    EXPECT_EQ(runner.target_workers(), target);
+    ASSERT_TRUE(eventually([&] { return runner.live_workers() == target; }))
+        << "live workers stuck at " << runner.live_workers() << ", target " << target;
+    feed();
+    // Stays converged: a shrink must not overshoot and a grow must not undershoot.
+    EXPECT_EQ(runner.live_workers(), target);
+  }
+  runner.set_workers(0);  // clamped to one
+  EXPECT_EQ(runner.target_workers(), 1);
+  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 1; }));
+  feed();
+  in.close();
+
+  ASSERT_TRUE(drain.wait()) << "the output was never closed";
+  runner.join();
+  EXPECT_EQ(runner.live_workers(), 0);
+  expect_each_once(tally.counts(), next);
+  expect_output_once(drain.batches(), next);
+  EXPECT_EQ(runner.metrics().batches.load(), next);
+}
+
+TEST(StageRunner, AFailingBatchReportsItsStatus) {
+  BatchQueue in(16), out(16);
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  std::promise<void> failed;
+  StageRunner runner(
+      "fails",
+      [&](DocBatch& batch) {
+        if (batch.sequence == 5) return Status::error("boom at 5");
+        return Status::ok();
+      },
+      in, out, [&](const Status& status) {
+        std::lock_guard lock(mutex);
+        failures.push_back(status.is_ok() ? "(ok status)" : status.message());
+        failed.set_value();
+      });
+  runner.start(1);
+  for (uint64_t s = 0; s < 10; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  auto reported = failed.get_future();
+  ASSERT_EQ(reported.wait_for(kPatience), std::future_status::ready);
+  // The worker stops at the failure: what came before went out, the failed batch did not.
+  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 0; }));
+  in.cancel();  // what the executor does on failure
+  runner.join();
+  {
+    std::lock_guard lock(mutex);
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_EQ(failures[0], "boom at 5");
+  }
+  ASSERT_EQ(out.size(), 5u);
+  for (uint64_t s = 0; s < 5; ++s) EXPECT_EQ(out.pop()->get()->sequence, s);
+}
+
+TEST(StageRunner, EndOfShardBatchesPassThroughWithoutWork) {
+  BatchQueue in(16), out(16);
+  Tally tally;
+  StageRunner runner(
+      "marker",
+      [&](DocBatch& batch) {
+        tally.saw(batch.sequence);
+        return Status::ok();
+      },
+      in, out, [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.start(1);
+  ASSERT_TRUE(in.push(make_batch(0, 4)));
+  ASSERT_TRUE(in.push(make_batch(1, 2)));
+  ASSERT_TRUE(in.push(make_batch(2, 0, /*end_of_shard=*/true)));
+  in.close();
+  std::vector<BatchPtr> got;
+  while (auto item = out.pop_until(std::chrono::steady_clock::now() + kPatience)) {
+    got.push_back(std::move(*item));
+  }
+  ASSERT_TRUE(out.finished());
+  runner.join();
+
+  ASSERT_EQ(got.size(), 3u);  // one worker: order is kept
+  EXPECT_EQ(got[2]->sequence, 2u);
+  EXPECT_TRUE(got[2]->end_of_shard);
+  auto counts = tally.counts();
+  EXPECT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts.count(2), 0u) << "work ran on an end_of_shard batch";
+  EXPECT_EQ(runner.metrics().batches.load(), 2u);
+  EXPECT_EQ(runner.metrics().docs_in.load(), 6u);
+  EXPECT_EQ(runner.metrics().docs_out.load(), 6u);
+}
+
+TEST(StageRunner, MetricsCountKeptDocumentsInAndOut) {
+  BatchQueue in(16), out(16);
+  StageRunner runner(
+      "half",
+      [&](DocBatch& batch) {
+        for (size_t i = 0; i < batch.size(); i += 2) {
+          if (batch.kept(i)) batch.drop(i, 2);
+        }
+        return Status::ok();
+      },
+      in, out, [](const Status& s) { ADD_FAILURE() << s.message(); });
+  auto first = make_batch(0, 10);
+  first->drop(1, 1);  // already dropped upstream: not counted in
+  ASSERT_TRUE(in.push(std::move(first)));
+  ASSERT_TRUE(in.push(make_batch(1, 5)));
+  in.close();
+  runner.start(2);
+  while (out.pop_until(std::chrono::steady_clock::now() + kPatience)) {
+  }
+  ASSERT_TRUE(out.finished());
+  runner.join();
+  EXPECT_EQ(runner.metrics().batches.load(), 2u);
+  EXPECT_EQ(runner.metrics().docs_in.load(), 9u + 5u);
+  EXPECT_EQ(runner.metrics().docs_out.load(), 4u + 2u);
+}
+
+TEST(StageRunner, CancelledOutputStopsTheWorkers) {
+  BatchQueue in(16), out(1);
+  StageRunner runner("stuck", [](DocBatch&) { return Status::ok(); }, in, out,
+                     [](const Status&) {});
+  runner.start(2);
+  for (uint64_t s = 0; s < 5; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  // out holds one batch; the workers block pushing the next ones until the run is cancelled.
+  ASSERT_TRUE(eventually([&] { return out.size() == 1; }));
+  out.cancel();
+  in.cancel();
+  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 0; }));
+  runner.join();
+}
+
+}  // namespace
+}  // namespace winnow
