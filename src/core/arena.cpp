@@ -10,7 +10,7 @@ std::string_view Arena::append(std::string_view bytes) {
   if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < bytes.size()) {
     Chunk chunk;
     chunk.capacity = std::max(chunk_bytes_, bytes.size());
-    chunk.data = std::make_unique<char[]>(chunk.capacity);
+    chunk.data = std::make_unique_for_overwrite<char[]>(chunk.capacity);
     chunks_.push_back(std::move(chunk));
   }
   Chunk& chunk = chunks_.back();

@@ -39,6 +39,12 @@ void append_json_number(std::string& out, double value) {
   }
   char buffer[32];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  // The shortest form of a large double can be a bare integer beyond 64 bits, which strict
+  // parsers (simdjson, so winnow reading its own output) reject; the exponent form is safe.
+  if (std::fabs(value) >= 0x1p63 && std::string_view(buffer, end - buffer).find_first_of(".e") ==
+                                        std::string_view::npos) {
+    end = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific).ptr;
+  }
   out.append(buffer, end);
 }
 

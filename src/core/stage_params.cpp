@@ -8,6 +8,13 @@
 
 namespace winnow {
 
+namespace {
+std::string with_article(std::string_view noun) {
+  bool vowel = !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos;
+  return std::string(vowel ? "an " : "a ") + std::string(noun);
+}
+}  // namespace
+
 std::string_view param_type_name(ParamType type) {
   switch (type) {
     case ParamType::kInt: return "integer";
@@ -53,7 +60,7 @@ std::optional<std::string> convert(const YAML::Node& node, ParamType type,
     if (node.IsMap()) return "a map";
     return "nothing";
   };
-  std::string expected = "must be a " + std::string(param_type_name(type)) + ", got ";
+  std::string expected = "must be " + with_article(param_type_name(type)) + ", got ";
   switch (type) {
     case ParamType::kInt: {
       int64_t v;

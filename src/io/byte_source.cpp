@@ -159,7 +159,7 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamErro
               fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
     return nullptr;
   }
-  auto in = std::make_unique<char[]>(kInputBufferBytes);
+  auto in = std::make_unique_for_overwrite<char[]>(kInputBufferBytes);
   ssize_t n;
   do {
     n = ::read(fd, in.get(), kInputBufferBytes);

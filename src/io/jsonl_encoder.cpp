@@ -32,12 +32,15 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
     return;
   }
 
-  auto overridden = [&](std::string_view key) {
-    if (batch.id_generated(i) && key == options_.id_field) return true;
+  auto annotated_field = [&](std::string_view key) {
     for (const auto& column : batch.annotations()) {
       if (column->has(i) && column->name() == key) return true;
     }
     return false;
+  };
+  auto overridden = [&](std::string_view key) {
+    if (batch.id_generated(i) && key == options_.id_field) return true;
+    return annotated_field(key);
   };
   thread_local std::vector<JsonMember> members;
   split_members(batch.record(i), members);
@@ -58,7 +61,8 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
       out.append(member.member);
     }
   }
-  if (batch.id_generated(i)) {
+  // An annotation of the id field's name (add_id) is the id; writing both duplicates the key.
+  if (batch.id_generated(i) && !annotated_field(options_.id_field)) {
     separator();
     append_json_string(out, options_.id_field);
     out.push_back(':');
@@ -77,6 +81,8 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
 }
 
 void JsonlEncoder::encode(DocBatch& batch, const std::string& file) const {
+  // Most documents are written back as they came: one allocation for the whole batch.
+  batch.encoded_kept.reserve(batch.raw_bytes().size() + batch.size());
   std::string extra;
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch.kept(i)) {

@@ -48,7 +48,7 @@ std::unique_ptr<DocBatch> ShardReader::next() {
   }
 
   size_t capacity = std::max(options_.batch_bytes, carry_.size() + kReadStep);
-  auto buffer = std::make_unique<char[]>(capacity + kRecordPadding);
+  auto buffer = std::make_unique_for_overwrite<char[]>(capacity + kRecordPadding);
   std::memcpy(buffer.get(), carry_.data(), carry_.size());
   size_t size = carry_.size();
   carry_.clear();
@@ -56,11 +56,21 @@ std::unique_ptr<DocBatch> ShardReader::next() {
   size_t scan = 0;
   uint64_t batch_start_offset = stream_offset_;
 
+  auto report_too_long = [&](std::string_view line) {
+    add_error(*batch, InputError::kLineTooLong,
+              fmt::format("{}:{}: line is longer than max_line_bytes ({} bytes); skipped",
+                          path_, next_line_, options_.max_line_bytes),
+              line);
+  };
+
   while (batch->raw_lines.size() < options_.batch_lines) {
     if (auto* nl = static_cast<char*>(std::memchr(buffer.get() + scan, '\n', size - scan))) {
       size_t end = static_cast<size_t>(nl - buffer.get());
       if (discarding_) {
         discarding_ = false;  // the over-long line was reported when it crossed the limit
+      } else if (end - line_start > options_.max_line_bytes) {
+        // Whole in the buffer, but still too long: the limit must not depend on batch sizes.
+        report_too_long(std::string_view(buffer.get() + line_start, end - line_start));
       } else {
         batch->raw_lines.push_back({line_start, end - line_start, next_line_, stream_offset_});
       }
@@ -71,10 +81,7 @@ std::unique_ptr<DocBatch> ShardReader::next() {
     }
     scan = size;
     if (!discarding_ && size - line_start > options_.max_line_bytes) {
-      add_error(*batch, InputError::kLineTooLong,
-                fmt::format("{}:{}: line is longer than max_line_bytes ({} bytes); skipped",
-                            path_, next_line_, options_.max_line_bytes),
-                std::string_view(buffer.get() + line_start, size - line_start));
+      report_too_long(std::string_view(buffer.get() + line_start, size - line_start));
       discarding_ = true;
     }
     if (discarding_) {  // forget the bytes of the over-long line read so far
@@ -85,7 +92,7 @@ std::unique_ptr<DocBatch> ShardReader::next() {
       if (!batch->raw_lines.empty()) break;  // full: the partial line goes to the next batch
       // One line fills the buffer: grow it (bounded by max_line_bytes above).
       size_t grown = capacity * 2;
-      auto bigger = std::make_unique<char[]>(grown + kRecordPadding);
+      auto bigger = std::make_unique_for_overwrite<char[]>(grown + kRecordPadding);
       std::memcpy(bigger.get(), buffer.get(), size);
       buffer = std::move(bigger);
       capacity = grown;

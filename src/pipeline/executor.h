@@ -32,6 +32,7 @@ struct StepReport {
   int workers = 0;
   uint64_t batches = 0;
   double busy_seconds = 0;
+  uint64_t bytes_in = 0;  // this run only (see StepMetrics::bytes_in)
   uint64_t docs_in = 0;   // documents that reached the step (all runs, from the counts)
   uint64_t kept = 0;      // documents it let through
   std::map<std::string, uint64_t> dropped;  // reason -> count

@@ -40,15 +40,22 @@ bool is_output_file(const std::string& name) {
   return false;
 }
 
-Status remove_files(const std::string& dir, bool overwrite) {
+Status remove_file(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(dir, ec)) return Status::ok();
+  fs::remove(path, ec);
+  if (ec) return Status::errorf("cannot remove {}: {}", path.string(), ec.message());
+  return Status::ok();
+}
+
+// Removes temporaries, and with `all_outputs` every output-like file: only used on folders
+// winnow owns (rejected/, errors/, _done/).
+Status clean_folder(const std::string& dir, bool all_outputs) {
+  std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (!entry.is_regular_file()) continue;
     std::string name = entry.path().filename().string();
-    if (AtomicFile::is_temporary_name(name) || (overwrite && is_output_file(name))) {
-      fs::remove(entry.path(), ec);
-      if (ec) return Status::errorf("cannot remove {}: {}", entry.path().string(), ec.message());
+    if (AtomicFile::is_temporary_name(name) || (all_outputs && is_output_file(name))) {
+      WINNOW_RETURN_IF_ERROR(remove_file(entry.path()));
     }
   }
   if (ec) return Status::errorf("cannot list {}: {}", dir, ec.message());
@@ -58,14 +65,30 @@ Status remove_files(const std::string& dir, bool overwrite) {
 }  // namespace
 
 Status OutputLayout::prepare(bool overwrite) const {
-  for (const std::string& sub : {std::string(), std::string("/rejected"), std::string("/errors"),
-                                 std::string("/_done")}) {
-    std::string path = dir_ + sub;
+  for (const std::string& path : {dir_, dir_ + "/rejected", dir_ + "/errors", done_dir()}) {
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) return Status::errorf("cannot create output folder {}: {}", path, ec.message());
-    // Only files winnow writes are removed: .jsonl[.gz|.zst] and .json in its own folders.
-    WINNOW_RETURN_IF_ERROR(remove_files(path, overwrite));
+  }
+  if (overwrite) {
+    // In the top folder, which may hold the user's own files, remove only the kept shards this
+    // layout or an earlier run (named by its markers) wrote, and stats.json.
+    std::vector<std::string> names;
+    for (const ShardPaths& shard : shards_) names.push_back(fs::path(shard.marker).stem().string());
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(done_dir(), ec)) {
+      if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    }
+    for (const std::string& name : names) {
+      for (Compression c : {Compression::kNone, Compression::kGzip, Compression::kZstd}) {
+        WINNOW_RETURN_IF_ERROR(remove_file(dir_ + "/" + name + std::string(format_extension(c))));
+      }
+    }
+    WINNOW_RETURN_IF_ERROR(remove_file(stats_path()));
+  }
+  WINNOW_RETURN_IF_ERROR(clean_folder(dir_, false));
+  for (const std::string& sub : {dir_ + "/rejected", dir_ + "/errors", done_dir()}) {
+    WINNOW_RETURN_IF_ERROR(clean_folder(sub, overwrite));
   }
   return Status::ok();
 }

@@ -20,8 +20,8 @@ class OutputLayout {
  public:
   OutputLayout(std::string dir, const std::vector<InputFile>& inputs, Compression compression);
 
-  // Creates the folders; with `overwrite`, first removes everything a previous run wrote.
-  // Always removes temporary files a killed run left behind.
+  // Creates the folders; with `overwrite`, first removes what a previous run wrote (never the
+  // user's own files in the top folder). Always removes temporary files a killed run left.
   Status prepare(bool overwrite) const;
 
   const std::string& dir() const { return dir_; }

@@ -81,6 +81,9 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
     WINNOW_RETURN_IF_ERROR(
         r.read(input, "max_line_bytes", config.max_line_bytes, "a positive integer"));
+    if (config.max_line_bytes == 0) {
+      return r.error(input["max_line_bytes"], "max_line_bytes must be at least 1");
+    }
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(
@@ -98,6 +101,12 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     }
     WINNOW_RETURN_IF_ERROR(
         r.read(output, "compression_level", config.compression_level, "an integer"));
+    int max_level = config.output_compression == Compression::kGzip ? 9 : 19;
+    if (config.compression_level < 0 || config.compression_level > max_level) {
+      return r.error(output["compression_level"],
+                     fmt::format("compression_level must be 0 (default) to {} for this format",
+                                 max_level));
+    }
     WINNOW_RETURN_IF_ERROR(r.read(output, "write_rejected", config.write_rejected, "true or false"));
   }
   if (YAML::Node on_error = root["on_error"]) {
@@ -136,6 +145,9 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
                                        stage.name));
     }
     WINNOW_RETURN_IF_ERROR(r.read(node, "workers", stage.workers, "an integer"));
+    if (stage.workers < 0) {
+      return r.error(node["workers"], "workers must be 0 (not pinned) or more");
+    }
     auto params =
         StageParams::parse(node, spec->params, {"stage", "name", "workers"}, config.source, stage.name);
     if (!params.is_ok()) return params.status();
@@ -143,6 +155,52 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     config.stages.push_back(std::move(stage));
   }
   return Status::ok();
+}
+
+// Appends a canonical form of `node`. Unlike YAML::Emitter it keeps each scalar's tag, so a
+// quoted "1" (a string to select) and a plain 1 (a number) differ.
+void append_canonical(const YAML::Node& node, std::string& out) {
+  auto scalar = [&out](const std::string& text) {
+    out += std::to_string(text.size()) + ':' + text;
+  };
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      out += 's';
+      scalar(node.Tag());
+      scalar(node.Scalar());
+      break;
+    case YAML::NodeType::Sequence:
+      out += '[';
+      for (const auto& item : node) append_canonical(item, out);
+      out += ']';
+      break;
+    case YAML::NodeType::Map:
+      out += '{';
+      for (const auto& item : node) {
+        append_canonical(item.first, out);
+        append_canonical(item.second, out);
+      }
+      out += '}';
+      break;
+    default:
+      out += '~';
+  }
+}
+
+// The stages as they decide output: everything but the pinned worker counts.
+std::string canonical_stages(const YAML::Node& stages) {
+  std::string out;
+  if (!stages || !stages.IsSequence()) return out;
+  for (const auto& stage : stages) {
+    out += '{';
+    for (const auto& item : stage) {
+      if (item.first.Scalar() == "workers") continue;
+      append_canonical(item.first, out);
+      append_canonical(item.second, out);
+    }
+    out += '}';
+  }
+  return out;
 }
 
 }  // namespace
@@ -161,11 +219,10 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
   ConfigReader reader(source);
   WINNOW_RETURN_IF_ERROR(parse_root(root, reader, registry, config));
 
-  // What decides the output bytes: everything but paths, threads and batch sizes.
-  YAML::Emitter decisive;
-  decisive << YAML::Flow << root["stages"];
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", decisive.c_str(), config.text_field,
-                                config.id_field, static_cast<int>(config.output_compression),
+  // What decides the output bytes: everything but paths, threads, workers and batch sizes.
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]),
+                                config.text_field, config.id_field,
+                                static_cast<int>(config.output_compression),
                                 config.compression_level, config.write_rejected, config.seed,
                                 config.max_line_bytes);
   config.fingerprint = fmt::format("{:016x}", hash64(key));

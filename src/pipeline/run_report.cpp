@@ -19,6 +19,7 @@ std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<
     if (steps[i].metrics) {
       r.batches = steps[i].metrics->batches.load();
       r.busy_seconds = steps[i].metrics->busy_ns.load() / 1e9;
+      r.bytes_in = steps[i].metrics->bytes_in.load();
     }
     r.docs_in = reaching;
     if (i == 0) {
@@ -64,6 +65,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     for (const auto& [reason, n] : step.dropped) out.key(reason).value(n);
     out.end_object();
     out.key("batches").value(step.batches);
+    out.key("bytes_in").value(step.bytes_in);
     out.key("busy_seconds").value(step.busy_seconds);
     out.end_object();
   }

@@ -53,7 +53,14 @@ void StageRunner::worker_loop() {
     }
     BatchPtr batch = std::move(*item);
     if (!batch->end_of_shard) {
-      uint64_t kept_before = batch->kept_count();
+      uint64_t kept_before = 0;
+      uint64_t bytes_before = batch->size() == 0 ? batch->raw_input_bytes : 0;
+      for (size_t i = 0; i < batch->size(); ++i) {
+        if (batch->kept(i)) {
+          ++kept_before;
+          bytes_before += batch->text(i).size();
+        }
+      }
       auto start = std::chrono::steady_clock::now();
       Status status = work_(*batch);
       auto elapsed = std::chrono::steady_clock::now() - start;
@@ -61,6 +68,7 @@ void StageRunner::worker_loop() {
           std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
       metrics_.batches += 1;
       metrics_.docs_in += kept_before;
+      metrics_.bytes_in += bytes_before;
       metrics_.docs_out += batch->kept_count();
       if (!status.is_ok()) {
         on_failure_(status);

@@ -26,6 +26,9 @@ struct StepMetrics {
   std::atomic<uint64_t> batches{0};
   std::atomic<uint64_t> docs_in{0};   // documents still kept when the batch arrived
   std::atomic<uint64_t> docs_out{0};  // documents still kept when it left
+  // Bytes that reached the step: the raw input for the read step, the kept documents' text
+  // for every later one.
+  std::atomic<uint64_t> bytes_in{0};
 };
 
 class StageRunner {

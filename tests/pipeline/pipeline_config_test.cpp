@@ -342,6 +342,9 @@ TEST_F(PipelineConfigTest, FingerprintIsStable) {
   EXPECT_EQ(fingerprint_of(kFull), fingerprint_of(kFull));
   // Comments and blank lines decide nothing.
   EXPECT_EQ(fingerprint_of(kFull), fingerprint_of(std::string("# header\n\n") + kFull));
+  // Nor does block or flow style.
+  EXPECT_EQ(fingerprint_of("stages:\n  - stage: sample\n    fraction: 0.5\n"),
+            fingerprint_of("stages: [{stage: sample, fraction: 0.5}]\n"));
 }
 
 TEST_F(PipelineConfigTest, FingerprintChangesWithWhatDecidesOutput) {

@@ -1,0 +1,200 @@
+#include "io/input_files.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace winnow {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::TempDir;
+using testing::write_file;
+
+std::vector<std::string> relative_paths(const std::vector<InputFile>& files, const TempDir& dir) {
+  std::vector<std::string> out;
+  for (const InputFile& f : files) {
+    EXPECT_EQ(f.path.rfind(dir.path() + "/", 0), 0u) << f.path;
+    out.push_back(f.path.substr(dir.path().size() + 1));
+  }
+  return out;
+}
+
+std::vector<InputFile> discover_ok(const std::vector<std::string>& patterns) {
+  auto result = discover_inputs(patterns);
+  EXPECT_TRUE(result.is_ok()) << result.status().message();
+  if (!result.is_ok()) return {};
+  return std::move(result).value();
+}
+
+void touch(const TempDir& dir, const std::string& rel, std::string_view content = "x") {
+  fs::create_directories(fs::path(dir.file(rel)).parent_path());
+  write_file(dir.file(rel), content);
+}
+
+TEST(InputFiles, WalksDirectoriesWithTheNameRules) {
+  TempDir dir;
+  for (const char* name :
+       {"a.jsonl", "b.jsonl.gz", "c.jsonl.zst", "d.json", "e.gz", "f.zst", "g.jsonl.bak",
+        "sub/h.jsonl", "sub/deeper/i.jsonl.zst",
+        // Skipped by name:
+        "notes.txt", "README.md", "data.json.txt", ".hidden.jsonl", "_marker.jsonl",
+        ".part.jsonl.tmp-123", "_SUCCESS", "sub/.x.jsonl", "sub/_y.jsonl",
+        // Skipped because a folder on the way is hidden or private:
+        ".cache/j.jsonl", "_tmp/k.jsonl", "sub/_logs/l.jsonl", "sub/.git/m.jsonl"}) {
+    touch(dir, name);
+  }
+  auto files = discover_ok({dir.path()});
+  EXPECT_THAT(relative_paths(files, dir),
+              ElementsAre("a.jsonl", "b.jsonl.gz", "c.jsonl.zst", "d.json", "e.gz", "f.zst",
+                          "g.jsonl.bak", "sub/deeper/i.jsonl.zst", "sub/h.jsonl"));
+}
+
+TEST(InputFiles, ReportsSizesOnDisk) {
+  TempDir dir;
+  touch(dir, "one.jsonl", std::string(1234, 'a'));
+  touch(dir, "two.jsonl", "");
+  auto files = discover_ok({dir.path()});
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].size, 1234u);
+  EXPECT_EQ(files[1].size, 0u);
+  auto named = discover_ok({dir.file("one.jsonl")});
+  ASSERT_EQ(named.size(), 1u);
+  EXPECT_EQ(named[0].size, 1234u);
+}
+
+TEST(InputFiles, SortedBytewiseAcrossPatterns) {
+  TempDir dir;
+  for (const char* name : {"b.jsonl", "B.jsonl", "a10.jsonl", "a2.jsonl", "a-1.jsonl", "z/a.jsonl"}) {
+    touch(dir, name);
+  }
+  auto files = discover_ok({dir.file("z"), dir.file("b.jsonl"), dir.path()});
+  EXPECT_THAT(relative_paths(files, dir),
+              ElementsAre("B.jsonl", "a-1.jsonl", "a10.jsonl", "a2.jsonl", "b.jsonl", "z/a.jsonl"));
+}
+
+TEST(InputFiles, DuplicatesAreRemoved) {
+  TempDir dir;
+  touch(dir, "a.jsonl");
+  touch(dir, "b.jsonl");
+  auto files = discover_ok({dir.file("a.jsonl"), dir.path(), dir.file("a.jsonl"),
+                            dir.path() + "/*.jsonl", dir.path() + "/b.*"});
+  EXPECT_THAT(relative_paths(files, dir), ElementsAre("a.jsonl", "b.jsonl"));
+}
+
+TEST(InputFiles, GlobsSelectFiles) {
+  TempDir dir;
+  for (const char* name : {"part-0.jsonl", "part-1.jsonl.zst", "part-2.jsonl", "other.jsonl",
+                           "x/part-9.jsonl"}) {
+    touch(dir, name);
+  }
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/part-*"}), dir),
+              ElementsAre("part-0.jsonl", "part-1.jsonl.zst", "part-2.jsonl"));
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/part-[02].jsonl"}), dir),
+              ElementsAre("part-0.jsonl", "part-2.jsonl"));
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/*/part-?.jsonl"}), dir),
+              ElementsAre("x/part-9.jsonl"));
+  // Braces expand, but only in a pattern that also has a wildcard: "{a,b}.jsonl" alone is
+  // taken as a literal path.
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/{other,part-0}.json?"}), dir),
+              ElementsAre("other.jsonl", "part-0.jsonl"));
+}
+
+TEST(InputFiles, GlobMatchingADirectoryWalksIt) {
+  TempDir dir;
+  touch(dir, "in-1/a.jsonl");
+  touch(dir, "in-2/b.jsonl.gz");
+  touch(dir, "in-2/skip.txt");
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/in-*"}), dir),
+              ElementsAre("in-1/a.jsonl", "in-2/b.jsonl.gz"));
+}
+
+TEST(InputFiles, NamedFilesAreTakenWhateverTheirName) {
+  TempDir dir;
+  touch(dir, "notes.txt");
+  touch(dir, ".hidden");
+  touch(dir, "_private");
+  EXPECT_THAT(relative_paths(discover_ok({dir.file("notes.txt"), dir.file(".hidden"),
+                                          dir.file("_private")}),
+                             dir),
+              ElementsAre(".hidden", "_private", "notes.txt"));
+}
+
+TEST(InputFiles, NamedDirectoryCalledJsonlIsTakenAsAFile) {
+  // Taken as named, so that reading it fails with a clear error instead of it being walked.
+  TempDir dir;
+  touch(dir, "out.jsonl/part-0.jsonl");
+  auto files = discover_ok({dir.file("out.jsonl")});
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].path, dir.file("out.jsonl"));
+  EXPECT_EQ(files[0].size, 0u);
+}
+
+TEST(InputFiles, MissingPathIsAnErrorNamingIt) {
+  TempDir dir;
+  touch(dir, "a.jsonl");
+  std::string missing = dir.file("missing.jsonl");
+  auto result = discover_inputs({dir.file("a.jsonl"), missing});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(), HasSubstr(missing));
+}
+
+TEST(InputFiles, GlobMatchingNothingIsAnErrorNamingIt) {
+  TempDir dir;
+  touch(dir, "a.jsonl");
+  std::string pattern = dir.path() + "/*.parquet";
+  auto result = discover_inputs({dir.path(), pattern});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(), HasSubstr(pattern));
+}
+
+TEST(InputFiles, EmptyDirectoryIsAnErrorNamingIt) {
+  TempDir dir;
+  fs::create_directories(dir.file("empty"));
+  auto result = discover_inputs({dir.file("empty")});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(), HasSubstr(dir.file("empty")));
+}
+
+TEST(InputFiles, DirectoryWithoutInputsIsAnError) {
+  TempDir dir;
+  touch(dir, "only/notes.txt");
+  touch(dir, "only/_SUCCESS");
+  touch(dir, "only/.hidden.jsonl");
+  auto result = discover_inputs({dir.file("only")});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(), HasSubstr(dir.file("only")));
+}
+
+TEST(InputFiles, NoPatternsIsAnError) {
+  auto result = discover_inputs({});
+  EXPECT_FALSE(result.is_ok());
+  EXPECT_FALSE(result.status().message().empty());
+}
+
+TEST(InputFiles, ShardStem) {
+  EXPECT_EQ(shard_stem("/data/in/part-00001.jsonl.zst"), "part-00001");
+  EXPECT_EQ(shard_stem("part.jsonl.gz"), "part");
+  EXPECT_EQ(shard_stem("a/b/c.jsonl"), "c");
+  EXPECT_EQ(shard_stem("x.json"), "x");
+  EXPECT_EQ(shard_stem("x.json.gz"), "x");
+  EXPECT_EQ(shard_stem("x.gz"), "x");
+  EXPECT_EQ(shard_stem("x.zst"), "x");
+  EXPECT_EQ(shard_stem("cc.warc.gz"), "cc.warc");
+  EXPECT_EQ(shard_stem("a.b.jsonl"), "a.b");
+  EXPECT_EQ(shard_stem("noext"), "noext");
+  EXPECT_EQ(shard_stem("dir.d/file"), "file");
+  // A name that is only a suffix keeps it rather than becoming empty.
+  EXPECT_FALSE(shard_stem(".jsonl").empty());
+  EXPECT_FALSE(shard_stem("dir/.gz").empty());
+}
+
+}  // namespace
+}  // namespace winnow
