@@ -69,6 +69,13 @@ for _ in 1 2; do
 done
 floor_mbps=$(mbps "$best")
 
+# Second baseline, for compressed output: decompress and recompress at zstd's default level 3
+# on one thread, what any tool writing .zst output pays at least.
+echo "passthrough: timing zstd -dc | zstd -3..." >&2
+timed bash -c 'zstd -dc "$1" | zstd -q -3 -T1 -c > /dev/null' _ "$corpus"
+recompress_secs=$secs
+recompress_mbps=$(mbps "$secs")
+
 # Counts the JSON lines winnow wrote: OUT may be a file or a directory of shards.
 count_lines() {
   local out=$1 ext=$2
@@ -122,5 +129,7 @@ echo "  input: $in_lines documents, $in_bytes bytes uncompressed, $csize bytes c
 printf '%-22s %9s %9s %9s %12s  %s\n' "run" "wall s" "MB/s" "vs floor" "peak RSS MB" "lines"
 printf '%-22s %9s %9s %9s %12s  %s\n' "floor: zstd -dc" "$best" "$floor_mbps" "1.00x" \
   "$(awk -v k="$best_rss" 'BEGIN { printf "%.1f", k / 1024 }')" "-"
+printf '%-22s %9s %9s %9s %12s  %s\n' "zstd -dc | zstd -3" "$recompress_secs" "$recompress_mbps" \
+  "$(awk -v r="$recompress_mbps" -v f="$floor_mbps" 'BEGIN { printf "%.2fx", r / f }')" "-" "-"
 printf '%s\n' "${rows[@]}"
 exit "$status"

@@ -2,6 +2,7 @@
 // AtomicFile: a file written under a temporary name in the target folder and renamed to its
 // final name only by commit(), after an fsync. Destroyed uncommitted, it removes the temporary
 // file: a crash or a failed run never leaves a half-written file under a final name.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,9 @@ class AtomicFile {
   std::string final_path_;
   std::string temp_path_;
   int fd_ = -1;
+  static constexpr uint64_t kWritebackBytes = 32 << 20;
+  uint64_t written_ = 0;
+  uint64_t synced_ = 0;
 };
 
 }  // namespace winnow
