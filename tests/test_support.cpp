@@ -9,11 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "io/byte_source.h"
-#include <map>
 
 namespace winnow::testing {
 
@@ -90,6 +90,24 @@ std::vector<std::string> split_lines(std::string_view text) {
     start = end + 1;
   }
   return lines;
+}
+
+std::unique_ptr<DocBatch> make_raw_batch(const std::vector<std::string>& lines, uint32_t shard,
+                                         uint64_t first_line) {
+  auto batch = std::make_unique<DocBatch>();
+  batch->shard = shard;
+  std::string joined;
+  for (const std::string& line : lines) {
+    batch->raw_lines.push_back(
+        {joined.size(), line.size(), first_line + batch->raw_lines.size(), joined.size()});
+    joined += line;
+    joined.push_back('\n');
+  }
+  auto buffer = std::make_unique<char[]>(joined.size() + kRecordPadding);
+  std::memcpy(buffer.get(), joined.data(), joined.size());
+  std::memset(buffer.get() + joined.size(), ' ', kRecordPadding);
+  batch->set_raw_buffer(std::move(buffer), joined.size());
+  return batch;
 }
 
 int run_command(const std::string& command, std::string* output) {

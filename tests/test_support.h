@@ -1,9 +1,12 @@
 #pragma once
 // Helpers shared by the tests: scratch folders, files in each compression, whole-file reads.
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/doc_batch.h"
 #include "io/compression.h"
 
 namespace winnow::testing {
@@ -26,6 +29,10 @@ std::string compress(std::string_view bytes, Compression compression, int level 
 // Reads a file of any supported compression to its uncompressed bytes.
 std::string read_decompressed(const std::string& path);
 std::vector<std::string> split_lines(std::string_view text);
+// A batch holding `lines` as the reader leaves them: one padded raw buffer and its raw lines,
+// numbered from `first_line`, not yet parsed.
+std::unique_ptr<DocBatch> make_raw_batch(const std::vector<std::string>& lines, uint32_t shard = 0,
+                                         uint64_t first_line = 1);
 // Runs a shell command, returning its exit code; output goes to `output` when given.
 int run_command(const std::string& command, std::string* output = nullptr);
 

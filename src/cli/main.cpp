@@ -1,8 +1,8 @@
 // The `winnow` command: run a pipeline, list the stages. Exit codes: 0 success, 1 the run
 // failed (bad input under on_error: fail, an I/O error), 2 the command or pipeline is invalid.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
@@ -24,7 +24,7 @@ int list_stages(const StageRegistry& registry) {
   for (const StageSpec* spec : registry.all()) {
     std::cout << spec->name << "\n  " << spec->summary << "\n";
     for (const ParamSpec& param : spec->params) {
-      std::string default_text = param.required ? "required"
+      std::string default_text = param.required                ? "required"
                                  : param.default_value.empty() ? "unset"
                                                                : "default " + param.default_value;
       std::cout << fmt::format("    {:<14} {:<16} {:<18} {}\n", param.name,
@@ -37,8 +37,8 @@ int list_stages(const StageRegistry& registry) {
   return 0;
 }
 
-int run_command(const StageRegistry& registry, const std::string& pipeline_path,
-                RunOptions options, bool quiet) {
+int run_command(const StageRegistry& registry, const std::string& pipeline_path, RunOptions options,
+                bool quiet) {
   auto config = PipelineConfig::load_file(pipeline_path, registry);
   if (!config.is_ok()) {
     std::cerr << "winnow: " << config.status().message() << "\n";
@@ -60,8 +60,9 @@ int main(int argc, char** argv) {
   using namespace winnow;
   StageRegistry registry = make_registry();
 
-  CLI::App app{"winnow: curates training data — read, filter, deduplicate, write, with every "
-               "document accounted for."};
+  CLI::App app{
+      "winnow: curates training data — read, filter, deduplicate, write, with every "
+      "document accounted for."};
   app.set_version_flag("--version", std::string("winnow ") + kVersion);
   app.require_subcommand(1);
 
@@ -71,7 +72,9 @@ int main(int argc, char** argv) {
   std::string format, on_error;
   uint64_t batch_size = 0;
   bool quiet = false, no_progress = false;
-  run->add_option("pipeline", pipeline_path, "pipeline YAML file")->required()->check(CLI::ExistingFile);
+  run->add_option("pipeline", pipeline_path, "pipeline YAML file")
+      ->required()
+      ->check(CLI::ExistingFile);
   run->add_option("-i,--input", options.inputs,
                   "input files, folders or globs (replaces input.paths)");
   run->add_option("-o,--output", options.output, "output folder (replaces output.path)");

@@ -10,9 +10,15 @@ namespace winnow {
 AnnotationColumn::AnnotationColumn(std::string name, AnnotationType type, size_t rows)
     : name_(std::move(name)), type_(type), present_(rows, 0) {
   switch (type_) {
-    case AnnotationType::kFloat: floats_.assign(rows, 0.0); break;
-    case AnnotationType::kInt: ints_.assign(rows, 0); break;
-    case AnnotationType::kString: strings_.assign(rows, std::string()); break;
+    case AnnotationType::kFloat:
+      floats_.assign(rows, 0.0);
+      break;
+    case AnnotationType::kInt:
+      ints_.assign(rows, 0);
+      break;
+    case AnnotationType::kString:
+      strings_.assign(rows, std::string());
+      break;
   }
 }
 

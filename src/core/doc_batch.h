@@ -113,9 +113,7 @@ class DocBatch {
   // Returns the column, creating it (sized to the current documents) on first use.
   AnnotationColumn& annotation(std::string_view name, AnnotationType type);
   const AnnotationColumn* find_annotation(std::string_view name) const;
-  const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const {
-    return annotations_;
-  }
+  const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const { return annotations_; }
 
   // ---- Errors met while reading this batch ----
   std::vector<InputErrorRecord> errors;

@@ -1,8 +1,8 @@
 #pragma once
 // DocKey: a stable 64-bit key per document, (shard index, row). It is the basis of every
 // tie-break and of removal lists, so it must not depend on threads, batch sizes or ranks.
-#include <cstdint>
 #include <compare>
+#include <cstdint>
 
 namespace winnow {
 

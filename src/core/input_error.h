@@ -23,17 +23,28 @@ inline constexpr int kInputErrorCount = 11;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
-    case InputError::kMalformedJson: return "malformed_json";
-    case InputError::kNotAnObject: return "not_an_object";
-    case InputError::kMissingText: return "missing_text";
-    case InputError::kTextNotString: return "text_not_string";
-    case InputError::kInvalidId: return "invalid_id";
-    case InputError::kInvalidUtf8: return "invalid_utf8";
-    case InputError::kLineTooLong: return "line_too_long";
-    case InputError::kEmptyFile: return "empty_file";
-    case InputError::kUnreadableFile: return "unreadable_file";
-    case InputError::kCorruptCompressed: return "corrupt_compressed";
-    case InputError::kTruncatedCompressed: return "truncated_compressed";
+    case InputError::kMalformedJson:
+      return "malformed_json";
+    case InputError::kNotAnObject:
+      return "not_an_object";
+    case InputError::kMissingText:
+      return "missing_text";
+    case InputError::kTextNotString:
+      return "text_not_string";
+    case InputError::kInvalidId:
+      return "invalid_id";
+    case InputError::kInvalidUtf8:
+      return "invalid_utf8";
+    case InputError::kLineTooLong:
+      return "line_too_long";
+    case InputError::kEmptyFile:
+      return "empty_file";
+    case InputError::kUnreadableFile:
+      return "unreadable_file";
+    case InputError::kCorruptCompressed:
+      return "corrupt_compressed";
+    case InputError::kTruncatedCompressed:
+      return "truncated_compressed";
   }
   return "unknown";
 }

@@ -15,13 +15,27 @@ void append_json_string(std::string& out, std::string_view utf8) {
     out.append(utf8.data() + run_start, i - run_start);
     run_start = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         out += "\\u00";
         out.push_back(kHex[c >> 4]);
@@ -41,8 +55,8 @@ void append_json_number(std::string& out, double value) {
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   // The shortest form of a large double can be a bare integer beyond 64 bits, which strict
   // parsers (simdjson, so winnow reading its own output) reject; the exponent form is safe.
-  if (std::fabs(value) >= 0x1p63 && std::string_view(buffer, end - buffer).find_first_of(".e") ==
-                                        std::string_view::npos) {
+  if (std::fabs(value) >= 0x1p63 &&
+      std::string_view(buffer, end - buffer).find_first_of(".e") == std::string_view::npos) {
     end = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific).ptr;
   }
   out.append(buffer, end);

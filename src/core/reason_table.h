@@ -9,8 +9,8 @@
 namespace winnow {
 
 struct DropReason {
-  std::string stage;   // stage instance name
-  std::string reason;  // stable reason name, e.g. "too_short"
+  std::string stage;    // stage instance name
+  std::string reason;   // stable reason name, e.g. "too_short"
   int stage_index = 0;  // position in the chain; earlier stages drop first
   std::string qualified() const { return stage + "/" + reason; }
 };

@@ -26,7 +26,9 @@ class Stage {
 class StageContext {
  public:
   StageContext(ReasonTable& reasons, std::string stage_name, int stage_index, uint64_t seed)
-      : reasons_(reasons), stage_name_(std::move(stage_name)), stage_index_(stage_index),
+      : reasons_(reasons),
+        stage_name_(std::move(stage_name)),
+        stage_index_(stage_index),
         seed_(seed) {}
 
   const std::string& stage_name() const { return stage_name_; }

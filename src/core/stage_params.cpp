@@ -17,12 +17,18 @@ std::string with_article(std::string_view noun) {
 
 std::string_view param_type_name(ParamType type) {
   switch (type) {
-    case ParamType::kInt: return "integer";
-    case ParamType::kFloat: return "number";
-    case ParamType::kBool: return "boolean";
-    case ParamType::kString: return "string";
-    case ParamType::kStringList: return "list of strings";
-    case ParamType::kScalar: return "scalar";
+    case ParamType::kInt:
+      return "integer";
+    case ParamType::kFloat:
+      return "number";
+    case ParamType::kBool:
+      return "boolean";
+    case ParamType::kString:
+      return "string";
+    case ParamType::kStringList:
+      return "list of strings";
+    case ParamType::kScalar:
+      return "scalar";
   }
   return "?";
 }
@@ -36,16 +42,28 @@ bool parse_int(const std::string& text, int64_t& out) {
 }
 
 bool parse_float(const std::string& text, double& out) {
-  if (text == ".inf" || text == "inf") { out = INFINITY; return true; }
-  if (text == "-.inf" || text == "-inf") { out = -INFINITY; return true; }
+  if (text == ".inf" || text == "inf") {
+    out = INFINITY;
+    return true;
+  }
+  if (text == "-.inf" || text == "-inf") {
+    out = -INFINITY;
+    return true;
+  }
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, out);
   return ec == std::errc() && ptr == end && !text.empty();
 }
 
 bool parse_bool(const std::string& text, bool& out) {
-  if (text == "true" || text == "True" || text == "yes") { out = true; return true; }
-  if (text == "false" || text == "False" || text == "no") { out = false; return true; }
+  if (text == "true" || text == "True" || text == "yes") {
+    out = true;
+    return true;
+  }
+  if (text == "false" || text == "False" || text == "no") {
+    out = false;
+    return true;
+  }
   return false;
 }
 
@@ -141,8 +159,7 @@ Status fill_defaults(const std::vector<ParamSpec>& specs, const std::string& lab
 
 }  // namespace
 
-Result<StageParams> StageParams::parse(const YAML::Node& node,
-                                       const std::vector<ParamSpec>& specs,
+Result<StageParams> StageParams::parse(const YAML::Node& node, const std::vector<ParamSpec>& specs,
                                        const std::vector<std::string>& skip_keys,
                                        const std::string& where, const std::string& label) {
   StageParams params;
@@ -157,8 +174,8 @@ Result<StageParams> StageParams::parse(const YAML::Node& node,
     std::string key = item.first.Scalar();
     int line = item.first.Mark().line + 1;
     if (std::find(skip_keys.begin(), skip_keys.end(), key) != skip_keys.end()) continue;
-    auto spec = std::find_if(specs.begin(), specs.end(),
-                             [&](const ParamSpec& s) { return s.name == key; });
+    auto spec =
+        std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
     if (spec == specs.end()) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.name;
@@ -188,7 +205,8 @@ Result<StageParams> StageParams::from_values(const std::map<std::string, Value>&
   params.where_ = "<program>";
   params.stage_label_ = label;
   for (const auto& [key, value] : values) {
-    if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; })) {
+    if (std::none_of(specs.begin(), specs.end(),
+                     [&](const ParamSpec& s) { return s.name == key; })) {
       return Status::errorf("stage '{}': unknown parameter '{}'", label, key);
     }
     params.values_[key] = value;

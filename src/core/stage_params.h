@@ -36,8 +36,8 @@ struct ScalarParam {
 
 class StageParams {
  public:
-  using Value = std::variant<int64_t, double, bool, std::string, std::vector<std::string>,
-                             ScalarParam>;
+  using Value =
+      std::variant<int64_t, double, bool, std::string, std::vector<std::string>, ScalarParam>;
 
   // Parses `node` (a YAML map) against `specs`. `skip_keys` are handled by the caller
   // (stage, name, workers). `where` is the file name for messages.

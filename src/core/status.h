@@ -36,7 +36,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool is_ok() const { return value_.has_value(); }
@@ -56,8 +56,8 @@ class [[nodiscard]] Result {
 }  // namespace winnow
 
 // Returns early from the enclosing function when `expr` yields a failed Status.
-#define WINNOW_RETURN_IF_ERROR(expr)         \
-  do {                                       \
-    ::winnow::Status winnow_status_ = (expr); \
+#define WINNOW_RETURN_IF_ERROR(expr)                    \
+  do {                                                  \
+    ::winnow::Status winnow_status_ = (expr);           \
     if (!winnow_status_.is_ok()) return winnow_status_; \
   } while (0)

@@ -11,7 +11,8 @@ namespace {
 
 class AddIdStage final : public Stage {
  public:
-  AddIdStage(std::string field, std::string prefix) : field_(std::move(field)), prefix_(std::move(prefix)) {}
+  AddIdStage(std::string field, std::string prefix)
+      : field_(std::move(field)), prefix_(std::move(prefix)) {}
 
   Status process(DocBatch& batch) override {
     AnnotationColumn& column = batch.annotation(field_, AnnotationType::kString);
@@ -44,7 +45,8 @@ StageSpec add_id_spec() {
       },
       [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<Stage>> {
         if (p.get_string("field").empty()) return p.error("field", "must not be empty");
-        return std::unique_ptr<Stage>(new AddIdStage(p.get_string("field"), p.get_string("prefix")));
+        return std::unique_ptr<Stage>(
+            new AddIdStage(p.get_string("field"), p.get_string("prefix")));
       },
   };
 }

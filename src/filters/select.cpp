@@ -46,7 +46,9 @@ bool same(const FieldValue& value, const std::string& expected, bool expected_qu
 class SelectStage final : public Stage {
  public:
   SelectStage(std::string field, Condition condition, bool keep_missing, StageContext& context)
-      : field_(std::move(field)), condition_(std::move(condition)), keep_missing_(keep_missing),
+      : field_(std::move(field)),
+        condition_(std::move(condition)),
+        keep_missing_(keep_missing),
         no_match_(context.declare_reason("no_match")),
         missing_(context.declare_reason("missing_field")) {
     for (size_t start = 0;;) {
@@ -100,13 +102,18 @@ class SelectStage final : public Stage {
       if (element.get(object) || object[key].get(element)) return std::nullopt;
     }
     if (element.is_null()) return std::nullopt;
-    if (element.is_string()) return FieldValue{std::string(element.get_string().value_unsafe()), {}};
-    if (element.is_bool()) return FieldValue{element.get_bool().value_unsafe() ? "true" : "false", {}};
+    if (element.is_string())
+      return FieldValue{std::string(element.get_string().value_unsafe()), {}};
+    if (element.is_bool())
+      return FieldValue{element.get_bool().value_unsafe() ? "true" : "false", {}};
     if (element.is_number()) {
       double number = 0;
-      if (element.is_double()) number = element.get_double().value_unsafe();
-      else if (element.is_int64()) number = static_cast<double>(element.get_int64().value_unsafe());
-      else number = static_cast<double>(element.get_uint64().value_unsafe());
+      if (element.is_double())
+        number = element.get_double().value_unsafe();
+      else if (element.is_int64())
+        number = static_cast<double>(element.get_int64().value_unsafe());
+      else
+        number = static_cast<double>(element.get_uint64().value_unsafe());
       return FieldValue{simdjson::minify(element), number};
     }
     return FieldValue{simdjson::minify(element), {}};  // objects and arrays compare as JSON text
@@ -152,7 +159,8 @@ StageSpec select_spec() {
           {"not_in", ParamType::kStringList, "", "keep when the field is none of these"},
           {"min", ParamType::kFloat, "", "keep when the field is a number >= this"},
           {"max", ParamType::kFloat, "", "keep when the field is a number <= this"},
-          {"exists", ParamType::kBool, "", "keep when the field is present (true) or absent (false)"},
+          {"exists", ParamType::kBool, "",
+           "keep when the field is present (true) or absent (false)"},
           {"keep_missing", ParamType::kBool, "false", "keep documents that lack the field"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
@@ -164,13 +172,15 @@ StageSpec select_spec() {
         if (p.has("min")) c.min = p.get_float("min");
         if (p.has("max")) c.max = p.get_float("max");
         if (p.has("exists")) c.exists = p.get_bool("exists");
-        bool any = c.equals || c.not_equals || c.has_in || c.has_not_in || c.min || c.max || c.exists;
+        bool any =
+            c.equals || c.not_equals || c.has_in || c.has_not_in || c.min || c.max || c.exists;
         if (!any) {
-          return p.error("field", "give at least one condition: equals, not_equals, in, "
-                                  "not_in, min, max or exists");
+          return p.error("field",
+                         "give at least one condition: equals, not_equals, in, "
+                         "not_in, min, max or exists");
         }
-        return std::unique_ptr<Stage>(
-            new SelectStage(p.get_string("field"), std::move(c), p.get_bool("keep_missing"), context));
+        return std::unique_ptr<Stage>(new SelectStage(p.get_string("field"), std::move(c),
+                                                      p.get_bool("keep_missing"), context));
       },
   };
 }

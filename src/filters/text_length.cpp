@@ -12,13 +12,16 @@ namespace {
 class TextLengthStage final : public Stage {
  public:
   TextLengthStage(int64_t min_chars, int64_t max_chars, bool annotate, StageContext& context)
-      : min_(min_chars), max_(max_chars), annotate_(annotate),
+      : min_(min_chars),
+        max_(max_chars),
+        annotate_(annotate),
         column_(context.stage_name()),
         too_short_(context.declare_reason("too_short")),
         too_long_(context.declare_reason("too_long")) {}
 
   Status process(DocBatch& batch) override {
-    AnnotationColumn* column = annotate_ ? &batch.annotation(column_, AnnotationType::kInt) : nullptr;
+    AnnotationColumn* column =
+        annotate_ ? &batch.annotation(column_, AnnotationType::kInt) : nullptr;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       auto length = static_cast<int64_t>(count_code_points(batch.text(i)));
@@ -53,8 +56,8 @@ StageSpec text_length_spec() {
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         int64_t min = p.get_int("min_chars");
-        int64_t max = p.has("max_chars") ? p.get_int("max_chars")
-                                         : std::numeric_limits<int64_t>::max();
+        int64_t max =
+            p.has("max_chars") ? p.get_int("max_chars") : std::numeric_limits<int64_t>::max();
         if (min < 0) return p.error("min_chars", "must be 0 or more");
         if (max < min) return p.error("max_chars", "must be at least min_chars");
         return std::unique_ptr<Stage>(

@@ -14,9 +14,9 @@ Result<AtomicFile> AtomicFile::create(const std::string& final_path) {
   std::filesystem::path path(final_path);
   AtomicFile file;
   file.final_path_ = final_path;
-  file.temp_path_ = (path.parent_path() /
-                     ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid())))
-                        .string();
+  file.temp_path_ =
+      (path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid())))
+          .string();
   file.fd_ = ::open(file.temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (file.fd_ < 0) {
     return Status::errorf("cannot create {}: {}", file.temp_path_, std::strerror(errno));
@@ -68,12 +68,19 @@ Status AtomicFile::commit() {
   ::close(fd_);
   fd_ = -1;
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-    Status status = Status::errorf("cannot rename {} to {}: {}", temp_path_, final_path_,
-                                   std::strerror(errno));
+    Status status =
+        Status::errorf("cannot rename {} to {}: {}", temp_path_, final_path_, std::strerror(errno));
     std::remove(temp_path_.c_str());
     return status;
   }
   temp_path_.clear();
+  // The rename itself is durable only once the folder is synced.
+  std::string dir = std::filesystem::path(final_path_).parent_path().string();
+  int dir_fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
   return Status::ok();
 }
 

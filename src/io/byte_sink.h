@@ -19,8 +19,7 @@ class ByteSink {
   // plain output.
   // `threads`: zstd worker threads (>= 1).
   static Result<std::unique_ptr<ByteSink>> create(const std::string& final_path,
-                                                  Compression compression, int level,
-                                                  int threads);
+                                                  Compression compression, int level, int threads);
   virtual ~ByteSink() = default;
 
   virtual Status write(std::string_view bytes) = 0;

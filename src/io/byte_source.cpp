@@ -1,14 +1,13 @@
 #include "io/byte_source.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace winnow {
 
@@ -74,7 +73,8 @@ class GzipSource final : public ByteSource {
           if (member_open_) {
             return fail(InputError::kTruncatedCompressed,
                         fmt::format("truncated gzip stream: the file ends inside a member "
-                                    "(at compressed byte {})", file_offset_));
+                                    "(at compressed byte {})",
+                                    file_offset_));
           }
           finished_ = true;
           break;
@@ -121,7 +121,8 @@ class ZstdSource final : public ByteSource {
           if (frame_open_) {
             return fail(InputError::kTruncatedCompressed,
                         fmt::format("truncated zstd stream: the file ends inside a frame "
-                                    "(at compressed byte {})", file_offset_));
+                                    "(at compressed byte {})",
+                                    file_offset_));
           }
           finished_ = true;
           break;
@@ -173,9 +174,15 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamErro
   Compression kind = detect_compression(std::string_view(in.get(), static_cast<size_t>(n)));
   std::unique_ptr<ByteSource> source;
   switch (kind) {
-    case Compression::kNone: source = std::make_unique<PlainSource>(); break;
-    case Compression::kGzip: source = std::make_unique<GzipSource>(); break;
-    case Compression::kZstd: source = std::make_unique<ZstdSource>(); break;
+    case Compression::kNone:
+      source = std::make_unique<PlainSource>();
+      break;
+    case Compression::kGzip:
+      source = std::make_unique<GzipSource>();
+      break;
+    case Compression::kZstd:
+      source = std::make_unique<ZstdSource>();
+      break;
   }
   source->path_ = path;
   source->fd_ = fd;

@@ -15,9 +15,12 @@ Compression detect_compression(std::string_view b) {
 
 std::string_view compression_name(Compression c) {
   switch (c) {
-    case Compression::kNone: return "none";
-    case Compression::kGzip: return "gzip";
-    case Compression::kZstd: return "zstd";
+    case Compression::kNone:
+      return "none";
+    case Compression::kGzip:
+      return "gzip";
+    case Compression::kZstd:
+      return "zstd";
   }
   return "?";
 }
@@ -31,9 +34,12 @@ std::optional<Compression> compression_from_format(std::string_view format) {
 
 std::string_view format_extension(Compression c) {
   switch (c) {
-    case Compression::kNone: return ".jsonl";
-    case Compression::kGzip: return ".jsonl.gz";
-    case Compression::kZstd: return ".jsonl.zst";
+    case Compression::kNone:
+      return ".jsonl";
+    case Compression::kGzip:
+      return ".jsonl.gz";
+    case Compression::kZstd:
+      return ".jsonl.zst";
   }
   return ".jsonl";
 }

@@ -16,7 +16,8 @@ namespace {
 bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[{") != std::string::npos; }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool looks_like_input(const std::string& name) {

@@ -14,9 +14,15 @@ void append_annotation(std::string& out, const AnnotationColumn& column, size_t 
   append_json_string(out, column.name());
   out.push_back(':');
   switch (column.type()) {
-    case AnnotationType::kFloat: append_json_number(out, column.float_at(i)); break;
-    case AnnotationType::kInt: out += std::to_string(column.int_at(i)); break;
-    case AnnotationType::kString: append_json_string(out, column.string_at(i)); break;
+    case AnnotationType::kFloat:
+      append_json_number(out, column.float_at(i));
+      break;
+    case AnnotationType::kInt:
+      out += std::to_string(column.int_at(i));
+      break;
+    case AnnotationType::kString:
+      append_json_string(out, column.string_at(i));
+      break;
   }
 }
 

@@ -42,7 +42,9 @@ Result<CompletionMarker> CompletionMarker::read(const std::string& path) {
 }
 
 ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level, int zstd_threads)
-    : paths_(std::move(paths)), compression_(compression), level_(level),
+    : paths_(std::move(paths)),
+      compression_(compression),
+      level_(level),
       zstd_threads_(zstd_threads) {}
 
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
@@ -59,11 +61,13 @@ Status ShardOutput::write(const DocBatch& batch) {
   // The kept file exists for every shard, even when nothing was kept.
   WINNOW_RETURN_IF_ERROR(append(kept_, paths_.kept, compression_, batch.encoded_kept));
   if (!batch.encoded_rejected.empty()) {
-    WINNOW_RETURN_IF_ERROR(append(rejected_, paths_.rejected, compression_, batch.encoded_rejected));
+    WINNOW_RETURN_IF_ERROR(
+        append(rejected_, paths_.rejected, compression_, batch.encoded_rejected));
   }
   if (!batch.encoded_errors.empty()) {
     // Error records stay plain text: they are few and meant to be read by people.
-    WINNOW_RETURN_IF_ERROR(append(errors_, paths_.errors, Compression::kNone, batch.encoded_errors));
+    WINNOW_RETURN_IF_ERROR(
+        append(errors_, paths_.errors, Compression::kNone, batch.encoded_errors));
   }
   return Status::ok();
 }

@@ -27,18 +27,17 @@ class ShardReader {
   uint64_t compressed_bytes_read() const { return source_ ? source_->compressed_bytes_read() : 0; }
 
  private:
-  void add_error(DocBatch& batch, InputError kind, std::string message,
-                 std::string_view excerpt);
+  void add_error(DocBatch& batch, InputError kind, std::string message, std::string_view excerpt);
 
   std::string path_;
   uint32_t shard_;
   ReaderOptions options_;
   std::unique_ptr<ByteSource> source_;
   bool opened_ = false;
-  bool finished_ = false;     // the stream has ended (or failed)
+  bool finished_ = false;  // the stream has ended (or failed)
   bool end_emitted_ = false;
-  bool discarding_ = false;   // inside an over-long line, dropping bytes up to its newline
-  std::string carry_;         // the partial line left after the previous batch
+  bool discarding_ = false;  // inside an over-long line, dropping bytes up to its newline
+  std::string carry_;        // the partial line left after the previous batch
   uint64_t sequence_ = 0;
   uint64_t next_line_ = 1;
   uint64_t stream_offset_ = 0;  // uncompressed offset of carry_'s first byte

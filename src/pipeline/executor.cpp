@@ -156,7 +156,8 @@ Status PipelineRun::build_stages() {
     StageContext context(reasons_, sc.name, index++, config_.seed);
     auto stage = sc.spec->make(sc.params, context);
     if (!stage.is_ok()) {
-      return Status::errorf("{}: stage '{}': {}", config_.source, sc.name, stage.status().message());
+      return Status::errorf("{}: stage '{}': {}", config_.source, sc.name,
+                            stage.status().message());
     }
     stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value()});
   }
@@ -248,8 +249,10 @@ void PipelineRun::run_threads() {
   steps.emplace_back("read", [this](DocBatch& batch) -> Status {
     parser_->parse(batch, inputs_[batch.shard].path);
     if (!batch.errors.empty() && on_error_ == OnError::kFail) {
-      return Status::errorf("{} (on_error: fail; set on_error: skip to log such records to "
-                            "errors/ and go on)", batch.errors.front().message);
+      return Status::errorf(
+          "{} (on_error: fail; set on_error: skip to log such records to "
+          "errors/ and go on)",
+          batch.errors.front().message);
     }
     return Status::ok();
   });
@@ -270,9 +273,9 @@ void PipelineRun::run_threads() {
     queues_.push_back(std::make_unique<BatchQueue>(std::max<size_t>(2, consumers + 1)));
   }
   for (size_t i = 0; i < steps.size(); ++i) {
-    runners_.push_back(std::make_unique<StageRunner>(
-        steps[i].first, std::move(steps[i].second), *queues_[i], *queues_[i + 1],
-        [this](const Status& s) { fail(s); }));
+    runners_.push_back(std::make_unique<StageRunner>(steps[i].first, std::move(steps[i].second),
+                                                     *queues_[i], *queues_[i + 1],
+                                                     [this](const Status& s) { fail(s); }));
   }
 
   std::unique_ptr<ProgressLine> progress;
@@ -288,7 +291,8 @@ void PipelineRun::run_threads() {
 
   for (size_t i = 0; i < runners_.size(); ++i) runners_[i]->start(workers[i]);
   std::thread writer([this] { write_batches(); });
-  int readers = std::clamp<int>(threads_ / 4, 1, static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
+  int readers = std::clamp<int>(threads_ / 4, 1,
+                                static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
   std::vector<std::thread> reader_threads;
   for (int i = 0; i < readers; ++i) reader_threads.emplace_back([this] { read_shards(); });
   for (auto& t : reader_threads) t.join();

@@ -28,7 +28,8 @@ class ConfigReader {
       if (!known.count(key)) {
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        return error(item.first, fmt::format("unknown key '{}' in {} (known: {})", key, section, list));
+        return error(item.first,
+                     fmt::format("unknown key '{}' in {} (known: {})", key, section, list));
       }
     }
     return Status::ok();
@@ -86,16 +87,17 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     }
   }
   if (YAML::Node output = root["output"]) {
-    WINNOW_RETURN_IF_ERROR(r.check_keys(
-        output, "output", {"path", "format", "compression_level", "write_rejected"}));
+    WINNOW_RETURN_IF_ERROR(
+        r.check_keys(output, "output", {"path", "format", "compression_level", "write_rejected"}));
     WINNOW_RETURN_IF_ERROR(r.read(output, "path", config.output_path, "a string"));
     std::string format;
     WINNOW_RETURN_IF_ERROR(r.read(output, "format", format, "a string"));
     if (!format.empty()) {
       auto compression = compression_from_format(format);
       if (!compression) {
-        return r.error(output["format"],
-                       "output format must be one of jsonl, jsonl.gz, jsonl.zst; got '" + format + "'");
+        return r.error(
+            output["format"],
+            "output format must be one of jsonl, jsonl.gz, jsonl.zst; got '" + format + "'");
       }
       config.output_compression = *compression;
     }
@@ -103,17 +105,21 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
         r.read(output, "compression_level", config.compression_level, "an integer"));
     int max_level = config.output_compression == Compression::kGzip ? 9 : 19;
     if (config.compression_level < 0 || config.compression_level > max_level) {
-      return r.error(output["compression_level"],
-                     fmt::format("compression_level must be 0 (default) to {} for this format",
-                                 max_level));
+      return r.error(
+          output["compression_level"],
+          fmt::format("compression_level must be 0 (default) to {} for this format", max_level));
     }
-    WINNOW_RETURN_IF_ERROR(r.read(output, "write_rejected", config.write_rejected, "true or false"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(output, "write_rejected", config.write_rejected, "true or false"));
   }
   if (YAML::Node on_error = root["on_error"]) {
     std::string policy = on_error.IsScalar() ? on_error.Scalar() : "";
-    if (policy == "fail") config.on_error = OnError::kFail;
-    else if (policy == "skip") config.on_error = OnError::kSkip;
-    else return r.error(on_error, "on_error must be 'fail' or 'skip'");
+    if (policy == "fail")
+      config.on_error = OnError::kFail;
+    else if (policy == "skip")
+      config.on_error = OnError::kSkip;
+    else
+      return r.error(on_error, "on_error must be 'fail' or 'skip'");
   }
   WINNOW_RETURN_IF_ERROR(r.read(root, "threads", config.threads, "an integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", config.batch_size, "a positive integer"));
@@ -141,15 +147,15 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     stage.spec = spec;
     stage.name = node["name"] ? node["name"].Scalar() : type;
     if (!names.insert(stage.name).second) {
-      return r.error(node, fmt::format("two stages are named '{}'; give one a distinct 'name'",
-                                       stage.name));
+      return r.error(
+          node, fmt::format("two stages are named '{}'; give one a distinct 'name'", stage.name));
     }
     WINNOW_RETURN_IF_ERROR(r.read(node, "workers", stage.workers, "an integer"));
     if (stage.workers < 0) {
       return r.error(node["workers"], "workers must be 0 (not pinned) or more");
     }
-    auto params =
-        StageParams::parse(node, spec->params, {"stage", "name", "workers"}, config.source, stage.name);
+    auto params = StageParams::parse(node, spec->params, {"stage", "name", "workers"},
+                                     config.source, stage.name);
     if (!params.is_ok()) return params.status();
     stage.params = std::move(params).value();
     config.stages.push_back(std::move(stage));
@@ -220,11 +226,10 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
   WINNOW_RETURN_IF_ERROR(parse_root(root, reader, registry, config));
 
   // What decides the output bytes: everything but paths, threads, workers and batch sizes.
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]),
-                                config.text_field, config.id_field,
-                                static_cast<int>(config.output_compression),
-                                config.compression_level, config.write_rejected, config.seed,
-                                config.max_line_bytes);
+  std::string key = fmt::format(
+      "{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
+      config.id_field, static_cast<int>(config.output_compression), config.compression_level,
+      config.write_rejected, config.seed, config.max_line_bytes);
   config.fingerprint = fmt::format("{:016x}", hash64(key));
   return config;
 }

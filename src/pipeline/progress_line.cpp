@@ -15,7 +15,9 @@ ProgressLine::~ProgressLine() { stop(); }
 
 bool ProgressLine::stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-void ProgressLine::start() { thread_ = std::thread([this] { loop(); }); }
+void ProgressLine::start() {
+  thread_ = std::thread([this] { loop(); });
+}
 
 void ProgressLine::stop() {
   {

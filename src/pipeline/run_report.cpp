@@ -8,7 +8,8 @@
 
 namespace winnow {
 
-std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<StepTiming>& steps) {
+std::vector<StepReport> derive_steps(const RunCounts& totals,
+                                     const std::vector<StepTiming>& steps) {
   std::vector<StepReport> out;
   uint64_t reaching = totals.documents;
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -27,7 +28,8 @@ std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<
     } else {
       std::string prefix = r.name + "/";
       for (const auto& [reason, n] : totals.dropped) {
-        if (reason.compare(0, prefix.size(), prefix) == 0) r.dropped[reason.substr(prefix.size())] = n;
+        if (reason.compare(0, prefix.size(), prefix) == 0)
+          r.dropped[reason.substr(prefix.size())] = n;
       }
     }
     uint64_t dropped = 0;
@@ -93,8 +95,8 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f}  {}\n", step.name, step.workers,
                      step.docs_in, step.kept, step.busy_seconds, dropped.empty() ? "-" : dropped);
   }
-  s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents,
-                   t.kept, t.dropped_total(), t.errors_total(),
+  s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents, t.kept,
+                   t.dropped_total(), t.errors_total(),
                    t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
   if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
   return s;

@@ -11,7 +11,10 @@ constexpr auto kWakeInterval = std::chrono::milliseconds(100);
 
 StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out,
                          OnFailure on_failure)
-    : name_(std::move(name)), work_(std::move(work)), in_(in), out_(out),
+    : name_(std::move(name)),
+      work_(std::move(work)),
+      in_(in),
+      out_(out),
       on_failure_(std::move(on_failure)) {}
 
 StageRunner::~StageRunner() { join(); }

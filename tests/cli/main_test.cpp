@@ -71,7 +71,8 @@ struct BadInput {
 std::vector<BadInput> bad_inputs() {
   std::string good = "{\"text\": \"good document\"}\n";
   std::string many_good;
-  for (int i = 0; i < 3000; ++i) many_good += "{\"text\": \"document number " + std::to_string(i) + "\"}\n";
+  for (int i = 0; i < 3000; ++i)
+    many_good += "{\"text\": \"document number " + std::to_string(i) + "\"}\n";
   std::string zst = compress(many_good, Compression::kZstd);
   std::string gz = compress(many_good, Compression::kGzip);
   std::string corrupt = zst;
@@ -83,7 +84,8 @@ std::vector<BadInput> bad_inputs() {
       {"text_not_string", "a.jsonl", good + "{\"text\": [1]}\n", "text_not_string", 2},
       {"invalid_utf8", "a.jsonl", good + "{\"text\": \"caf\xe9\"}\n", "invalid_utf8", 2},
       {"truncated_gz", "a.jsonl.gz", gz.substr(0, gz.size() * 2 / 3), "truncated_compressed", 0},
-      {"truncated_zst", "a.jsonl.zst", zst.substr(0, zst.size() * 2 / 3), "truncated_compressed", 0},
+      {"truncated_zst", "a.jsonl.zst", zst.substr(0, zst.size() * 2 / 3), "truncated_compressed",
+       0},
       {"corrupt_zst", "a.jsonl.zst", corrupt, "corrupt_compressed", 0},
       {"empty", "a.jsonl", "", "empty_file", 0},
   };
@@ -97,8 +99,9 @@ TEST(Cli, EveryBadInputFailsUnderFailAndIsLoggedUnderSkip) {
     write_file(input, bad.bytes);
     std::string pipeline = pipeline_file(dir, "output: {format: jsonl}\n");
     std::string out;
-    int rc = winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("fail") +
-                        " --on-error fail", &out);
+    int rc = winnow(
+        "run " + pipeline + " -q -i " + input + " -o " + dir.file("fail") + " --on-error fail",
+        &out);
     EXPECT_EQ(rc, 1) << out;
     EXPECT_THAT(out, HasSubstr(input));
     if (bad.line > 0) {
@@ -106,13 +109,14 @@ TEST(Cli, EveryBadInputFailsUnderFailAndIsLoggedUnderSkip) {
     }
     EXPECT_FALSE(fs::exists(dir.file("fail/a.jsonl"))) << "a failed shard is under its final name";
 
-    rc = winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("skip") +
-                    " --on-error skip", &out);
+    rc = winnow(
+        "run " + pipeline + " -q -i " + input + " -o " + dir.file("skip") + " --on-error skip",
+        &out);
     EXPECT_EQ(rc, 0) << out;
     std::string stats = dir.file("skip/stats.json");
     uint64_t documents = stat_u64(stats, "documents");
-    EXPECT_EQ(documents, stat_u64(stats, "kept") + stat_u64(stats, "dropped") +
-                             stat_u64(stats, "errors"));
+    EXPECT_EQ(documents,
+              stat_u64(stats, "kept") + stat_u64(stats, "dropped") + stat_u64(stats, "errors"));
     EXPECT_EQ(stat_u64(stats, "errors"), 1u);
     std::string errors = read_file(dir.file("skip/errors/a.jsonl"));
     EXPECT_THAT(errors, HasSubstr("\"error\":\"" + bad.kind + "\""));
@@ -133,7 +137,8 @@ TEST(Cli, UnreadableFileIsAnErrorRecord) {
   std::string inputs = " -i " + dir.file("in/sub.jsonl") + " -i " + dir.file("in/ok.jsonl");
   EXPECT_EQ(winnow("run " + pipeline + " -q" + inputs + " -o " + dir.file("f"), &out), 1);
   EXPECT_THAT(out, HasSubstr("sub.jsonl"));
-  EXPECT_EQ(winnow("run " + pipeline + " -q --on-error skip" + inputs + " -o " + dir.file("s"), &out), 0)
+  EXPECT_EQ(
+      winnow("run " + pipeline + " -q --on-error skip" + inputs + " -o " + dir.file("s"), &out), 0)
       << out;
   EXPECT_EQ(stat_u64(dir.file("s/stats.json"), "kept"), 1u);
   EXPECT_THAT(read_file(dir.file("s/errors/sub.jsonl")), HasSubstr("unreadable_file"));
@@ -150,7 +155,9 @@ TEST(Cli, HundredMegabyteLineIsSkippedWithoutHoldingIt) {
   std::string out;
   EXPECT_EQ(winnow("run " + pipeline + " -q -i " + input + " -o " + dir.file("f"), &out), 1);
   EXPECT_THAT(out, HasSubstr(input + ":2: line is longer than max_line_bytes"));
-  EXPECT_EQ(winnow("run " + pipeline + " -q --on-error skip -i " + input + " -o " + dir.file("s"), &out), 0);
+  EXPECT_EQ(
+      winnow("run " + pipeline + " -q --on-error skip -i " + input + " -o " + dir.file("s"), &out),
+      0);
   // Records without an id get one from their key (shard 0, rows 0 and 2).
   EXPECT_EQ(read_file(dir.file("s/big.jsonl")),
             "{\"text\": \"before\",\"id\":\"00000-0000000000\"}\n"
@@ -174,14 +181,15 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
     std::string target = dir.file("killed-" + std::to_string(delay_ms));
     pid_t pid = fork();
     if (pid == 0) {
-      execl("/bin/sh", "sh", "-c", (kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
+      // exec: the shell becomes winnow, so the SIGKILL below reaches winnow itself.
+      execl("/bin/sh", "sh", "-c",
+            ("exec " + kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
             static_cast<char*>(nullptr));
       _exit(127);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
-    run_command("pkill -9 -f 'winnow run " + pipeline + "' ");
     ASSERT_EQ(winnow(args + target, &out), 0) << out;
     EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")))
         << "after a kill at " << delay_ms << " ms";
@@ -195,7 +203,8 @@ TEST(Cli, ExamplePipelinesRun) {
   ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir.file("corpus"), &out), 0)
       << out;
   int rc = winnow("run " + kSource + "/examples/example.yaml -i " + dir.file("corpus") + " -o " +
-                      dir.file("out"), &out);
+                      dir.file("out"),
+                  &out);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("reconciled"));
   std::string stats = dir.file("out/stats.json");
@@ -203,7 +212,8 @@ TEST(Cli, ExamplePipelinesRun) {
   EXPECT_GT(stat_u64(stats, "dropped"), 0u);
 
   rc = winnow("run " + kSource + "/bench/passthrough.yaml -i " + dir.file("corpus") + " -o " +
-                  dir.file("pass"), &out);
+                  dir.file("pass"),
+              &out);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_EQ(stat_u64(dir.file("pass/stats.json"), "kept"), stat_u64(stats, "documents"));
 }

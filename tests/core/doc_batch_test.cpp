@@ -74,8 +74,8 @@ TEST(DocBatch, ManyCopiedTextsStayValid) {
   for (int i = 0; i < 3000; ++i) {
     std::string text = std::to_string(i) + std::string(static_cast<size_t>(i % 1500), 'a' + i % 26);
     expected.push_back(text);
-    batch.add_document(DocKey::make(0, i), "id" + std::to_string(i), false, text,
-                       batch.raw_bytes(), i + 1);
+    batch.add_document(DocKey::make(0, i), "id" + std::to_string(i), false, text, batch.raw_bytes(),
+                       i + 1);
   }
   ASSERT_EQ(batch.size(), 3000u);
   for (size_t i = 0; i < expected.size(); ++i) {

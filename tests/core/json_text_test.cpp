@@ -4,8 +4,8 @@
 #include <simdjson.h>
 
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -125,7 +125,14 @@ TEST(JsonWriter, CompactNesting) {
   JsonWriter w(false);
   w.begin_object();
   w.key("a").value(1);
-  w.key("b").begin_array().value(true).value(false).value("x").begin_object().end_object().end_array();
+  w.key("b")
+      .begin_array()
+      .value(true)
+      .value(false)
+      .value("x")
+      .begin_object()
+      .end_object()
+      .end_array();
   w.key("c").begin_object().key("d").value(-2.5).key("e").begin_array().end_array().end_object();
   w.key("f").value(std::numeric_limits<double>::quiet_NaN());
   w.end_object();

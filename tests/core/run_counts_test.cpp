@@ -130,16 +130,19 @@ TEST(RunCounts, BadJsonIsRejected) {
   const std::string good = to_json(sample_counts(), false);
   ASSERT_TRUE(RunCounts::parse_json(good).is_ok());
   const std::vector<std::string> bad_inputs = {
-           std::string(""), std::string("{"), std::string("[]"), std::string("not json"),
-           good.substr(0, good.size() - 1),
-           // A missing number.
-           R"({"kept":0,"dropped_by_reason":{},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
-           // A missing map.
-           R"({"documents":0,"kept":0,"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
-           // A string where a count belongs.
-           R"({"documents":1,"kept":0,"dropped_by_reason":{"a/b":"1"},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
-           // A negative count.
-           R"({"documents":-1,"kept":0,"dropped_by_reason":{},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
+      std::string(""),
+      std::string("{"),
+      std::string("[]"),
+      std::string("not json"),
+      good.substr(0, good.size() - 1),
+      // A missing number.
+      R"({"kept":0,"dropped_by_reason":{},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
+      // A missing map.
+      R"({"documents":0,"kept":0,"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
+      // A string where a count belongs.
+      R"({"documents":1,"kept":0,"dropped_by_reason":{"a/b":"1"},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
+      // A negative count.
+      R"({"documents":-1,"kept":0,"dropped_by_reason":{},"errors_by_kind":{},"blank_lines":0,"input_bytes":0,"output_bytes":0})",
   };
   for (const std::string& bad : bad_inputs) {
     auto parsed = RunCounts::parse_json(bad);

@@ -288,10 +288,10 @@ TEST(StageParams, NotAMapIsAnError) {
 }
 
 TEST(StageParams, FromValuesTakesTypedValuesAndDefaults) {
-  auto p = StageParams::from_values(
-      {{"count", int64_t{3}}, {"tags", std::vector<std::string>{"x", "y"}},
-       {"value", ScalarParam{"1", true}}},
-      all_types(), "lbl");
+  auto p = StageParams::from_values({{"count", int64_t{3}},
+                                     {"tags", std::vector<std::string>{"x", "y"}},
+                                     {"value", ScalarParam{"1", true}}},
+                                    all_types(), "lbl");
   ASSERT_TRUE(p.is_ok()) << p.status().message();
   EXPECT_EQ(p->get_int("count"), 3);
   EXPECT_TRUE(p->given("count"));
@@ -341,8 +341,7 @@ TEST(StageParams, ErrorNamesTheKeyLineOrTheStageLine) {
 TEST(StageParams, ErrorFromProgrammaticValues) {
   auto p = StageParams::from_values({{"count", int64_t{3}}}, all_types(), "lbl");
   ASSERT_TRUE(p.is_ok());
-  EXPECT_EQ(p->error("count", "bad").message(),
-            "<program>:0: stage 'lbl': parameter 'count': bad");
+  EXPECT_EQ(p->error("count", "bad").message(), "<program>:0: stage 'lbl': parameter 'count': bad");
 }
 
 TEST(ParamTypeName, NamesEveryType) {

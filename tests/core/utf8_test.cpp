@@ -28,7 +28,7 @@ size_t count_replacements(std::string_view s) {
 TEST(Utf8, CountsCodePoints) {
   EXPECT_EQ(count_code_points(""), 0u);
   EXPECT_EQ(count_code_points("abc"), 3u);
-  EXPECT_EQ(count_code_points("\xc3\xa9"), 1u);                  // é
+  EXPECT_EQ(count_code_points("\xc3\xa9"), 1u);  // é
   EXPECT_EQ(count_code_points("caf\xc3\xa9"), 4u);
   EXPECT_EQ(count_code_points("\xe6\x97\xa5\xe6\x9c\xac"), 2u);  // 日本
   EXPECT_EQ(count_code_points("\xf0\x9f\x98\x80"), 1u);          // U+1F600
@@ -52,7 +52,7 @@ TEST(Utf8, AcceptsValidText) {
 }
 
 TEST(Utf8, RejectsInvalidSequences) {
-  for (std::string s : {std::string("\x80"),              // lone continuation
+  for (std::string s : {std::string("\x80"),  // lone continuation
                         std::string("\xbf"),
                         std::string("\xc0\xaf"),          // overlong '/'
                         std::string("\xc1\xbf"),          // overlong
@@ -62,10 +62,10 @@ TEST(Utf8, RejectsInvalidSequences) {
                         std::string("\xed\xbf\xbf"),      // surrogate U+DFFF
                         std::string("\xf4\x90\x80\x80"),  // above U+10FFFF
                         std::string("\xf5\x80\x80\x80"), std::string("\xfe"), std::string("\xff"),
-                        std::string("\xc3"),              // truncated
-                        std::string("\xe2\x82"),          // truncated
-                        std::string("\xf0\x9f\x98"),      // truncated
-                        std::string("\xc3\x28"),          // bad continuation
+                        std::string("\xc3"),          // truncated
+                        std::string("\xe2\x82"),      // truncated
+                        std::string("\xf0\x9f\x98"),  // truncated
+                        std::string("\xc3\x28"),      // bad continuation
                         std::string("\xe2\x28\xa1")}) {
     EXPECT_FALSE(is_valid_utf8(s)) << ::testing::PrintToString(s);
     EXPECT_FALSE(is_valid_utf8("ok " + s + " ok")) << ::testing::PrintToString(s);
@@ -80,7 +80,9 @@ TEST(Utf8, SanitizingAppends) {
 
 TEST(Utf8, SanitizesOverlongEncodings) {
   // Neither byte of an overlong 2-byte form can start a valid sequence: one U+FFFD each.
-  EXPECT_EQ(sanitized("a\xc0\xaf" "b"), "a" + kReplacement + kReplacement + "b");
+  EXPECT_EQ(sanitized("a\xc0\xaf"
+                      "b"),
+            "a" + kReplacement + kReplacement + "b");
   std::string s = sanitized("\xe0\x80\xaf|\xf0\x80\x80\xaf");
   EXPECT_TRUE(is_valid_utf8(s));
   EXPECT_EQ(s.find('\x80'), std::string::npos);
@@ -96,8 +98,8 @@ TEST(Utf8, SanitizesSurrogates) {
 }
 
 TEST(Utf8, SanitizesTruncatedSequences) {
-  for (std::string bad : {std::string("\xc3"), std::string("\xe2\x82"),
-                          std::string("\xf0\x9f\x98")}) {
+  for (std::string bad :
+       {std::string("\xc3"), std::string("\xe2\x82"), std::string("\xf0\x9f\x98")}) {
     SCOPED_TRACE(::testing::PrintToString(bad));
     // Cut short by the next character...
     std::string mid = sanitized("a" + bad + "b\xc3\xa9");
@@ -122,8 +124,8 @@ TEST(Utf8, SanitizedRandomBytesAreValidAndKeepValidInput) {
     size_t n = rng() % 64;
     for (size_t i = 0; i < n; ++i) {
       // Bias towards the interesting lead and continuation bytes.
-      static const unsigned char kPool[] = {'a', 0x00, 0x7f, 0x80, 0xbf, 0xc2, 0xc3, 0xdf,
-                                            0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f};
+      static const unsigned char kPool[] = {'a',  0x00, 0x7f, 0x80, 0xbf, 0xc2, 0xc3, 0xdf, 0xe0,
+                                            0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f};
       bytes.push_back(static_cast<char>(rng() % 3 ? kPool[rng() % sizeof(kPool)] : rng()));
     }
     std::string out = sanitized(bytes);

@@ -12,9 +12,9 @@ namespace winnow {
 namespace {
 
 using testing::build_stage;
+using ::testing::HasSubstr;
 using testing::make_batch;
 using testing::TestDoc;
-using ::testing::HasSubstr;
 
 using Values = std::map<std::string, StageParams::Value>;
 
@@ -42,8 +42,7 @@ TEST_F(AddIdTest, IdsArePrefixShardAndRow) {
   const AnnotationColumn* column = batch->find_annotation("id");
   ASSERT_NE(column, nullptr);
   EXPECT_EQ(column->type(), AnnotationType::kString);
-  const char* expected[] = {"doc-00003-0000000041", "doc-00003-0000000042",
-                            "doc-00003-0000000043"};
+  const char* expected[] = {"doc-00003-0000000041", "doc-00003-0000000042", "doc-00003-0000000043"};
   for (size_t i = 0; i < 3; ++i) {
     ASSERT_TRUE(column->has(i));
     EXPECT_EQ(column->string_at(i), expected[i]);

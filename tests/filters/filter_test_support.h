@@ -62,9 +62,9 @@ inline std::unique_ptr<DocBatch> make_text_batch(const std::vector<std::string>&
 }
 
 // Builds a stage from its spec and typed parameter values, as a pipeline would.
-inline Result<std::unique_ptr<Stage>> build_stage(const StageSpec& spec,
-                                                  const std::map<std::string, StageParams::Value>& values,
-                                                  StageContext& context) {
+inline Result<std::unique_ptr<Stage>> build_stage(
+    const StageSpec& spec, const std::map<std::string, StageParams::Value>& values,
+    StageContext& context) {
   auto params = StageParams::from_values(values, spec.params, context.stage_name());
   if (!params.is_ok()) return params.status();
   return spec.make(params.value(), context);

@@ -14,9 +14,9 @@ namespace winnow {
 namespace {
 
 using testing::build_stage;
+using ::testing::HasSubstr;
 using testing::make_batch;
 using testing::TestDoc;
-using ::testing::HasSubstr;
 
 using Values = std::map<std::string, StageParams::Value>;
 

@@ -11,11 +11,11 @@ namespace winnow {
 namespace {
 
 using testing::build_stage;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using testing::make_batch;
 using testing::make_record_batch;
 using testing::reasons_of;
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 
 using Values = std::map<std::string, StageParams::Value>;
 
@@ -69,9 +69,9 @@ TEST_F(SelectTest, EqualsNumberComparesNumerically) {
   EXPECT_THAT(run({{"field", std::string("n")}, {"equals", plain("1")}},
                   {R"({"n":1})", R"({"n":1.0})", R"({"n":1e0})", R"({"n":2})", R"({"n":-1})"}),
               ElementsAre(kKept, kKept, kKept, kNoMatch, kNoMatch));
-  EXPECT_THAT(run({{"field", std::string("n")}, {"equals", plain("1.0")}},
-                  {R"({"n":1})", R"({"n":1.5})"}),
-              ElementsAre(kKept, kNoMatch));
+  EXPECT_THAT(
+      run({{"field", std::string("n")}, {"equals", plain("1.0")}}, {R"({"n":1})", R"({"n":1.5})"}),
+      ElementsAre(kKept, kNoMatch));
 }
 
 // What happens when a quoted string meets a number, or a number a string (documented, not
@@ -129,12 +129,11 @@ TEST_F(SelectTest, NotIn) {
 }
 
 TEST_F(SelectTest, MinAndMaxAreInclusiveAndNeedNumbers) {
-  EXPECT_THAT(run({{"field", std::string("score")}, {"min", 0.3}, {"max", 0.8}},
-                  {R"({"score":0.3})", R"({"score":0.8})", R"({"score":0.5})",
-                   R"({"score":0.29})", R"({"score":0.81})", R"({"score":"0.5"})",
-                   R"({"score":-1})", R"({"score":[0.5]})"}),
-              ElementsAre(kKept, kKept, kKept, kNoMatch, kNoMatch, kNoMatch, kNoMatch,
-                          kNoMatch));
+  EXPECT_THAT(
+      run({{"field", std::string("score")}, {"min", 0.3}, {"max", 0.8}},
+          {R"({"score":0.3})", R"({"score":0.8})", R"({"score":0.5})", R"({"score":0.29})",
+           R"({"score":0.81})", R"({"score":"0.5"})", R"({"score":-1})", R"({"score":[0.5]})"}),
+      ElementsAre(kKept, kKept, kKept, kNoMatch, kNoMatch, kNoMatch, kNoMatch, kNoMatch));
 }
 
 TEST_F(SelectTest, MinAloneAndMaxAlone) {
@@ -147,10 +146,10 @@ TEST_F(SelectTest, MinAloneAndMaxAlone) {
 }
 
 TEST_F(SelectTest, ExistsTrue) {
-  EXPECT_THAT(run({{"field", std::string("lang")}, {"exists", true}},
-                  {R"({"lang":"en"})", R"({"lang":""})", R"({"lang":0})", R"({})",
-                   R"({"lang":null})"}),
-              ElementsAre(kKept, kKept, kKept, kMissing, kMissing));
+  EXPECT_THAT(
+      run({{"field", std::string("lang")}, {"exists", true}},
+          {R"({"lang":"en"})", R"({"lang":""})", R"({"lang":0})", R"({})", R"({"lang":null})"}),
+      ElementsAre(kKept, kKept, kKept, kMissing, kMissing));
 }
 
 TEST_F(SelectTest, ExistsFalse) {
@@ -161,9 +160,9 @@ TEST_F(SelectTest, ExistsFalse) {
 
 TEST_F(SelectTest, NestedFields) {
   EXPECT_THAT(run({{"field", std::string("meta.lang")}, {"equals", plain("en")}},
-                  {R"({"meta":{"lang":"en"}})", R"({"meta":{"lang":"fr"}})",
-                   R"({"meta":"en"})", R"({"meta":{}})", R"({"lang":"en"})",
-                   R"({"meta.lang":"en"})", R"({"meta":{"lang":{"x":1}}})"}),
+                  {R"({"meta":{"lang":"en"}})", R"({"meta":{"lang":"fr"}})", R"({"meta":"en"})",
+                   R"({"meta":{}})", R"({"lang":"en"})", R"({"meta.lang":"en"})",
+                   R"({"meta":{"lang":{"x":1}}})"}),
               ElementsAre(kKept, kNoMatch, kMissing, kMissing, kMissing, kMissing, kNoMatch));
   EXPECT_THAT(run({{"field", std::string("a.b.c")}, {"min", 2.0}},
                   {R"({"a":{"b":{"c":2}}})", R"({"a":{"b":{"c":1}}})", R"({"a":{"b":[1]}})"}),
@@ -249,8 +248,8 @@ TEST_F(SelectTest, NoConditionIsAnError) {
   auto none = build_stage(select_spec(), {{"field", std::string("lang")}}, context_);
   ASSERT_FALSE(none.is_ok());
   EXPECT_THAT(none.status().message(), HasSubstr("at least one condition"));
-  auto only_keep = build_stage(select_spec(), {{"field", std::string("lang")}, {"keep_missing", true}},
-                               context_);
+  auto only_keep = build_stage(select_spec(),
+                               {{"field", std::string("lang")}, {"keep_missing", true}}, context_);
   EXPECT_FALSE(only_keep.is_ok());
 }
 

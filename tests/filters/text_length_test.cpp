@@ -12,10 +12,10 @@ namespace winnow {
 namespace {
 
 using testing::build_stage;
-using testing::make_text_batch;
-using testing::reasons_of;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::make_text_batch;
+using testing::reasons_of;
 
 class TextLengthTest : public ::testing::Test {
  protected:
@@ -38,9 +38,8 @@ TEST_F(TextLengthTest, BoundsAreInclusive) {
   ASSERT_NE(stage, nullptr);
   auto batch = make_text_batch({"", "ab", "abc", "abcd", "abcde", "abcdef"});
   ASSERT_TRUE(stage->process(*batch).is_ok());
-  EXPECT_THAT(reasons_of(*batch, reasons_),
-              ElementsAre("len/too_short", "len/too_short", "kept", "kept", "kept",
-                          "len/too_long"));
+  EXPECT_THAT(reasons_of(*batch, reasons_), ElementsAre("len/too_short", "len/too_short", "kept",
+                                                        "kept", "kept", "len/too_long"));
   // The score of a dropped document is its length.
   EXPECT_EQ(batch->drop_score(0), 0.0);
   EXPECT_EQ(batch->drop_score(1), 2.0);

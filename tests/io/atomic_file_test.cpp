@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::TempDir;
 using testing::read_file;
+using testing::TempDir;
 using testing::write_file;
 
 std::vector<std::string> list_dir(const std::string& dir) {

@@ -17,16 +17,16 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-using testing::TempDir;
 using testing::read_decompressed;
 using testing::read_file;
+using testing::TempDir;
 
 std::string make_data(size_t size, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::string out;
   out.reserve(size);
-  static constexpr std::string_view kWords[] = {"alpha ", "beta ", "gamma\n", "{\"text\":",
-                                                "\\u00e9 ", "zeta, ", "\xc3\xa9t\xc3\xa9 "};
+  static constexpr std::string_view kWords[] = {
+      "alpha ", "beta ", "gamma\n", "{\"text\":", "\\u00e9 ", "zeta, ", "\xc3\xa9t\xc3\xa9 "};
   while (out.size() < size) {
     if (rng() % 16 == 0) {
       for (int i = 0; i < 40; ++i) out.push_back(static_cast<char>(rng()));
@@ -118,8 +118,8 @@ TEST_P(ByteSinkTest, EveryLevelRoundTrips) {
   Compression c = GetParam();
   TempDir dir;
   std::string data = make_data(300'000, 3);
-  std::vector<int> levels = c == Compression::kZstd ? std::vector<int>{1, 3, 9, 19}
-                                                    : std::vector<int>{1, 6, 9};
+  std::vector<int> levels =
+      c == Compression::kZstd ? std::vector<int>{1, 3, 9, 19} : std::vector<int>{1, 6, 9};
   for (int level : levels) {
     std::string path = dir.file("l" + std::to_string(level));
     write_split(path, c, level, 1, data, {65536});
@@ -185,7 +185,9 @@ TEST_P(ByteSinkTest, CreateInAMissingDirectoryFails) {
 INSTANTIATE_TEST_SUITE_P(AllCompressions, ByteSinkTest,
                          ::testing::Values(Compression::kNone, Compression::kGzip,
                                            Compression::kZstd),
-                         [](const auto& info) { return std::string(compression_name(info.param)); });
+                         [](const auto& info) {
+                           return std::string(compression_name(info.param));
+                         });
 
 TEST(ByteSinkZstd, WorkerCountDoesNotChangeTheBytes) {
   TempDir dir;

@@ -14,9 +14,9 @@
 namespace winnow {
 namespace {
 
+using testing::compress;
 using ::testing::HasSubstr;
 using testing::TempDir;
-using testing::compress;
 using testing::write_file;
 
 // Deterministic bytes that mix incompressible runs with repetitive text, so compressors emit
@@ -82,8 +82,7 @@ ReadResult read_all(const std::string& path, size_t capacity) {
   return result;
 }
 
-const Compression kAllCompressions[] = {Compression::kNone, Compression::kGzip,
-                                        Compression::kZstd};
+const Compression kAllCompressions[] = {Compression::kNone, Compression::kGzip, Compression::kZstd};
 
 // ---------------------------------------------------------------------------------------------
 // Detection
@@ -114,8 +113,8 @@ TEST(ByteSource, DetectsCompressionFromMagicBytesNotFromTheName) {
 TEST(ByteSource, ShortPlainFilesAreNotMistakenForCompressed) {
   TempDir dir;
   // One byte of the gzip magic, three of the zstd magic: too short to be either.
-  for (std::string bytes : {std::string("\x1f"), std::string("\x28\xb5\x2f", 3),
-                            std::string("x")}) {
+  for (std::string bytes :
+       {std::string("\x1f"), std::string("\x28\xb5\x2f", 3), std::string("x")}) {
     write_file(dir.file("f"), bytes);
     ReadResult r = read_all(dir.file("f"), 16);
     EXPECT_EQ(r.compression, Compression::kNone);
@@ -259,8 +258,7 @@ TEST_P(ByteSourceTruncated, CutStreamFailsAsTruncatedNamingTheFile) {
   ASSERT_GT(compressed.size(), 100u);
   std::string path = dir.file("cut.jsonl");
   const size_t cuts[] = {c == Compression::kGzip ? 2u : 4u,  // magic bytes only
-                         10, compressed.size() / 3, compressed.size() / 2,
-                         compressed.size() - 1};
+                         10, compressed.size() / 3, compressed.size() / 2, compressed.size() - 1};
   for (size_t cut : cuts) {
     for (size_t capacity : {7u, 1u << 20}) {
       SCOPED_TRACE("cut at " + std::to_string(cut) + " capacity " + std::to_string(capacity));
@@ -292,7 +290,9 @@ TEST_P(ByteSourceTruncated, CutInTheSecondMemberOrFrameKeepsTheFirst) {
 
 INSTANTIATE_TEST_SUITE_P(Compressed, ByteSourceTruncated,
                          ::testing::Values(Compression::kGzip, Compression::kZstd),
-                         [](const auto& info) { return std::string(compression_name(info.param)); });
+                         [](const auto& info) {
+                           return std::string(compression_name(info.param));
+                         });
 
 class ByteSourceCorrupt : public ::testing::TestWithParam<Compression> {};
 
@@ -310,7 +310,8 @@ TEST_P(ByteSourceCorrupt, FlippedBytesFailWithAnErrorNamingTheFile) {
     std::string corrupted = compressed;
     size_t at = lo + rng() % (hi - lo);
     size_t span = 1 + trial % 8;
-    for (size_t k = 0; k < span && at + k < hi; ++k) corrupted[at + k] ^= static_cast<char>(0x5A + k);
+    for (size_t k = 0; k < span && at + k < hi; ++k)
+      corrupted[at + k] ^= static_cast<char>(0x5A + k);
     write_file(path, corrupted);
     SCOPED_TRACE("flip at " + std::to_string(at) + " span " + std::to_string(span));
     ReadResult r = read_all(path, trial % 2 ? 4093 : 1 << 20);
@@ -325,7 +326,8 @@ TEST_P(ByteSourceCorrupt, FlippedBytesFailWithAnErrorNamingTheFile) {
 TEST_P(ByteSourceCorrupt, GarbageAfterTheMagicBytesFails) {
   Compression c = GetParam();
   TempDir dir;
-  std::string magic = c == Compression::kGzip ? std::string("\x1f\x8b") : std::string("\x28\xb5\x2f\xfd");
+  std::string magic =
+      c == Compression::kGzip ? std::string("\x1f\x8b") : std::string("\x28\xb5\x2f\xfd");
   std::string path = dir.file("garbage");
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 20; ++trial) {
@@ -343,7 +345,9 @@ TEST_P(ByteSourceCorrupt, GarbageAfterTheMagicBytesFails) {
 
 INSTANTIATE_TEST_SUITE_P(Compressed, ByteSourceCorrupt,
                          ::testing::Values(Compression::kGzip, Compression::kZstd),
-                         [](const auto& info) { return std::string(compression_name(info.param)); });
+                         [](const auto& info) {
+                           return std::string(compression_name(info.param));
+                         });
 
 // ---------------------------------------------------------------------------------------------
 // Unreadable paths

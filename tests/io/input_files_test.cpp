@@ -72,7 +72,8 @@ TEST(InputFiles, ReportsSizesOnDisk) {
 
 TEST(InputFiles, SortedBytewiseAcrossPatterns) {
   TempDir dir;
-  for (const char* name : {"b.jsonl", "B.jsonl", "a10.jsonl", "a2.jsonl", "a-1.jsonl", "z/a.jsonl"}) {
+  for (const char* name :
+       {"b.jsonl", "B.jsonl", "a10.jsonl", "a2.jsonl", "a-1.jsonl", "z/a.jsonl"}) {
     touch(dir, name);
   }
   auto files = discover_ok({dir.file("z"), dir.file("b.jsonl"), dir.path()});
@@ -91,8 +92,8 @@ TEST(InputFiles, DuplicatesAreRemoved) {
 
 TEST(InputFiles, GlobsSelectFiles) {
   TempDir dir;
-  for (const char* name : {"part-0.jsonl", "part-1.jsonl.zst", "part-2.jsonl", "other.jsonl",
-                           "x/part-9.jsonl"}) {
+  for (const char* name :
+       {"part-0.jsonl", "part-1.jsonl.zst", "part-2.jsonl", "other.jsonl", "x/part-9.jsonl"}) {
     touch(dir, name);
   }
   EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/part-*"}), dir),
@@ -121,10 +122,10 @@ TEST(InputFiles, NamedFilesAreTakenWhateverTheirName) {
   touch(dir, "notes.txt");
   touch(dir, ".hidden");
   touch(dir, "_private");
-  EXPECT_THAT(relative_paths(discover_ok({dir.file("notes.txt"), dir.file(".hidden"),
-                                          dir.file("_private")}),
-                             dir),
-              ElementsAre(".hidden", "_private", "notes.txt"));
+  EXPECT_THAT(
+      relative_paths(
+          discover_ok({dir.file("notes.txt"), dir.file(".hidden"), dir.file("_private")}), dir),
+      ElementsAre(".hidden", "_private", "notes.txt"));
 }
 
 TEST(InputFiles, NamedDirectoryCalledJsonlIsTakenAsAFile) {

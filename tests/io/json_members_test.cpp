@@ -113,8 +113,8 @@ class RandomJson {
     return kSpaces[rng_() % std::size(kSpaces)];
   }
   std::string string_body() {
-    static const char* kPieces[] = {"a", "text", "{", "}", "[", "]", ",", ":", "\\\"", "\\\\",
-                                    "\\n", "\\u00e9", "\xc3\xa9", " ", "\\/", "id"};
+    static const char* kPieces[] = {"a",    "text", "{",   "}",       "[",        "]", ",",   ":",
+                                    "\\\"", "\\\\", "\\n", "\\u00e9", "\xc3\xa9", " ", "\\/", "id"};
     std::string s;
     int n = static_cast<int>(rng_() % 6);
     for (int i = 0; i < n; ++i) s += kPieces[rng_() % std::size(kPieces)];
@@ -123,12 +123,18 @@ class RandomJson {
   std::string value(int depth) {
     int kind = static_cast<int>(rng_() % (depth > 4 ? 5 : 7));
     switch (kind) {
-      case 0: return "\"" + string_body() + "\"";
-      case 1: return std::to_string(static_cast<int64_t>(rng_() % 2000) - 1000);
-      case 2: return "-12.5e-3";
-      case 3: return rng_() % 2 ? "true" : "false";
-      case 4: return "null";
-      case 5: return object(depth, nullptr);
+      case 0:
+        return "\"" + string_body() + "\"";
+      case 1:
+        return std::to_string(static_cast<int64_t>(rng_() % 2000) - 1000);
+      case 2:
+        return "-12.5e-3";
+      case 3:
+        return rng_() % 2 ? "true" : "false";
+      case 4:
+        return "null";
+      case 5:
+        return object(depth, nullptr);
       default: {
         std::string out = "[" + ws();
         int n = static_cast<int>(rng_() % 4);

@@ -17,24 +17,12 @@ namespace winnow {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::split_lines;
+using ::testing::StartsWith;
 
 std::unique_ptr<DocBatch> parsed_batch(const std::vector<std::string>& lines,
                                        ParseOptions options = {}, uint32_t shard = 0) {
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard;
-  std::string joined;
-  for (const std::string& line : lines) {
-    batch->raw_lines.push_back({joined.size(), line.size(), batch->raw_lines.size() + 1,
-                                joined.size()});
-    joined += line;
-    joined.push_back('\n');
-  }
-  auto buffer = std::make_unique<char[]>(joined.size() + kRecordPadding);
-  std::memcpy(buffer.get(), joined.data(), joined.size());
-  std::memset(buffer.get() + joined.size(), ' ', kRecordPadding);
-  batch->set_raw_buffer(std::move(buffer), joined.size());
+  auto batch = testing::make_raw_batch(lines, shard);
   JsonlParser(options).parse(*batch, "in.jsonl");
   return batch;
 }
@@ -98,10 +86,12 @@ TEST(JsonlEncoder, UnchangedDocumentIsWrittenVerbatim) {
 }
 
 TEST(JsonlEncoder, ChangedTextIsReescapedAndOtherMembersKeptByteForByte) {
-  auto batch = parsed_batch({"{ \"id\" : 1 ,  \"text\":\"a\" , \"meta\": {\"x\": [1, 2], \"s\":\"},{\"}  }"});
+  auto batch = parsed_batch(
+      {"{ \"id\" : 1 ,  \"text\":\"a\" , \"meta\": {\"x\": [1, 2], \"s\":\"},{\"}  }"});
   ASSERT_EQ(batch->size(), 1u);
-  const std::string new_text = std::string("quote \" backslash \\ newline \n tab \t ctrl \x01\x1f nul ") +
-                               '\0' + " caf\xc3\xa9 \xf0\x9f\x98\x80 slash / }{,";
+  const std::string new_text =
+      std::string("quote \" backslash \\ newline \n tab \t ctrl \x01\x1f nul ") + '\0' +
+      " caf\xc3\xa9 \xf0\x9f\x98\x80 slash / }{,";
   batch->set_text(0, new_text);
   ReasonTable reasons;
   JsonlEncoder(EncodeOptions{}, reasons).encode(*batch, "in.jsonl");
@@ -123,7 +113,8 @@ TEST(JsonlEncoder, ChangedTextIsReescapedAndOtherMembersKeptByteForByte) {
 }
 
 TEST(JsonlEncoder, ChangedTextOnlyAffectsThatDocument) {
-  auto batch = parsed_batch({"{\"text\":\"one\", \"k\":1, \"id\":1}", "{\"text\":\"two\", \"k\":2, \"id\":2}"});
+  auto batch = parsed_batch(
+      {"{\"text\":\"one\", \"k\":1, \"id\":1}", "{\"text\":\"two\", \"k\":2, \"id\":2}"});
   batch->set_text(1, "TWO");
   ReasonTable reasons;
   JsonlEncoder(EncodeOptions{}, reasons).encode(*batch, "in.jsonl");
@@ -274,8 +265,9 @@ TEST(JsonlEncoder, CustomFieldNames) {
 }
 
 TEST(JsonlEncoder, RejectedDocumentsCarryTheDropReason) {
-  auto batch = parsed_batch({"{\"id\":1,\"text\":\"kept\"}", "{\"id\":2,\"text\":\"short\"}",
-                             "{\"id\":3, \"text\":\"sampled\"}", "{\"id\":4,\"text\":\"changed\"}"});
+  auto batch =
+      parsed_batch({"{\"id\":1,\"text\":\"kept\"}", "{\"id\":2,\"text\":\"short\"}",
+                    "{\"id\":3, \"text\":\"sampled\"}", "{\"id\":4,\"text\":\"changed\"}"});
   ReasonTable reasons;
   ReasonId too_short = reasons.add("length", 0, "too_short");
   ReasonId sampled = reasons.add("sample \"x\"", 1, "not_sampled");
@@ -321,8 +313,8 @@ TEST(JsonlEncoder, RejectedOutputCanBeSwitchedOff) {
 }
 
 TEST(JsonlEncoder, ErrorRecordsAreJsonLines) {
-  auto batch = parsed_batch({"{\"text\":\"ok\",\"id\":1}", "{\"text\":\"bad \xff\xfe utf8\"}", "[1]",
-                             "{\"text\":\"unterminated"});
+  auto batch = parsed_batch({"{\"text\":\"ok\",\"id\":1}", "{\"text\":\"bad \xff\xfe utf8\"}",
+                             "[1]", "{\"text\":\"unterminated"});
   ASSERT_EQ(batch->errors.size(), 3u);
   // A stream-level error as the reader makes them: no line, control bytes in the excerpt.
   InputErrorRecord stream_error;
@@ -361,7 +353,8 @@ TEST(JsonlEncoder, ErrorRecordsAreJsonLines) {
   EXPECT_EQ(std::string_view(e["error"].get_string().value()), "truncated_compressed");
   EXPECT_EQ(uint64_t(e["line"].get_uint64().value()), 0u);
   EXPECT_EQ(uint64_t(e["byte_offset"].get_uint64().value()), 12345u);
-  EXPECT_EQ(std::string_view(e["message"].get_string().value()), "in.jsonl: truncated \"zstd\" stream");
+  EXPECT_EQ(std::string_view(e["message"].get_string().value()),
+            "in.jsonl: truncated \"zstd\" stream");
   EXPECT_EQ(std::string_view(e["excerpt"].get_string().value()), "\x01\x02\xef\xbf\xbd");
 
   EXPECT_EQ(batch->encoded_kept, "{\"text\":\"ok\",\"id\":1}\n");

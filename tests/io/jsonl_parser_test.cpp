@@ -18,24 +18,9 @@ using ::testing::StartsWith;
 using testing::TempDir;
 using testing::write_file;
 
-// A batch holding `lines` as the reader would: one padded buffer, lines numbered from
-// `first_line`.
 std::unique_ptr<DocBatch> make_batch(const std::vector<std::string>& lines, uint32_t shard = 0,
                                      uint64_t first_line = 1) {
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard;
-  std::string joined;
-  for (const std::string& line : lines) {
-    batch->raw_lines.push_back({joined.size(), line.size(), first_line + batch->raw_lines.size(),
-                                joined.size()});
-    joined += line;
-    joined.push_back('\n');
-  }
-  auto buffer = std::make_unique<char[]>(joined.size() + kRecordPadding);
-  std::memcpy(buffer.get(), joined.data(), joined.size());
-  std::memset(buffer.get() + joined.size(), ' ', kRecordPadding);
-  batch->set_raw_buffer(std::move(buffer), joined.size());
-  return batch;
+  return testing::make_raw_batch(lines, shard, first_line);
 }
 
 std::unique_ptr<DocBatch> parse(const std::vector<std::string>& lines, ParseOptions options = {},
@@ -73,7 +58,8 @@ TEST(JsonlParser, MalformedJson) {
 }
 
 TEST(JsonlParser, NotAnObject) {
-  for (std::string line : {"[1,2,3]", "[{\"text\":\"a\"}]", "42", "-1.5", "\"text\"", "true", "null"}) {
+  for (std::string line :
+       {"[1,2,3]", "[{\"text\":\"a\"}]", "42", "-1.5", "\"text\"", "true", "null"}) {
     expect_one_error(line, InputError::kNotAnObject);
   }
 }
@@ -93,10 +79,10 @@ TEST(JsonlParser, TextNotString) {
 }
 
 TEST(JsonlParser, InvalidUtf8) {
-  for (std::string line : {"{\"text\":\"bad \xff byte\"}", "{\"text\":\"overlong \xc0\xaf\"}",
-                           "{\"text\":\"surrogate \xed\xa0\x80\"}",
-                           "{\"text\":\"truncated \xe2\x82\"}",
-                           "{\"text\":\"ok\",\"meta\":\"\xfe\"}"}) {
+  for (std::string line :
+       {"{\"text\":\"bad \xff byte\"}", "{\"text\":\"overlong \xc0\xaf\"}",
+        "{\"text\":\"surrogate \xed\xa0\x80\"}", "{\"text\":\"truncated \xe2\x82\"}",
+        "{\"text\":\"ok\",\"meta\":\"\xfe\"}"}) {
     expect_one_error(line, InputError::kInvalidUtf8);
   }
 }
@@ -138,8 +124,8 @@ TEST(JsonlParser, SurroundingWhitespaceAndCrAreIgnored) {
 }
 
 TEST(JsonlParser, StringIdsAreKept) {
-  auto batch = parse({"{\"id\":\"doc-1\",\"text\":\"a\"}", "{\"text\":\"b\",\"id\":\"\\u00e9\\\"q\"}",
-                      "{\"text\":\"c\",\"id\":\"\"}"});
+  auto batch = parse({"{\"id\":\"doc-1\",\"text\":\"a\"}",
+                      "{\"text\":\"b\",\"id\":\"\\u00e9\\\"q\"}", "{\"text\":\"c\",\"id\":\"\"}"});
   ASSERT_EQ(batch->size(), 3u);
   EXPECT_EQ(batch->id(0), "doc-1");
   EXPECT_FALSE(batch->id_generated(0));
@@ -165,8 +151,9 @@ TEST(JsonlParser, NumericIdsBecomeTheirDecimalText) {
 }
 
 TEST(JsonlParser, MissingOrNullIdIsGenerated) {
-  auto batch = parse({"{\"text\":\"a\"}", "{\"text\":\"b\",\"id\":null}", "{\"text\":\"c\",\"id\":\"x\"}"},
-                     {}, /*shard=*/7, /*first_line=*/100);
+  auto batch =
+      parse({"{\"text\":\"a\"}", "{\"text\":\"b\",\"id\":null}", "{\"text\":\"c\",\"id\":\"x\"}"},
+            {}, /*shard=*/7, /*first_line=*/100);
   ASSERT_EQ(batch->size(), 3u);
   EXPECT_TRUE(batch->id_generated(0));
   EXPECT_EQ(batch->id(0), JsonlParser::generated_id(DocKey::make(7, 99)));
@@ -177,13 +164,17 @@ TEST(JsonlParser, MissingOrNullIdIsGenerated) {
 }
 
 TEST(JsonlParser, GeneratedIdsAreDistinctAcrossShardsAndRows) {
-  EXPECT_NE(JsonlParser::generated_id(DocKey::make(1, 2)), JsonlParser::generated_id(DocKey::make(2, 1)));
-  EXPECT_NE(JsonlParser::generated_id(DocKey::make(0, 10)), JsonlParser::generated_id(DocKey::make(0, 1)));
-  EXPECT_NE(JsonlParser::generated_id(DocKey::make(12, 3)), JsonlParser::generated_id(DocKey::make(1, 23)));
+  EXPECT_NE(JsonlParser::generated_id(DocKey::make(1, 2)),
+            JsonlParser::generated_id(DocKey::make(2, 1)));
+  EXPECT_NE(JsonlParser::generated_id(DocKey::make(0, 10)),
+            JsonlParser::generated_id(DocKey::make(0, 1)));
+  EXPECT_NE(JsonlParser::generated_id(DocKey::make(12, 3)),
+            JsonlParser::generated_id(DocKey::make(1, 23)));
 }
 
 TEST(JsonlParser, KeyRowIsLineNumberMinusOne) {
-  auto batch = parse({"{\"text\":\"a\"}", "", "{\"text\":\"b\"}", "oops", "{\"text\":\"c\"}"}, {}, 5, 1001);
+  auto batch =
+      parse({"{\"text\":\"a\"}", "", "{\"text\":\"b\"}", "oops", "{\"text\":\"c\"}"}, {}, 5, 1001);
   ASSERT_EQ(batch->size(), 3u);
   EXPECT_EQ(batch->key(0), DocKey::make(5, 1000));
   EXPECT_EQ(batch->line(0), 1001u);
@@ -221,11 +212,14 @@ TEST(JsonlParser, CustomFieldNames) {
 }
 
 TEST(JsonlParser, EscapedTextIsUnescaped) {
-  auto batch = parse({R"({"text":"line\nbreak \"quoted\" caf\u00e9 \ud83d\ude00 back\\slash \/ tab\t nul\u0000end"})"});
+  auto batch = parse(
+      {R"({"text":"line\nbreak \"quoted\" caf\u00e9 \ud83d\ude00 back\\slash \/ tab\t nul\u0000end"})"});
   ASSERT_TRUE(batch->errors.empty()) << batch->errors[0].message;
   ASSERT_EQ(batch->size(), 1u);
-  EXPECT_EQ(batch->text(0), std::string("line\nbreak \"quoted\" caf\xc3\xa9 \xf0\x9f\x98\x80 back\\slash / "
-                                        "tab\t nul\0end", 56));
+  EXPECT_EQ(batch->text(0),
+            std::string("line\nbreak \"quoted\" caf\xc3\xa9 \xf0\x9f\x98\x80 back\\slash / "
+                        "tab\t nul\0end",
+                        56));
 }
 
 TEST(JsonlParser, RawUtf8TextIsKept) {
@@ -249,7 +243,8 @@ TEST(JsonlParser, TextsSurviveParsingLaterLines) {
   // The parser reuses one simdjson parser; earlier texts must not point into its buffers.
   std::vector<std::string> lines;
   for (int i = 0; i < 200; ++i) {
-    lines.push_back("{\"text\":\"doc " + std::to_string(i) + " \\u00e9\\n" + std::string(i, 'x') + "\"}");
+    lines.push_back("{\"text\":\"doc " + std::to_string(i) + " \\u00e9\\n" + std::string(i, 'x') +
+                    "\"}");
   }
   auto batch = parse(lines);
   ASSERT_EQ(batch->size(), 200u);
@@ -272,7 +267,9 @@ TEST(JsonlParser, LargeRecordAfterSmallOnes) {
 TEST(JsonlParser, WorksOnReaderBatchesWithCrlf) {
   TempDir dir;
   std::string path = dir.file("crlf.jsonl");
-  write_file(path, "{\"text\":\"a\"}\r\n\r\n{\"text\":\"b\",\"id\":3}\r\n{\"text\":1}\r\n{\"text\":\"c\"}");
+  write_file(
+      path,
+      "{\"text\":\"a\"}\r\n\r\n{\"text\":\"b\",\"id\":3}\r\n{\"text\":1}\r\n{\"text\":\"c\"}");
   ShardReader reader(path, 2, ReaderOptions{});
   JsonlParser parser(ParseOptions{});
   std::vector<std::string> texts;

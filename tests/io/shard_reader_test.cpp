@@ -12,9 +12,9 @@
 namespace winnow {
 namespace {
 
+using testing::compress;
 using ::testing::HasSubstr;
 using testing::TempDir;
-using testing::compress;
 using testing::write_file;
 
 struct Line {
@@ -171,8 +171,8 @@ std::vector<BatchParam> batch_params() {
 
 INSTANTIATE_TEST_SUITE_P(Combinations, ShardReaderBatching, ::testing::ValuesIn(batch_params()),
                          [](const auto& info) {
-                           return std::string(compression_name(info.param.compression)) +
-                                  "_lines" + std::to_string(info.param.batch_lines) + "_bytes" +
+                           return std::string(compression_name(info.param.compression)) + "_lines" +
+                                  std::to_string(info.param.batch_lines) + "_bytes" +
                                   std::to_string(info.param.batch_bytes);
                          });
 
@@ -196,11 +196,8 @@ TEST(ShardReader, SingleLineFiles) {
     std::string data;
     std::vector<std::string> lines;
   };
-  const Case cases[] = {{"x", {"x"}},
-                        {"x\n", {"x"}},
-                        {"\n", {""}},
-                        {"\n\n", {"", ""}},
-                        {"a\n\nb", {"a", "", "b"}}};
+  const Case cases[] = {
+      {"x", {"x"}}, {"x\n", {"x"}}, {"\n", {""}}, {"\n\n", {"", ""}}, {"a\n\nb", {"a", "", "b"}}};
   for (const Case& c : cases) {
     write_file(dir.file("s"), c.data);
     ReadAll got = read_all(dir.file("s"), ReaderOptions{});

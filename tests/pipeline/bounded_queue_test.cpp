@@ -106,7 +106,8 @@ TEST(BoundedQueue, CancelWakesBlockedPushersAndDropsItems) {
   auto pushed = std::async(std::launch::async, [&] { return queue.push(2); });
   EXPECT_EQ(pushed.wait_for(kStillBlocked), std::future_status::timeout);
   queue.cancel();
-  ASSERT_EQ(pushed.wait_for(kReleased), std::future_status::ready) << "cancel left a pusher blocked";
+  ASSERT_EQ(pushed.wait_for(kReleased), std::future_status::ready)
+      << "cancel left a pusher blocked";
   EXPECT_FALSE(pushed.get());
   EXPECT_EQ(queue.size(), 0u);
   EXPECT_TRUE(queue.finished());
@@ -141,7 +142,7 @@ TEST(BoundedQueue, PopUntilTimesOutWhileNotFinished) {
   auto item = queue.pop_until(start + 30ms);
   auto waited = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(item, std::nullopt);
-  EXPECT_GE(waited, 30ms);  // did not give up early
+  EXPECT_GE(waited, 30ms);         // did not give up early
   EXPECT_FALSE(queue.finished());  // a time-out, not the end of the stream
 
   // It still works afterwards, and returns an available item even past its deadline.
@@ -151,8 +152,9 @@ TEST(BoundedQueue, PopUntilTimesOutWhileNotFinished) {
 
 TEST(BoundedQueue, PopUntilReturnsAnItemPushedBeforeTheDeadline) {
   BoundedQueue<int> queue(2);
-  auto popped = std::async(std::launch::async,
-                           [&] { return queue.pop_until(std::chrono::steady_clock::now() + kReleased); });
+  auto popped = std::async(std::launch::async, [&] {
+    return queue.pop_until(std::chrono::steady_clock::now() + kReleased);
+  });
   EXPECT_EQ(popped.wait_for(kStillBlocked), std::future_status::timeout);
   ASSERT_TRUE(queue.push(9));
   ASSERT_EQ(popped.wait_for(kReleased), std::future_status::ready);

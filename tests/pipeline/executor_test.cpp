@@ -82,11 +82,15 @@ TEST(Executor, AccountingReconcilesWithFileContents) {
   for (const auto& entry : fs::recursive_directory_iterator(dir.file("out"))) {
     std::string path = entry.path().string();
     if (!entry.is_regular_file() || path.find("_done") != std::string::npos ||
-        path.find("stats.json") != std::string::npos) continue;
+        path.find("stats.json") != std::string::npos)
+      continue;
     size_t n = count_lines(path);
-    if (path.find("/rejected/") != std::string::npos) rejected += n;
-    else if (path.find("/errors/") != std::string::npos) errors += n;
-    else kept += n;
+    if (path.find("/rejected/") != std::string::npos)
+      rejected += n;
+    else if (path.find("/errors/") != std::string::npos)
+      errors += n;
+    else
+      kept += n;
   }
   EXPECT_EQ(kept, t.kept);
   EXPECT_EQ(rejected, t.dropped_total());
@@ -138,8 +142,8 @@ TEST(Executor, PassThroughKeepsRecordsByteForByteInEveryFormat) {
       std::string out = dir.file(std::string("out-") + std::string(compression_name(in)) + format);
       RunReport r = run(std::string("output: {format: ") + format + "}\n", {input}, out);
       ASSERT_TRUE(r.status.is_ok()) << r.status.message();
-      std::string written = read_decompressed(out + "/in" + std::string(format_extension(
-                                                  *compression_from_format(format))));
+      std::string written = read_decompressed(
+          out + "/in" + std::string(format_extension(*compression_from_format(format))));
       EXPECT_EQ(written, body) << compression_name(in) << " -> " << format;
     }
   }

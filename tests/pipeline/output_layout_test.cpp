@@ -70,9 +70,10 @@ class OutputLayoutPrepare : public ::testing::Test {
     ASSERT_TRUE(layout_.prepare(false).is_ok());
     for (const char* file :
          {"a.jsonl.zst", "old.jsonl", "old.jsonl.gz", "stats.json", "rejected/a.jsonl.zst",
-          "errors/a.jsonl", "_done/a.json", "_done/old.json", "mine.jsonl", ".a.jsonl.zst.tmp-123", "rejected/.a.jsonl.zst.tmp-9",
-          "errors/.a.jsonl.tmp-77", "_done/.a.json.tmp-1", ".stats.json.tmp-4242", "notes.txt",
-          "rejected/notes.txt", "_done/README", ".hidden", "keep.jsonl.bak"}) {
+          "errors/a.jsonl", "_done/a.json", "_done/old.json", "mine.jsonl", ".a.jsonl.zst.tmp-123",
+          "rejected/.a.jsonl.zst.tmp-9", "errors/.a.jsonl.tmp-77", "_done/.a.json.tmp-1",
+          ".stats.json.tmp-4242", "notes.txt", "rejected/notes.txt", "_done/README", ".hidden",
+          "keep.jsonl.bak"}) {
       put(file);
     }
     fs::create_directories(out_ + "/sub");
@@ -88,9 +89,9 @@ class OutputLayoutPrepare : public ::testing::Test {
   }
 
   void expect_temporaries_gone() {
-    for (const char* file : {".a.jsonl.zst.tmp-123", "rejected/.a.jsonl.zst.tmp-9",
-                             "errors/.a.jsonl.tmp-77", "_done/.a.json.tmp-1",
-                             ".stats.json.tmp-4242"}) {
+    for (const char* file :
+         {".a.jsonl.zst.tmp-123", "rejected/.a.jsonl.zst.tmp-9", "errors/.a.jsonl.tmp-77",
+          "_done/.a.json.tmp-1", ".stats.json.tmp-4242"}) {
       EXPECT_FALSE(exists(file)) << file << " was left behind";
     }
   }
@@ -130,9 +131,9 @@ TEST_F(OutputLayoutPrepare, WithOverwriteRemovesOldOutputs) {
   ASSERT_TRUE(status.is_ok()) << status.message();
   expect_temporaries_gone();
   // old.* goes because an earlier run's marker (_done/old.json) names it as winnow's.
-  for (const char* file : {"a.jsonl.zst", "old.jsonl", "old.jsonl.gz", "stats.json",
-                           "rejected/a.jsonl.zst", "errors/a.jsonl", "_done/a.json",
-                           "_done/old.json"}) {
+  for (const char* file :
+       {"a.jsonl.zst", "old.jsonl", "old.jsonl.gz", "stats.json", "rejected/a.jsonl.zst",
+        "errors/a.jsonl", "_done/a.json", "_done/old.json"}) {
     EXPECT_FALSE(exists(file)) << file << " survived overwrite";
   }
   // A JSONL file of the user's in the top folder, named by no marker, is not winnow's to delete.

@@ -39,34 +39,34 @@ class PipelineConfigTest : public ::testing::Test {
 };
 
 constexpr const char* kFull =
-    "input:\n"                         // 1
-    "  paths: [a.jsonl, 'dir/']\n"     // 2
-    "  text_field: content\n"          // 3
-    "  id_field: doc_id\n"             // 4
-    "  max_line_bytes: 1000\n"         // 5
-    "output:\n"                        // 6
-    "  path: out\n"                    // 7
-    "  format: jsonl.gz\n"             // 8
-    "  compression_level: 5\n"         // 9
-    "  write_rejected: false\n"        // 10
-    "on_error: skip\n"                 // 11
-    "threads: 4\n"                     // 12
-    "batch_size: 256\n"                // 13
-    "batch_bytes: 65536\n"             // 14
-    "seed: 7\n"                        // 15
-    "stages:\n"                        // 16
-    "  - stage: text_length\n"         // 17
-    "    name: len\n"                  // 18
-    "    workers: 2\n"                 // 19
-    "    min_chars: 10\n"              // 20
-    "    max_chars: 100\n"             // 21
-    "  - stage: select\n"              // 22
-    "    field: lang\n"                // 23
-    "    equals: en\n"                 // 24
-    "  - stage: sample\n"              // 25
-    "    fraction: 0.5\n"              // 26
-    "  - stage: add_id\n"              // 27
-    "    prefix: x\n";                 // 28
+    "input:\n"                      // 1
+    "  paths: [a.jsonl, 'dir/']\n"  // 2
+    "  text_field: content\n"       // 3
+    "  id_field: doc_id\n"          // 4
+    "  max_line_bytes: 1000\n"      // 5
+    "output:\n"                     // 6
+    "  path: out\n"                 // 7
+    "  format: jsonl.gz\n"          // 8
+    "  compression_level: 5\n"      // 9
+    "  write_rejected: false\n"     // 10
+    "on_error: skip\n"              // 11
+    "threads: 4\n"                  // 12
+    "batch_size: 256\n"             // 13
+    "batch_bytes: 65536\n"          // 14
+    "seed: 7\n"                     // 15
+    "stages:\n"                     // 16
+    "  - stage: text_length\n"      // 17
+    "    name: len\n"               // 18
+    "    workers: 2\n"              // 19
+    "    min_chars: 10\n"           // 20
+    "    max_chars: 100\n"          // 21
+    "  - stage: select\n"           // 22
+    "    field: lang\n"             // 23
+    "    equals: en\n"              // 24
+    "  - stage: sample\n"           // 25
+    "    fraction: 0.5\n"           // 26
+    "  - stage: add_id\n"           // 27
+    "    prefix: x\n";              // 28
 
 TEST_F(PipelineConfigTest, FullConfigParsesEveryField) {
   auto config = load(kFull);
@@ -206,7 +206,8 @@ TEST_F(PipelineConfigTest, UnknownStageTypeListsKnownStages) {
       "    min_chars: 1\n"
       "  - stage: dedupe\n");
   EXPECT_THAT(message, StartsWith("name.yaml:5: "));
-  EXPECT_THAT(message, HasSubstr("unknown stage 'dedupe' (known: add_id, sample, select, text_length)"));
+  EXPECT_THAT(message,
+              HasSubstr("unknown stage 'dedupe' (known: add_id, sample, select, text_length)"));
 }
 
 TEST_F(PipelineConfigTest, StageWithoutTypeIsAnError) {

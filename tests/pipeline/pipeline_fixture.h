@@ -21,9 +21,13 @@ inline StageRegistry builtin_registry() {
 
 // A document line with escapes, non-ASCII text and extra fields, deterministic in (shard, i).
 inline std::string make_doc_line(int shard, int i, std::mt19937& rng) {
-  static const char* words[] = {"the", "data", "curation", "café", "naïve", "\\\"quoted\\\"",
-                                "tab\\there", "line\\nbreak", "東京", "emoji\\ud83d\\ude00",
-                                "winnow", "of", "and", "to"};
+  static const char* words[] = {"the",        "data",
+                                "curation",   "café",
+                                "naïve",      "\\\"quoted\\\"",
+                                "tab\\there", "line\\nbreak",
+                                "東京",       "emoji\\ud83d\\ude00",
+                                "winnow",     "of",
+                                "and",        "to"};
   std::string text;
   int n = 1 + static_cast<int>(rng() % 120);
   for (int w = 0; w < n; ++w) {

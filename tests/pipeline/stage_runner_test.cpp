@@ -175,8 +175,8 @@ TEST(StageRunner, ClosesTheOutputOnlyAfterTheLastBatch) {
 
 TEST(StageRunner, AnEmptyInputStillClosesTheOutput) {
   BatchQueue in(2), out(2);
-  StageRunner runner("idle", [](DocBatch&) { return Status::ok(); }, in, out,
-                     [](const Status&) {});
+  StageRunner runner(
+      "idle", [](DocBatch&) { return Status::ok(); }, in, out, [](const Status&) {});
   runner.start(3);
   in.close();
   EXPECT_EQ(out.pop_until(std::chrono::steady_clock::now() + kPatience), std::nullopt);
@@ -239,7 +239,8 @@ TEST(StageRunner, AFailingBatchReportsItsStatus) {
         if (batch.sequence == 5) return Status::error("boom at 5");
         return Status::ok();
       },
-      in, out, [&](const Status& status) {
+      in, out,
+      [&](const Status& status) {
         std::lock_guard lock(mutex);
         failures.push_back(status.is_ok() ? "(ok status)" : status.message());
         failed.set_value();
@@ -322,8 +323,8 @@ TEST(StageRunner, MetricsCountKeptDocumentsInAndOut) {
 
 TEST(StageRunner, CancelledOutputStopsTheWorkers) {
   BatchQueue in(16), out(1);
-  StageRunner runner("stuck", [](DocBatch&) { return Status::ok(); }, in, out,
-                     [](const Status&) {});
+  StageRunner runner(
+      "stuck", [](DocBatch&) { return Status::ok(); }, in, out, [](const Status&) {});
   runner.start(2);
   for (uint64_t s = 0; s < 5; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
   // out holds one batch; the workers block pushing the next ones until the run is cancelled.
