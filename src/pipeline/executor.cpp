@@ -14,6 +14,7 @@
 #include "io/jsonl_parser.h"
 #include "io/shard_output.h"
 #include "io/shard_reader.h"
+#include "pipeline/in_flight_limit.h"
 #include "pipeline/output_layout.h"
 #include "pipeline/progress_line.h"
 #include "pipeline/run_report.h"
@@ -74,6 +75,7 @@ class PipelineRun {
   std::unique_ptr<JsonlEncoder> encoder_;
   // run state
   std::vector<std::unique_ptr<BatchQueue>> queues_;
+  std::unique_ptr<InFlightLimit> in_flight_;
   std::vector<std::unique_ptr<StageRunner>> runners_;
   std::atomic<size_t> next_pending_{0};
   std::mutex failure_mutex_;
@@ -93,6 +95,7 @@ void PipelineRun::fail(const Status& status) {
     failure_ = status;
   }
   for (auto& queue : queues_) queue->cancel();
+  if (in_flight_) in_flight_->cancel();
 }
 
 Status PipelineRun::plan() {
@@ -174,7 +177,13 @@ void PipelineRun::read_shards() {
     uint32_t shard = pending_shards_[slot];
     ShardReader reader(inputs_[shard].path, shard, options);
     uint64_t reported = 0;
-    while (BatchPtr batch = reader.next()) {
+    while (true) {
+      if (!in_flight_->acquire()) return;  // cancelled
+      BatchPtr batch = reader.next();
+      if (!batch) {
+        in_flight_->release();
+        break;
+      }
       input_bytes_read_ += batch->raw_input_bytes;
       uint64_t consumed = reader.compressed_bytes_read();
       compressed_bytes_done_ += consumed - reported;
@@ -192,6 +201,7 @@ Status PipelineRun::write_batch(BatchPtr batch) {
        it = state.pending.erase(it)) {
     DocBatch& b = *it->second;
     ++state.next;
+    in_flight_->release();
     if (b.end_of_shard) return finish_shard(shard);
     if (!state.output) state.output = make_output(shard);
     WINNOW_RETURN_IF_ERROR(state.output->write(b));
@@ -268,6 +278,9 @@ void PipelineRun::run_threads() {
   });
   workers.push_back(threads_);
 
+  // Enough batches in flight to keep every core busy with one and have one more queued per
+  // step; memory is this times the batch size, however many workers the steps have.
+  in_flight_ = std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads_) + steps.size() + 2);
   for (size_t i = 0; i <= steps.size(); ++i) {
     size_t consumers = i < steps.size() ? static_cast<size_t>(workers[i]) : 1;
     queues_.push_back(std::make_unique<BatchQueue>(std::max<size_t>(2, consumers + 1)));

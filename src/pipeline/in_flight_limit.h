@@ -1,0 +1,48 @@
+#pragma once
+// InFlightLimit: bounds the batches alive between the reader and the writer. The reader takes a
+// slot before it reads a batch and the writer gives it back once the batch is written, so
+// memory stays bounded by slots x batch size whatever the worker counts or queue sizes.
+// No deadlock: a shard's batches are read in order, so the batch the writer waits for always
+// holds a slot already.
+#include <condition_variable>
+#include <mutex>
+
+namespace winnow {
+
+class InFlightLimit {
+ public:
+  explicit InFlightLimit(size_t slots) : free_(slots < 1 ? 1 : slots) {}
+
+  // Blocks until a slot is free; false when the run was cancelled.
+  bool acquire() {
+    std::unique_lock lock(mutex_);
+    freed_.wait(lock, [&] { return free_ > 0 || cancelled_; });
+    if (cancelled_) return false;
+    --free_;
+    return true;
+  }
+
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      ++free_;
+    }
+    freed_.notify_one();
+  }
+
+  void cancel() {
+    {
+      std::lock_guard lock(mutex_);
+      cancelled_ = true;
+    }
+    freed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  size_t free_;
+  bool cancelled_ = false;
+};
+
+}  // namespace winnow
