@@ -45,6 +45,8 @@ class StageContext {
   uint64_t seed_;
 };
 
+// Builds a stage from checked parameters. Errors should come from StageParams::error, which
+// names the file, the line, the stage and the key.
 using StageFactory =
     std::function<Result<std::unique_ptr<Stage>>(const StageParams&, StageContext&)>;
 

@@ -7,6 +7,8 @@ namespace winnow {
 
 namespace {
 
+static_assert(kRecordPadding >= simdjson::SIMDJSON_PADDING,
+              "records are parsed in place: the batch padding must cover simdjson's");
 constexpr size_t kExcerptBytes = 256;
 
 bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }

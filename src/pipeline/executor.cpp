@@ -158,10 +158,7 @@ Status PipelineRun::build_stages() {
   for (const StageConfig& sc : config_.stages) {
     StageContext context(reasons_, sc.name, index++, config_.seed);
     auto stage = sc.spec->make(sc.params, context);
-    if (!stage.is_ok()) {
-      return Status::errorf("{}: stage '{}': {}", config_.source, sc.name,
-                            stage.status().message());
-    }
+    if (!stage.is_ok()) return stage.status();  // StageParams::error names file, line and stage
     stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value()});
   }
   encoder_ = std::make_unique<JsonlEncoder>(
@@ -317,8 +314,10 @@ void PipelineRun::run_threads() {
 
 RunReport PipelineRun::execute() {
   auto begin = std::chrono::steady_clock::now();
-  Status status = plan();
-  if (status.is_ok()) status = build_stages();
+  // Stages first: a bad parameter must fail before the output folder is touched.
+  Status status = build_stages();
+  if (status.is_ok()) status = plan();
+  bool planned = status.is_ok();
   if (status.is_ok()) {
     run_threads();
     if (failed_) status = failure_;
@@ -336,7 +335,9 @@ RunReport PipelineRun::execute() {
     timings[i].metrics = &runners_[i]->metrics();
   }
   report_.steps = derive_steps(report_.totals, timings);
-  if (layout_) {
+  // A run refused at planning (say, over another pipeline's output) leaves that output's
+  // stats.json alone.
+  if (planned) {
     Status written = write_stats_json(report_, layout_->stats_path());
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
   }
