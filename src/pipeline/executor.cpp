@@ -239,7 +239,12 @@ Status PipelineRun::finish_shard(uint32_t shard) {
 
 void PipelineRun::write_batches() {
   while (auto batch = queues_.back()->pop()) {
-    Status status = write_batch(std::move(*batch));
+    Status status;
+    try {
+      status = write_batch(std::move(*batch));
+    } catch (const std::exception& e) {
+      status = Status::errorf("writing output failed: {}", e.what());
+    }
     if (!status.is_ok()) {
       fail(status);
       break;
@@ -304,7 +309,15 @@ void PipelineRun::run_threads() {
   int readers = std::clamp<int>(threads_ / 4, 1,
                                 static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
   std::vector<std::thread> reader_threads;
-  for (int i = 0; i < readers; ++i) reader_threads.emplace_back([this] { read_shards(); });
+  for (int i = 0; i < readers; ++i) {
+    reader_threads.emplace_back([this] {
+      try {
+        read_shards();
+      } catch (const std::exception& e) {
+        fail(Status::errorf("reading input failed: {}", e.what()));
+      }
+    });
+  }
   for (auto& t : reader_threads) t.join();
   queues_.front()->close();
   for (auto& runner : runners_) runner->join();

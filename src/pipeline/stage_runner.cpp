@@ -1,6 +1,7 @@
 #include "pipeline/stage_runner.h"
 
 #include <chrono>
+#include <exception>
 
 namespace winnow {
 
@@ -42,6 +43,19 @@ void StageRunner::join() {
   for (auto& t : threads) t.join();
 }
 
+Status StageRunner::run_work(DocBatch& batch) {
+  // A stage that throws fails the run with a message; it never takes the process down.
+  try {
+    return work_(batch);
+  } catch (const std::exception& e) {
+    return Status::errorf("step '{}' failed on shard {} batch {}: {}", name_, batch.shard,
+                          batch.sequence, e.what());
+  } catch (...) {
+    return Status::errorf("step '{}' failed on shard {} batch {}: unknown exception", name_,
+                          batch.shard, batch.sequence);
+  }
+}
+
 void StageRunner::worker_loop() {
   while (true) {
     int live = live_.load();
@@ -65,7 +79,7 @@ void StageRunner::worker_loop() {
         }
       }
       auto start = std::chrono::steady_clock::now();
-      Status status = work_(*batch);
+      Status status = run_work(*batch);
       auto elapsed = std::chrono::steady_clock::now() - start;
       metrics_.busy_ns += static_cast<uint64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());

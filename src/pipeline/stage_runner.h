@@ -51,6 +51,7 @@ class StageRunner {
  private:
   void spawn();
   void worker_loop();
+  Status run_work(DocBatch& batch);
 
   std::string name_;
   Work work_;

@@ -215,8 +215,10 @@ TEST(Executor, ChangedPipelineOverOldOutputNeedsOverwrite) {
   ASSERT_TRUE(run(kFilterPipeline, inputs, dir.file("out")).status.is_ok());
   std::string changed = std::string(kFilterPipeline);
   changed.replace(changed.find("fraction: 0.7"), 13, "fraction: 0.5");
+  std::string stats_before = read_file(dir.file("out/stats.json"));
   RunReport refused = run(changed, inputs, dir.file("out"));
   ASSERT_FALSE(refused.status.is_ok());
+  EXPECT_EQ(read_file(dir.file("out/stats.json")), stats_before) << "a refused run rewrote stats";
   EXPECT_THAT(refused.status.message(), HasSubstr("--overwrite"));
   RunReport redone = run(changed, inputs, dir.file("out"), 2, 64, /*overwrite=*/true);
   EXPECT_TRUE(redone.status.is_ok()) << redone.status.message();

@@ -337,3 +337,24 @@ TEST(StageRunner, CancelledOutputStopsTheWorkers) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(StageRunner, AThrowingStageFailsTheRunInsteadOfCrashing) {
+  BatchQueue in(4), out(4);
+  std::promise<std::string> reported;
+  StageRunner runner(
+      "throws", [](DocBatch&) -> Status { throw std::runtime_error("bad state"); }, in, out,
+      [&](const Status& status) { reported.set_value(status.message()); });
+  runner.start(1);
+  ASSERT_TRUE(in.push(make_batch(3, 1)));
+  auto message = reported.get_future();
+  ASSERT_EQ(message.wait_for(kPatience), std::future_status::ready);
+  EXPECT_EQ(message.get(), "step 'throws' failed on shard 0 batch 3: bad state");
+  in.cancel();
+  runner.join();
+}
+
+}  // namespace
+}  // namespace winnow
