@@ -3,6 +3,7 @@
 // the bytes written, never on how they were split into write() calls, so output is identical
 // whatever the batch size. zstd always runs in its multi-threaded mode (at least one worker)
 // because zstd's output is the same for any worker count >= 1, but differs from 0 workers.
+// gzip output is a series of members of fixed uncompressed size compressed in parallel.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +18,8 @@ class ByteSink {
  public:
   // `level`: zstd 1..19, gzip 1..9; 0 = the codec's default (zstd 3, gzip 6); ignored for
   // plain output.
-  // `threads`: zstd worker threads (>= 1).
+  // `threads`: compression threads (>= 1): zstd's workers, or gzip pieces compressed at once.
+  // Neither changes the output bytes.
   static Result<std::unique_ptr<ByteSink>> create(const std::string& final_path,
                                                   Compression compression, int level, int threads);
   virtual ~ByteSink() = default;

@@ -222,9 +222,10 @@ Status PipelineRun::write_batch(BatchPtr batch) {
 }
 
 std::unique_ptr<ShardOutput> PipelineRun::make_output(uint32_t shard) const {
-  // zstd's output is the same for any worker count >= 1, so this never changes output bytes.
+  // Compression threads never change output bytes (see ByteSink); compression is usually the
+  // costliest step of writing, so it may use every thread.
   return std::make_unique<ShardOutput>(layout_->shard(shard), compression_,
-                                       config_.compression_level, std::max(1, threads_ / 2));
+                                       config_.compression_level, std::max(1, threads_));
 }
 
 Status PipelineRun::finish_shard(uint32_t shard) {
