@@ -89,6 +89,7 @@ count_lines() {
   case $ext in
     jsonl) cat -- "${files[@]}" | wc -l ;;
     jsonl.zst) zstd -dc -- "${files[@]}" | wc -l ;;
+    jsonl.gz) gzip -dc -- "${files[@]}" | wc -l ;;
   esac
 }
 
@@ -121,6 +122,7 @@ run_case() {
 
 run_case "winnow, jsonl out" "$work_dir/out-jsonl" jsonl
 run_case "winnow, jsonl.zst out" "$work_dir/out-zst" jsonl.zst --output-format jsonl.zst
+run_case "winnow, jsonl.gz out" "$work_dir/out-gz" jsonl.gz --output-format jsonl.gz
 
 echo
 echo "Pass-through benchmark: $corpus"
