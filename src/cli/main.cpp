@@ -1,8 +1,11 @@
 // The `winnow` command: run a pipeline, list the stages. Exit codes: 0 success, 1 the run
-// failed (bad input under on_error: fail, an I/O error), 2 the command or pipeline is invalid.
+// failed (bad input under on_error: fail, an I/O error), 2 the command or pipeline is invalid,
+// 130 stopped by SIGINT or SIGTERM.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -13,6 +16,21 @@
 
 namespace winnow {
 namespace {
+
+// Set by SIGINT / SIGTERM; the run stops cleanly (no half-written file under a final name).
+// A second signal kills the process at once: the handler restores the default action.
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void on_stop_signal(int signal_number) {
+  g_stop_requested.store(true);
+  std::signal(signal_number, SIG_DFL);
+}
+
+void install_stop_handlers() {
+  static_assert(std::atomic<bool>::is_always_lock_free, "used from a signal handler");
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
 
 StageRegistry make_registry() {
   StageRegistry registry;
@@ -44,11 +62,13 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
     std::cerr << "winnow: " << config.status().message() << "\n";
     return 2;
   }
+  install_stop_handlers();
+  options.stop_requested = &g_stop_requested;
   RunReport report = run_pipeline(*config, options);
   if (!quiet || !report.status.is_ok()) std::cout << format_summary(report);
   if (!report.status.is_ok()) {
     std::cerr << "winnow: " << report.status.message() << "\n";
-    return 1;
+    return g_stop_requested ? 130 : 1;  // 130: the shell's code for "stopped by Ctrl-C"
   }
   return 0;
 }

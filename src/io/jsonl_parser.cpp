@@ -34,6 +34,9 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
 
   for (const RawLine& line : batch.raw_lines) {
     std::string_view record = raw.substr(line.offset, line.length);
+    if (line.byte_offset == 0 && record.substr(0, 3) == "\xEF\xBB\xBF") {
+      record.remove_prefix(3);  // a UTF-8 byte order mark, as some Windows tools write
+    }
     while (!record.empty() && is_json_space(record.back())) record.remove_suffix(1);
     size_t lead = 0;
     while (lead < record.size() && is_json_space(record[lead])) ++lead;

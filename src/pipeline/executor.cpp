@@ -22,6 +22,8 @@
 
 namespace winnow {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 struct BuiltStage {
@@ -109,12 +111,21 @@ Status PipelineRun::plan() {
   auto inputs = discover_inputs(options_.inputs.empty() ? config_.input_paths : options_.inputs);
   if (!inputs.is_ok()) return inputs.status();
   inputs_ = std::move(inputs).value();
-  if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input files");
-  report_.input_files = inputs_.size();
 
   std::string output = options_.output.empty() ? config_.output_path : options_.output;
   if (output.empty()) return Status::error("no output folder given (output.path or --output)");
   report_.output_dir = output;
+  // An output folder inside an input folder must not feed a later run as input.
+  std::error_code ec;
+  fs::path output_abs = fs::weakly_canonical(fs::absolute(output), ec);
+  std::erase_if(inputs_, [&](const InputFile& input) {
+    fs::path path = fs::weakly_canonical(fs::absolute(input.path), ec);
+    auto [end, _] = std::mismatch(output_abs.begin(), output_abs.end(), path.begin(), path.end());
+    return end == output_abs.end();
+  });
+  if (inputs_.empty()) return Status::errorf("no input left outside the output folder {}", output);
+  if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input files");
+  report_.input_files = inputs_.size();
 
   // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
   std::string input_list;
@@ -126,7 +137,6 @@ Status PipelineRun::plan() {
   WINNOW_RETURN_IF_ERROR(layout_->prepare(options_.overwrite));
 
   // Shards with a marker from this same pipeline are done; a marker from another is an error.
-  std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(layout_->done_dir(), ec)) {
     if (entry.path().extension() != ".json") continue;
     auto marker = CompletionMarker::read(entry.path().string());
@@ -283,7 +293,8 @@ void PipelineRun::run_threads() {
 
   // Enough batches in flight to keep every core busy with one and have one more queued per
   // step; memory is this times the batch size, however many workers the steps have.
-  in_flight_ = std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads_) + steps.size() + 2);
+  in_flight_ =
+      std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads_) + steps.size() + 2);
   for (size_t i = 0; i <= steps.size(); ++i) {
     size_t consumers = i < steps.size() ? static_cast<size_t>(workers[i]) : 1;
     queues_.push_back(std::make_unique<BatchQueue>(std::max<size_t>(2, consumers + 1)));
@@ -307,6 +318,18 @@ void PipelineRun::run_threads() {
 
   for (size_t i = 0; i < runners_.size(); ++i) runners_[i]->start(workers[i]);
   std::thread writer([this] { write_batches(); });
+  std::atomic<bool> finished{false};
+  std::thread watcher([this, &finished] {
+    while (!finished && options_.stop_requested) {
+      if (options_.stop_requested->load()) {
+        fail(
+            Status::error("interrupted: shards finished so far are complete; run again to "
+                          "resume the rest"));
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
   int readers = std::clamp<int>(threads_ / 4, 1,
                                 static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
   std::vector<std::thread> reader_threads;
@@ -323,6 +346,8 @@ void PipelineRun::run_threads() {
   queues_.front()->close();
   for (auto& runner : runners_) runner->join();
   writer.join();
+  finished = true;
+  watcher.join();
   if (progress) progress->stop();
 }
 

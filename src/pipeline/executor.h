@@ -3,6 +3,7 @@
 // stage's workers → encode workers → one writer, joined by bounded queues of DocBatches.
 // Output is deterministic: the writer restores each shard's batch order, so neither thread
 // counts nor batch sizes change a byte of it.
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -24,6 +25,9 @@ struct RunOptions {
   std::optional<uint64_t> batch_size;
   bool overwrite = false;
   bool progress = false;  // live progress line on stderr
+  // When set and it turns true (a signal handler), the run stops as a failure: finished shards
+  // stay complete, the others leave no file behind, and a re-run resumes.
+  const std::atomic<bool>* stop_requested = nullptr;
 };
 
 struct StepReport {

@@ -123,6 +123,14 @@ TEST(JsonlParser, SurroundingWhitespaceAndCrAreIgnored) {
   EXPECT_EQ(batch->record(2), "{ \"text\" : \"c\" }");
 }
 
+TEST(JsonlParser, ByteOrderMarkAtTheStartOfAFileIsSkipped) {
+  auto batch = parse({"\xEF\xBB\xBF{\"text\":\"a\"}", "\xEF\xBB\xBF{\"text\":\"b\"}"});
+  ASSERT_EQ(batch->size(), 1u);  // only at byte 0: a mark later in the stream is an error
+  EXPECT_EQ(batch->record(0), "{\"text\":\"a\"}");
+  ASSERT_EQ(batch->errors.size(), 1u);
+  EXPECT_EQ(batch->errors[0].line, 2u);
+}
+
 TEST(JsonlParser, StringIdsAreKept) {
   auto batch = parse({"{\"id\":\"doc-1\",\"text\":\"a\"}",
                       "{\"text\":\"b\",\"id\":\"\\u00e9\\\"q\"}", "{\"text\":\"c\",\"id\":\"\"}"});

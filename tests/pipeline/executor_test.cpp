@@ -234,3 +234,23 @@ TEST(Executor, MissingInputIsAClearError) {
 
 }  // namespace
 }  // namespace winnow::testing
+
+namespace winnow::testing {
+namespace {
+
+TEST(Executor, OutputFolderInsideTheInputFolderIsNeverReadAsInput) {
+  TempDir dir;
+  auto inputs = write_corpus(dir.path(), 2, 40);
+  std::string out = dir.file("out");  // inside the input folder
+  RunReport first = run(kFilterPipeline, {dir.path()}, out);
+  ASSERT_TRUE(first.status.is_ok()) << first.status.message();
+  EXPECT_EQ(first.input_files, 2u);
+  // The second run sees the same two inputs (not out/*.jsonl.zst) and finds them complete.
+  RunReport second = run(kFilterPipeline, {dir.path()}, out);
+  ASSERT_TRUE(second.status.is_ok()) << second.status.message();
+  EXPECT_EQ(second.input_files, 2u);
+  EXPECT_EQ(second.skipped_files, 2u);
+}
+
+}  // namespace
+}  // namespace winnow::testing
