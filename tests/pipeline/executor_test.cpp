@@ -122,10 +122,13 @@ TEST(Executor, OutputIsIdenticalForAnyThreadsAndBatchSizes) {
     RunReport a = run(yaml, inputs, dir.file(std::string("a-") + format), 1, 7);
     RunReport b = run(yaml, inputs, dir.file(std::string("b-") + format), 4, 1000);
     RunReport c = run(yaml, inputs, dir.file(std::string("c-") + format), 2, 64);
-    ASSERT_TRUE(a.status.is_ok() && b.status.is_ok() && c.status.is_ok());
+    // 8 threads also means two reader threads taking shards in parallel.
+    RunReport d = run(yaml, inputs, dir.file(std::string("d-") + format), 8, 33);
+    ASSERT_TRUE(a.status.is_ok() && b.status.is_ok() && c.status.is_ok() && d.status.is_ok());
     auto tree_a = read_output_tree(dir.file(std::string("a-") + format));
     EXPECT_EQ(tree_a, read_output_tree(dir.file(std::string("b-") + format))) << format;
     EXPECT_EQ(tree_a, read_output_tree(dir.file(std::string("c-") + format))) << format;
+    EXPECT_EQ(tree_a, read_output_tree(dir.file(std::string("d-") + format))) << format;
     EXPECT_GE(tree_a.size(), 6u * 2);  // kept + marker per shard at least
   }
 }
