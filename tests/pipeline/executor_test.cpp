@@ -257,3 +257,59 @@ TEST(Executor, OutputFolderInsideTheInputFolderIsNeverReadAsInput) {
 
 }  // namespace
 }  // namespace winnow::testing
+
+namespace winnow::testing {
+namespace {
+
+TEST(Executor, RandomGarbageIsAccountedForAndNeverCorruptsOutput) {
+  TempDir dir;
+  std::mt19937 rng(11);
+  const std::string alphabet = "abc\\\"\xc3\xa9\x01{}[]:, ";
+  int expected_valid = 0;
+  for (int f = 0; f < 6; ++f) {
+    std::string body;
+    for (int i = 0; i < 1500; ++i) {
+      int kind = static_cast<int>(rng() % 3);
+      if (kind == 0) {  // random bytes, newlines excluded so the line count stays known
+        for (size_t n = rng() % 300; n > 0; --n) {
+          char c = static_cast<char>(rng() % 256);
+          body.push_back(c == '\n' ? ' ' : c);
+        }
+      } else if (kind == 1) {  // almost JSON
+        body += "{\"text\": \"";
+        for (size_t n = rng() % 60; n > 0; --n) body.push_back(alphabet[rng() % alphabet.size()]);
+        body += "\"}";
+      } else {
+        body += "{\"text\":\"ok\",\"id\":" + std::to_string(i) + ",\"x\":[1,{\"y\":null}]}";
+        ++expected_valid;
+      }
+      body.push_back('\n');
+    }
+    Compression c = static_cast<Compression>(f % 3);
+    std::string data = compress(body, c);
+    if (f == 4) data.resize(data.size() / 2);  // a truncated gzip stream too
+    write_file(dir.file("g" + std::to_string(f) + std::string(format_extension(c))), data);
+  }
+  RunReport r = run("on_error: skip\noutput: {format: jsonl}\n", {dir.path()}, dir.file("out"));
+  ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+  EXPECT_TRUE(r.totals.reconciles());
+  EXPECT_GT(r.totals.errors_total(), 0u);
+  EXPECT_GE(r.totals.kept, static_cast<uint64_t>(expected_valid) - 1500);  // minus the cut file
+  // Whatever was kept is valid JSON with a string text.
+  simdjson::dom::parser parser;
+  uint64_t kept_lines = 0;
+  for (const auto& entry : fs::directory_iterator(dir.file("out"))) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".jsonl") continue;
+    for (const std::string& line : split_lines(read_file(entry.path().string()))) {
+      simdjson::dom::element doc;
+      ASSERT_FALSE(parser.parse(line).get(doc)) << line;
+      std::string_view text;
+      EXPECT_FALSE(doc["text"].get(text)) << line;
+      ++kept_lines;
+    }
+  }
+  EXPECT_EQ(kept_lines, r.totals.kept);
+}
+
+}  // namespace
+}  // namespace winnow::testing
