@@ -121,6 +121,7 @@ class DocBatch {
 
   // ---- Encoded output (filled by the encoder, written by the sink) ----
   std::string encoded_kept;
+  std::vector<size_t> encoded_kept_ends;  // end offset of each kept document's line
   std::string encoded_rejected;
   std::string encoded_errors;
 

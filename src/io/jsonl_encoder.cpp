@@ -93,6 +93,7 @@ void JsonlEncoder::encode(DocBatch& batch, const std::string& file) const {
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch.kept(i)) {
       write_document(batch.encoded_kept, batch, i, {});
+      batch.encoded_kept_ends.push_back(batch.encoded_kept.size());
       continue;
     }
     if (!options_.write_rejected) continue;

@@ -1,5 +1,6 @@
 #include "io/shard_output.h"
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
 #include "core/json_text.h"
@@ -41,16 +42,51 @@ Result<CompletionMarker> CompletionMarker::read(const std::string& path) {
   return marker;
 }
 
-ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level, int zstd_threads)
+ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level, int threads,
+                         uint64_t max_file_bytes)
     : paths_(std::move(paths)),
       compression_(compression),
       level_(level),
-      zstd_threads_(zstd_threads) {}
+      threads_(threads),
+      max_file_bytes_(max_file_bytes) {}
+
+std::string ShardOutput::part_path(const std::string& kept, Compression compression,
+                                   uint64_t index) {
+  std::string_view ext = format_extension(compression);
+  return fmt::format("{}-p{:05}{}", std::string_view(kept).substr(0, kept.size() - ext.size()),
+                     index, ext);
+}
+
+std::string ShardOutput::kept_path() const {
+  return max_file_bytes_ == 0 ? paths_.kept : part_path(paths_.kept, compression_, part_);
+}
+
+Status ShardOutput::write_kept(const DocBatch& batch) {
+  if (max_file_bytes_ == 0) return append(kept_, paths_.kept, compression_, batch.encoded_kept);
+  std::string_view bytes = batch.encoded_kept;
+  size_t run_start = 0;  // documents [run_start, doc_start) go to the current part together
+  size_t doc_start = 0;
+  for (size_t doc_end : batch.encoded_kept_ends) {
+    uint64_t size = doc_end - doc_start;
+    if (part_bytes_ > 0 && part_bytes_ + size > max_file_bytes_) {
+      WINNOW_RETURN_IF_ERROR(
+          append(kept_, kept_path(), compression_, bytes.substr(run_start, doc_start - run_start)));
+      WINNOW_RETURN_IF_ERROR(kept_->finish());
+      kept_.reset();
+      ++part_;
+      part_bytes_ = 0;
+      run_start = doc_start;
+    }
+    part_bytes_ += size;
+    doc_start = doc_end;
+  }
+  return append(kept_, kept_path(), compression_, bytes.substr(run_start));
+}
 
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
                            Compression compression, std::string_view bytes) {
   if (!sink) {
-    auto created = ByteSink::create(path, compression, level_, zstd_threads_);
+    auto created = ByteSink::create(path, compression, level_, threads_);
     if (!created.is_ok()) return created.status();
     sink = std::move(created).value();
   }
@@ -59,7 +95,7 @@ Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& p
 
 Status ShardOutput::write(const DocBatch& batch) {
   // The kept file exists for every shard, even when nothing was kept.
-  WINNOW_RETURN_IF_ERROR(append(kept_, paths_.kept, compression_, batch.encoded_kept));
+  WINNOW_RETURN_IF_ERROR(write_kept(batch));
   if (!batch.encoded_rejected.empty()) {
     WINNOW_RETURN_IF_ERROR(
         append(rejected_, paths_.rejected, compression_, batch.encoded_rejected));
@@ -73,7 +109,7 @@ Status ShardOutput::write(const DocBatch& batch) {
 }
 
 Status ShardOutput::commit(const CompletionMarker& marker) {
-  WINNOW_RETURN_IF_ERROR(append(kept_, paths_.kept, compression_, {}));
+  WINNOW_RETURN_IF_ERROR(append(kept_, kept_path(), compression_, {}));
   for (auto* sink : {&kept_, &rejected_, &errors_}) {
     if (*sink) WINNOW_RETURN_IF_ERROR((*sink)->finish());
   }

@@ -30,9 +30,17 @@ struct CompletionMarker {
   static Result<CompletionMarker> read(const std::string& path);
 };
 
+// With max_file_bytes > 0 the kept documents go to parts "<name>-p00000<ext>", "-p00001", ...
+// A part is cut before the document that would take it past max_file_bytes of uncompressed
+// JSONL (a part always holds at least one document), so the cuts depend only on the documents,
+// never on batch sizes. Each part is committed when full; the marker still comes last.
 class ShardOutput {
  public:
-  ShardOutput(ShardPaths paths, Compression compression, int level, int zstd_threads);
+  ShardOutput(ShardPaths paths, Compression compression, int level, int threads,
+              uint64_t max_file_bytes = 0);
+
+  // The name of kept part `index` for a shard whose single-file name is `kept`.
+  static std::string part_path(const std::string& kept, Compression compression, uint64_t index);
 
   // Appends a batch's encoded bytes; files other than the kept one open at first use.
   Status write(const DocBatch& batch);
@@ -41,11 +49,16 @@ class ShardOutput {
  private:
   Status append(std::unique_ptr<ByteSink>& sink, const std::string& path, Compression compression,
                 std::string_view bytes);
+  Status write_kept(const DocBatch& batch);
+  std::string kept_path() const;
 
   ShardPaths paths_;
   Compression compression_;
   int level_;
-  int zstd_threads_;
+  int threads_;
+  uint64_t max_file_bytes_;
+  uint64_t part_ = 0;        // index of the kept part being written
+  uint64_t part_bytes_ = 0;  // uncompressed bytes in it so far
   std::unique_ptr<ByteSink> kept_;
   std::unique_ptr<ByteSink> rejected_;
   std::unique_ptr<ByteSink> errors_;

@@ -235,7 +235,8 @@ std::unique_ptr<ShardOutput> PipelineRun::make_output(uint32_t shard) const {
   // Compression threads never change output bytes (see ByteSink); compression is usually the
   // costliest step of writing, so it may use every thread.
   return std::make_unique<ShardOutput>(layout_->shard(shard), compression_,
-                                       config_.compression_level, std::max(1, threads_));
+                                       config_.compression_level, std::max(1, threads_),
+                                       config_.max_file_bytes);
 }
 
 Status PipelineRun::finish_shard(uint32_t shard) {

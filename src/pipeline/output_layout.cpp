@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <system_error>
 
 #include "io/atomic_file.h"
@@ -62,6 +64,25 @@ Status clean_folder(const std::string& dir, bool all_outputs) {
   return Status::ok();
 }
 
+// The shard name a kept file belongs to: "a" for "a.jsonl.zst" and for its part
+// "a-p00003.jsonl.zst"; empty for anything else.
+std::string kept_shard_name(const std::string& file) {
+  for (Compression c : {Compression::kZstd, Compression::kGzip, Compression::kNone}) {
+    std::string_view ext = format_extension(c);
+    if (file.size() <= ext.size() || file.compare(file.size() - ext.size(), ext.size(), ext) != 0) {
+      continue;
+    }
+    std::string base = file.substr(0, file.size() - ext.size());
+    constexpr size_t kPartSuffix = 7;  // "-p" and five digits
+    if (base.size() > kPartSuffix && base.compare(base.size() - kPartSuffix, 2, "-p") == 0 &&
+        std::all_of(base.end() - 5, base.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      return base.substr(0, base.size() - kPartSuffix);
+    }
+    return base;
+  }
+  return {};
+}
+
 }  // namespace
 
 Status OutputLayout::prepare(bool overwrite) const {
@@ -71,17 +92,17 @@ Status OutputLayout::prepare(bool overwrite) const {
     if (ec) return Status::errorf("cannot create output folder {}: {}", path, ec.message());
   }
   if (overwrite) {
-    // In the top folder, which may hold the user's own files, remove only the kept shards this
-    // layout or an earlier run (named by its markers) wrote, and stats.json.
-    std::vector<std::string> names;
-    for (const ShardPaths& shard : shards_) names.push_back(fs::path(shard.marker).stem().string());
+    // In the top folder, which may hold the user's own files, remove only the kept shards (and
+    // their parts) this layout or an earlier run (named by its markers) wrote, and stats.json.
+    std::set<std::string> names;
+    for (const ShardPaths& shard : shards_) names.insert(fs::path(shard.marker).stem().string());
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(done_dir(), ec)) {
-      if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+      if (entry.path().extension() == ".json") names.insert(entry.path().stem().string());
     }
-    for (const std::string& name : names) {
-      for (Compression c : {Compression::kNone, Compression::kGzip, Compression::kZstd}) {
-        WINNOW_RETURN_IF_ERROR(remove_file(dir_ + "/" + name + std::string(format_extension(c))));
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      if (entry.is_regular_file() && names.count(kept_shard_name(entry.path().filename()))) {
+        WINNOW_RETURN_IF_ERROR(remove_file(entry.path()));
       }
     }
     WINNOW_RETURN_IF_ERROR(remove_file(stats_path()));

@@ -88,7 +88,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(
-        r.check_keys(output, "output", {"path", "format", "compression_level", "write_rejected"}));
+        r.check_keys(output, "output",
+                     {"path", "format", "compression_level", "write_rejected", "max_file_bytes"}));
     WINNOW_RETURN_IF_ERROR(r.read(output, "path", config.output_path, "a string"));
     std::string format;
     WINNOW_RETURN_IF_ERROR(r.read(output, "format", format, "a string"));
@@ -111,6 +112,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     }
     WINNOW_RETURN_IF_ERROR(
         r.read(output, "write_rejected", config.write_rejected, "true or false"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(output, "max_file_bytes", config.max_file_bytes, "a non-negative integer"));
   }
   if (YAML::Node on_error = root["on_error"]) {
     std::string policy = on_error.IsScalar() ? on_error.Scalar() : "";
@@ -227,9 +230,9 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
 
   // What decides the output bytes: everything but paths, threads, workers and batch sizes.
   std::string key = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
+      "{}|{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
       config.id_field, static_cast<int>(config.output_compression), config.compression_level,
-      config.write_rejected, config.seed, config.max_line_bytes);
+      config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
   config.fingerprint = fmt::format("{:016x}", hash64(key));
   return config;
 }

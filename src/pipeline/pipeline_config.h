@@ -3,7 +3,8 @@
 // and unknown stages are errors that name the file and line, before any data is read.
 //
 //   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432}
-//   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true}
+//   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
+//            max_file_bytes: 0}
 //   on_error: fail | skip
 //   threads: 0            # workers per stage; 0 = the machine's cores
 //   batch_size: 1024      # documents per batch
@@ -44,6 +45,7 @@ struct PipelineConfig {
   Compression output_compression = Compression::kZstd;
   int compression_level = 0;  // 0: the codec's default
   bool write_rejected = true;
+  uint64_t max_file_bytes = 0;  // > 0: kept output in parts of at most this much JSONL
   // run
   OnError on_error = OnError::kFail;
   int threads = 0;

@@ -313,3 +313,47 @@ TEST(Executor, RandomGarbageIsAccountedForAndNeverCorruptsOutput) {
 
 }  // namespace
 }  // namespace winnow::testing
+
+namespace winnow::testing {
+namespace {
+
+TEST(Executor, KeptOutputSplitsIntoPartsAtDocumentBoundaries) {
+  TempDir dir;
+  auto inputs = write_corpus(dir.path(), 2, 500);
+  std::string single_yaml = "output: {format: jsonl}\n";
+  std::string parts_yaml = "output: {format: jsonl, max_file_bytes: 20000}\n";
+  ASSERT_TRUE(run(single_yaml, inputs, dir.file("single")).status.is_ok());
+  RunReport a = run(parts_yaml, inputs, dir.file("parts-a"), 1, 7);
+  RunReport b = run(parts_yaml, inputs, dir.file("parts-b"), 4, 500);
+  ASSERT_TRUE(a.status.is_ok() && b.status.is_ok()) << a.status.message();
+  // The cuts depend on the documents only, not on threads or batch sizes.
+  EXPECT_EQ(read_output_tree(dir.file("parts-a")), read_output_tree(dir.file("parts-b")));
+
+  for (std::string stem : {"part-0", "part-1"}) {
+    std::string joined;
+    int parts = 0;
+    for (;; ++parts) {
+      std::string part = dir.file("parts-a/" + stem + fmt::format("-p{:05}.jsonl", parts));
+      if (!fs::exists(part)) break;
+      std::string bytes = read_file(part);
+      ASSERT_FALSE(bytes.empty());
+      // At most the limit, unless a single document is larger on its own.
+      if (split_lines(bytes).size() > 1) {
+        EXPECT_LE(bytes.size(), 20000u) << part;
+      }
+      ASSERT_EQ(bytes.back(), '\n') << "a part ends inside a document: " << part;
+      joined += bytes;
+    }
+    EXPECT_GT(parts, 3) << stem;
+    EXPECT_EQ(joined, read_file(dir.file("single/" + stem + ".jsonl"))) << stem;
+  }
+
+  // --overwrite removes the parts along with the rest.
+  RunReport again = run(single_yaml, inputs, dir.file("parts-a"), 2, 64, /*overwrite=*/true);
+  ASSERT_TRUE(again.status.is_ok()) << again.status.message();
+  EXPECT_FALSE(fs::exists(dir.file("parts-a/part-0-p00000.jsonl")));
+  EXPECT_EQ(read_output_tree(dir.file("parts-a")), read_output_tree(dir.file("single")));
+}
+
+}  // namespace
+}  // namespace winnow::testing
