@@ -69,6 +69,7 @@ class ConfigReader {
 
 Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& registry,
                   PipelineConfig& config) {
+  if (root.IsNull()) return Status::ok();  // an empty file: every default, paths from the CLI
   if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
   WINNOW_RETURN_IF_ERROR(r.check_keys(
       root, "the pipeline",

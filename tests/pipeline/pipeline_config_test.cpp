@@ -385,3 +385,21 @@ TEST_F(PipelineConfigTest, FingerprintTellsQuotedFromUnquotedScalars) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(PipelineConfigEmpty, AnEmptyFileMeansEveryDefault) {
+  StageRegistry registry;
+  register_builtin_stages(registry);
+  for (const char* text : {"", "# only a comment\n", "\n\n"}) {
+    auto config = PipelineConfig::load_string(text, "empty.yaml", registry);
+    ASSERT_TRUE(config.is_ok()) << config.status().message();
+    EXPECT_TRUE(config->stages.empty());
+    EXPECT_EQ(config->on_error, OnError::kFail);
+    EXPECT_EQ(config->output_compression, Compression::kZstd);
+  }
+}
+
+}  // namespace
+}  // namespace winnow
