@@ -47,6 +47,17 @@ bool DocBatch::in_raw(std::string_view bytes) const {
          !before(raw_.get() + raw_size_, bytes.data() + bytes.size());
 }
 
+void DocBatch::reserve(size_t documents) {
+  keys_.reserve(documents);
+  ids_.reserve(documents);
+  texts_.reserve(documents);
+  records_.reserve(documents);
+  lines_.reserve(documents);
+  flags_.reserve(documents);
+  reasons_.reserve(documents);
+  scores_.reserve(documents);
+}
+
 void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
                             std::string_view text, std::string_view record, uint64_t line) {
   keys_.push_back(key);

@@ -84,6 +84,7 @@ class DocBatch {
 
   // ---- Documents ----
   size_t size() const { return keys_.size(); }
+  void reserve(size_t documents);
   // `record` must point into the raw buffer (which is padded); `text` and `id` may point
   // anywhere: they are copied into the arena unless they already lie in the raw buffer.
   void add_document(DocKey key, std::string_view id, bool id_generated, std::string_view text,

@@ -32,6 +32,7 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
     batch.errors.push_back(std::move(record));
   };
 
+  batch.reserve(batch.raw_lines.size());
   for (const RawLine& line : batch.raw_lines) {
     std::string_view record = raw.substr(line.offset, line.length);
     if (line.byte_offset == 0 && record.substr(0, 3) == "\xEF\xBB\xBF") {
@@ -89,6 +90,8 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
       id_generated = true;
     } else if (id_value.is_string()) {
       id = std::string(id_value.get_string().value_unsafe());
+    } else if (int64_t n; !id_value.get(n)) {
+      id = fmt::format_int(n).str();  // the common case; minify() is much slower
     } else if (id_value.is_number()) {
       id = simdjson::minify(id_value);
     } else {
