@@ -165,6 +165,22 @@ TEST(Cli, HundredMegabyteLineIsSkippedWithoutHoldingIt) {
   EXPECT_THAT(read_file(dir.file("s/errors/big.jsonl")), HasSubstr("line_too_long"));
 }
 
+// Starts `winnow ARGS`, sends it `signal_number` after `delay_ms`, and returns its wait status.
+int signal_midway(const std::string& args, int delay_ms, int signal_number) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    // exec: the shell becomes winnow, so the signal reaches winnow itself.
+    execl("/bin/sh", "sh", "-c", ("exec " + kWinnow + " " + args + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(pid, signal_number);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
 TEST(Cli, KilledRunResumesToTheSameOutput) {
   TempDir dir;
   // Enough data that a run takes a while on one thread.
@@ -179,17 +195,7 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
   // Kill -9 part-way, at a few different moments, then resume to completion.
   for (int delay_ms : {150, 400}) {
     std::string target = dir.file("killed-" + std::to_string(delay_ms));
-    pid_t pid = fork();
-    if (pid == 0) {
-      // exec: the shell becomes winnow, so the SIGKILL below reaches winnow itself.
-      execl("/bin/sh", "sh", "-c",
-            ("exec " + kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
+    signal_midway(args + target, delay_ms, SIGKILL);
     ASSERT_EQ(winnow(args + target, &out), 0) << out;
     EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")))
         << "after a kill at " << delay_ms << " ms";
@@ -198,17 +204,7 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
 
   // SIGTERM (and Ctrl-C's SIGINT) stop the run cleanly: exit 130, no temporary file left.
   std::string target = dir.file("terminated");
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c",
-          ("exec " + kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  kill(pid, SIGTERM);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  int status = signal_midway(args + target, 300, SIGTERM);
   ASSERT_TRUE(WIFEXITED(status));
   int code = WEXITSTATUS(status);
   EXPECT_TRUE(code == 130 || code == 0) << "exit code " << code;  // 0: it had finished already
