@@ -157,6 +157,24 @@ Status fill_defaults(const std::vector<ParamSpec>& specs, const std::string& lab
   return Status::ok();
 }
 
+bool holds_type(const StageParams::Value& value, ParamType type) {
+  switch (type) {
+    case ParamType::kInt:
+      return std::holds_alternative<int64_t>(value);
+    case ParamType::kFloat:
+      return std::holds_alternative<double>(value) || std::holds_alternative<int64_t>(value);
+    case ParamType::kBool:
+      return std::holds_alternative<bool>(value);
+    case ParamType::kString:
+      return std::holds_alternative<std::string>(value);
+    case ParamType::kStringList:
+      return std::holds_alternative<std::vector<std::string>>(value);
+    case ParamType::kScalar:
+      return std::holds_alternative<ScalarParam>(value);
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<StageParams> StageParams::parse(const YAML::Node& node, const std::vector<ParamSpec>& specs,
@@ -170,9 +188,14 @@ Result<StageParams> StageParams::parse(const YAML::Node& node, const std::vector
     return Status::errorf("{}:{}: stage '{}': expected a map of parameters", where,
                           params.stage_line_, label);
   }
+  std::map<std::string, bool> seen;
   for (const auto& item : node) {
     std::string key = item.first.Scalar();
     int line = item.first.Mark().line + 1;
+    if (seen[key]) {
+      return Status::errorf("{}:{}: stage '{}': key '{}' appears twice", where, line, label, key);
+    }
+    seen[key] = true;
     if (std::find(skip_keys.begin(), skip_keys.end(), key) != skip_keys.end()) continue;
     auto spec =
         std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
@@ -208,6 +231,12 @@ Result<StageParams> StageParams::from_values(const std::map<std::string, Value>&
     if (std::none_of(specs.begin(), specs.end(),
                      [&](const ParamSpec& s) { return s.name == key; })) {
       return Status::errorf("stage '{}': unknown parameter '{}'", label, key);
+    }
+    const ParamSpec& spec = *std::find_if(specs.begin(), specs.end(),
+                                          [&](const ParamSpec& s) { return s.name == key; });
+    if (!holds_type(value, spec.type)) {
+      return Status::errorf("stage '{}': parameter '{}' must be {}", label, key,
+                            with_article(param_type_name(spec.type)));
     }
     params.values_[key] = value;
     params.given_[key] = true;

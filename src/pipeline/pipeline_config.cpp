@@ -23,8 +23,12 @@ class ConfigReader {
   Status check_keys(const YAML::Node& map, const std::string& section,
                     const std::set<std::string>& known) const {
     if (!map.IsMap()) return error(map, "'" + section + "' must be a map");
+    std::set<std::string> seen;
     for (const auto& item : map) {
       const std::string& key = item.first.Scalar();
+      if (!seen.insert(key).second) {
+        return error(item.first, fmt::format("key '{}' appears twice in {}", key, section));
+      }
       if (!known.count(key)) {
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;

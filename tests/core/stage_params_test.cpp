@@ -355,3 +355,21 @@ TEST(ParamTypeName, NamesEveryType) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(StageParamsFromValues, RejectsAValueOfTheWrongType) {
+  std::vector<ParamSpec> specs = {{"n", ParamType::kInt, "1", "a count"},
+                                  {"ratio", ParamType::kFloat, "0.5", "a ratio"}};
+  auto wrong = StageParams::from_values({{"n", std::string("three")}}, specs, "s");
+  ASSERT_FALSE(wrong.is_ok());
+  EXPECT_EQ(wrong.status().message(), "stage 's': parameter 'n' must be an integer");
+  // An integer is a fine number.
+  auto widened = StageParams::from_values({{"ratio", int64_t{2}}}, specs, "s");
+  ASSERT_TRUE(widened.is_ok()) << widened.status().message();
+  EXPECT_EQ(widened->get_float("ratio"), 2.0);
+}
+
+}  // namespace
+}  // namespace winnow

@@ -403,3 +403,24 @@ TEST(PipelineConfigEmpty, AnEmptyFileMeansEveryDefault) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(PipelineConfigDuplicates, AKeyGivenTwiceIsAnErrorAtItsSecondLine) {
+  StageRegistry registry;
+  register_builtin_stages(registry);
+  auto top = PipelineConfig::load_string("seed: 1\nthreads: 2\nseed: 3\n", "d.yaml", registry);
+  ASSERT_FALSE(top.is_ok());
+  EXPECT_THAT(top.status().message(), ::testing::StartsWith("d.yaml:3: "));
+  EXPECT_THAT(top.status().message(), ::testing::HasSubstr("'seed' appears twice"));
+
+  auto stage = PipelineConfig::load_string(
+      "stages:\n  - stage: text_length\n    min_chars: 1\n    min_chars: 5\n", "d.yaml", registry);
+  ASSERT_FALSE(stage.is_ok());
+  EXPECT_THAT(stage.status().message(), ::testing::StartsWith("d.yaml:4: "));
+  EXPECT_THAT(stage.status().message(), ::testing::HasSubstr("'min_chars' appears twice"));
+}
+
+}  // namespace
+}  // namespace winnow
