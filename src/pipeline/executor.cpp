@@ -245,6 +245,7 @@ Status PipelineRun::finish_shard(uint32_t shard) {
   CompletionMarker marker{report_.fingerprint, inputs_[shard].path, state.counts};
   WINNOW_RETURN_IF_ERROR(state.output->commit(marker));
   run_counts_.merge(state.counts);
+  ++report_.completed_files;
   shards_.erase(shard);
   return Status::ok();
 }

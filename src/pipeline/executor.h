@@ -47,7 +47,8 @@ struct RunReport {
   RunCounts totals;  // this run's shards plus the completed shards it skipped
   std::vector<StepReport> steps;
   size_t input_files = 0;
-  size_t skipped_files = 0;  // complete from an earlier run
+  size_t skipped_files = 0;    // complete from an earlier run
+  size_t completed_files = 0;  // completed by this run
   double elapsed_seconds = 0;
   int threads = 0;
   std::string output_dir;

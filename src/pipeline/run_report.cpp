@@ -52,6 +52,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   out.key("threads").value(report.threads);
   out.key("input_files").value(static_cast<uint64_t>(report.input_files));
   out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
+  out.key("input_files_completed").value(static_cast<uint64_t>(report.completed_files));
   out.key("totals");
   report.totals.write_json(out);
   out.key("reconciles").value(report.totals.reconciles());
@@ -82,6 +83,10 @@ std::string format_summary(const RunReport& report) {
   s += fmt::format("winnow: {} in {:.2f} s with {} threads -> {}\n",
                    report.status.is_ok() ? "done" : "FAILED", report.elapsed_seconds,
                    report.threads, report.output_dir);
+  if (!report.status.is_ok()) {
+    s += fmt::format("  the counts below cover only the {} shard(s) that are complete\n",
+                     report.completed_files + report.skipped_files);
+  }
   s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
