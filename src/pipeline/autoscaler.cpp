@@ -76,7 +76,8 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
       if (steps[i].finished) continue;
       double r = steps[i].rate(ideal[i]);
       if (!can_grow(i, used)) {
-        if (r >= 0) fixed_min = std::min(fixed_min, r);
+        // A starved step is not a bottleneck, whatever its capacity.
+        if (r >= 0 && !steps[i].starved(settings)) fixed_min = std::min(fixed_min, r);
         continue;
       }
       if (best == n || r < best_rate) {
