@@ -124,6 +124,9 @@ Status PipelineRun::resolve_resources() {
   report_.gpus_detected = detect_gpus();
   double gpus = options_.gpus >= 0 ? options_.gpus : config_.gpus;
   budget_ = {threads_, gpus >= 0 ? gpus : report_.gpus_detected};
+  // Without the autoscaler `threads` keeps its old meaning, workers per step: the CPU budget is
+  // then what those workers add up to.
+  if (!autoscale_.enabled) budget_.cpus = threads_ * static_cast<int>(config_.stages.size() + 2);
   report_.gpus = budget_.gpus;
   for (const StageConfig& sc : config_.stages) {
     auto needs = resolve_stage_resources(sc.name, sc.spec->resources, budget_);

@@ -32,16 +32,19 @@ void StageRunner::set_workers(int workers) {
   if (workers < 1) workers = 1;
   if (ended_.load()) return;
   target_.store(workers);
-  while (live_.load() < workers) spawn();
+  while (live_.load() < workers) {
+    if (!spawn()) return;
+  }
 }
 
-void StageRunner::spawn() {
+bool StageRunner::spawn() {
   std::lock_guard lock(threads_mutex_);
-  if (joined_) return;  // the run is over: no new thread may outlive join()
+  if (joined_) return false;  // the run is over: no new thread may outlive join()
   live_.fetch_add(1);
   auto state = std::make_shared<WorkerState>();
   workers_.push_back(state);
   threads_.emplace_back([this, state] { worker_loop(state); });
+  return true;
 }
 
 void StageRunner::join() {

@@ -101,7 +101,7 @@ class StageRunner {
     uint64_t kept_out;
   };
 
-  void spawn();
+  bool spawn();  // false once joined
   void worker_loop(std::shared_ptr<WorkerState> state);
   Status run_work(DocBatch& batch);
   Status run_setup();
