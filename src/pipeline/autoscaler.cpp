@@ -122,7 +122,7 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
     }
     int desired = std::max({ideal[i], s.protected_workers, 1});
     final_target[i] = current;
-    if (s.input_full_fraction >= 0.5) {
+    if (s.input_full_fraction >= 0.5 && s.output_full_fraction < 0.5) {
       memory.shrink_streak[i] = 0;
       p = {current, "hold: input queue full"};
     } else if (desired >= current) {

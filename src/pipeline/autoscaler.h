@@ -14,7 +14,9 @@
 //   - a worker still in setup, or ready for less than the grace period, is never taken away;
 //   - a shrink must be proposed in `shrink_cycles` successive cycles before it happens, and
 //     goes only as far as the least of those proposals;
-//   - a step whose input queue is full is never shrunk;
+//   - a step whose input queue is full is never shrunk while its output has room (work waits
+//     for it); when its output is full too it waits on its consumer, and a full input says
+//     nothing about its own speed (every step upstream of a bottleneck looks like that);
 //   - a step with fewer than `min_samples` measured batches grows by at most one per cycle.
 #include <cstddef>
 #include <string>
@@ -51,6 +53,7 @@ struct StepObservation {
   double docs_per_batch = 0;      // source documents per batch, over the window
   double input_empty_fraction = 0;  // of the interval's queue samples
   double input_full_fraction = 0;
+  double output_full_fraction = 0;
   double busy_fraction = 0;       // of its workers' time in the interval
 
   // Throughput in source documents per second with `workers` workers; < 0 when unknown.

@@ -87,6 +87,7 @@ void RunMonitor::tick() {
     ++a.ticks;
     if (queued == 0) ++a.empty_ticks;
     if (queued >= capacity) ++a.full_ticks;
+    if (steps_[i].output->size() >= steps_[i].output->capacity()) ++a.output_full_ticks;
     a.fill_sum += std::min(1.0, static_cast<double>(queued) / static_cast<double>(capacity));
     StepSnapshot snap = steps_[i].runner->snapshot();
     a.ready_sum += snap.ready;
@@ -147,6 +148,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
     o.docs_per_batch = snap.docs_per_batch;
     o.input_empty_fraction = a.ticks ? double(a.empty_ticks) / a.ticks : 0;
     o.input_full_fraction = a.ticks ? double(a.full_ticks) / a.ticks : 0;
+    o.output_full_fraction = a.ticks ? double(a.output_full_ticks) / a.ticks : 0;
     o.busy_fraction = s.busy_fraction;
 
     a = Accumulator{};

@@ -58,6 +58,7 @@ class RunMonitor {
     int ticks = 0;
     int empty_ticks = 0;
     int full_ticks = 0;
+    int output_full_ticks = 0;
     double fill_sum = 0;
     double ready_sum = 0;
     uint64_t busy_ns = 0;       // at the interval's start

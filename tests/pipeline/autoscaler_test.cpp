@@ -180,6 +180,18 @@ TEST(Autoscaler, NeverShrinksAStepWhoseInputQueueIsFull) {
   }
 }
 
+TEST(Autoscaler, AStepBlockedByItsConsumerMayShrinkDespiteAFullInput) {
+  // Upstream of a bottleneck every queue is full; the step waits on its output, not on work.
+  std::vector<StepObservation> steps = {measured(10, 1), measured(1, 6)};
+  steps[1].input_full_fraction = 1.0;
+  steps[1].output_full_fraction = 1.0;
+  steps[1].busy_fraction = 0.2;
+  AutoscaleSettings settings;
+  settings.shrink_cycles = 1;
+  AutoscalerMemory memory;
+  EXPECT_LT(plan_workers(steps, {8, 0}, settings, memory)[1].target, 6);
+}
+
 TEST(Autoscaler, PinnedStepsKeepTheirCount) {
   std::vector<StepObservation> steps = {measured(10, 1), measured(100, 3), measured(1, 1)};
   steps[1].pinned = 3;
