@@ -45,12 +45,14 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
   // ---- Ideal allocation: floors, then max-min balancing with headroom. ----
   std::vector<int> ideal(n, 0);
   std::vector<int> cap(n, kUnbounded);
+  std::vector<int> own_caps(n, kUnbounded);  // from pins and resources: what never changes
   Usage used;
   for (size_t i = 0; i < n; ++i) {
     const StepObservation& s = steps[i];
     if (s.finished) continue;  // its workers are leaving; it holds nothing
     int own_cap = s.max_workers > 0 ? s.max_workers : kUnbounded;
     own_cap = std::min(own_cap, std::max(1, max_workers_for(s.needs, budget)));
+    own_caps[i] = s.pinned > 0 ? s.pinned : own_cap;
     if (s.pinned > 0) {
       ideal[i] = cap[i] = s.pinned;
     } else {
@@ -76,8 +78,12 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
       if (steps[i].finished) continue;
       double r = steps[i].rate(ideal[i]);
       if (!can_grow(i, used)) {
-        // A starved step is not a bottleneck, whatever its capacity.
-        if (r >= 0 && !steps[i].starved(settings)) fixed_min = std::min(fixed_min, r);
+        // Only a step that can never grow (pinned, at its resource cap, or out of budget for
+        // what it needs) bounds the pipeline; one held back this cycle (starved, untrusted
+        // speed) does not, whatever its capacity.
+        bool structural = steps[i].pinned > 0 || ideal[i] >= own_caps[i] ||
+                          !used.fits_one_more(steps[i].needs, budget);
+        if (r >= 0 && structural) fixed_min = std::min(fixed_min, r);
         continue;
       }
       if (best == n || r < best_rate) {

@@ -36,8 +36,9 @@ struct AutoscaleSettings {
   int grace_ms = 5000;       // a worker ready for less than this is never taken away
   int window = 64;           // service times kept per step (sliding window)
   // Starved: input queue empty in at least half of the interval's samples and workers busy
-  // less than this fraction of the time.
-  double starved_busy = 0.9;
+  // less than this fraction of the time: mostly idle for want of input. A step busier than
+  // that with an empty queue keeps up with little slack; headroom decides whether it grows.
+  double starved_busy = 0.5;
 };
 
 // What the planner sees of one step at the end of an interval.

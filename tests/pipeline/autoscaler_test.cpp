@@ -103,6 +103,20 @@ TEST(Autoscaler, StarvedStepGetsNoWorkers) {
   EXPECT_GT(plan_workers(steps, {8, 0}, settings, fresh)[1].target, 1);
 }
 
+TEST(Autoscaler, AStarvedSingleSlotStillBoundsWhatItsUpstreamGets) {
+  // At start-up the GPU-like step idles behind its slow upstream: starved, but its one slot is
+  // still the ceiling, so upstream grows to headroom x its rate and not to the whole budget.
+  std::vector<StepObservation> steps = {measured(80, 1), measured(20, 1), measured(1, 1)};
+  steps[1].needs.gpus = 1;
+  steps[1].input_empty_fraction = 1.0;
+  steps[1].busy_fraction = 0.2;
+  AutoscaleSettings settings;
+  AutoscalerMemory memory;
+  auto plan = targets(plan_workers(steps, {12, 1}, settings, memory));
+  EXPECT_EQ(plan[0], 6);  // 6 x 1250 docs/s = 1.5 x 5000
+  EXPECT_EQ(plan[1], 1);
+}
+
 TEST(Autoscaler, UntrustedSpeedGrowsAtMostOneWorkerPerCycle) {
   std::vector<StepObservation> steps = {measured(1, 1), measured(100, 1)};
   steps[1].samples = 2;  // below min_samples
