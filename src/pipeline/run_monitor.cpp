@@ -23,7 +23,7 @@ void RunMonitor::start() {
   totals_per_step_.assign(steps_.size(), {});
   for (size_t i = 0; i < steps_.size(); ++i) {
     const StepMetrics& m = steps_[i].runner->metrics();
-    acc_[i].busy_ns = m.busy_ns.load();
+    acc_[i].busy_ns = steps_[i].runner->snapshot().busy_ns;
     acc_[i].batches = m.batches.load();
     acc_[i].source_docs = m.source_docs.load();
     int target = steps_[i].runner->target_workers();
@@ -111,7 +111,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
     Accumulator& a = acc_[i];
     const StepMetrics& m = step.runner->metrics();
     StepSnapshot snap = step.runner->snapshot();
-    uint64_t busy_ns = m.busy_ns.load(), batches = m.batches.load(),
+    uint64_t busy_ns = snap.busy_ns, batches = m.batches.load(),
              source_docs = m.source_docs.load();
     double ready_mean = a.ticks ? a.ready_sum / a.ticks : snap.ready;
     StepSample& s = sample.steps.emplace_back();

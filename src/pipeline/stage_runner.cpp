@@ -97,6 +97,7 @@ StepSnapshot StageRunner::snapshot() const {
   auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(threads_mutex_);
+    s.busy_ns += metrics_.busy_ns.load();
     for (const auto& w : workers_) {
       if (!w->ready) {
         ++s.starting;
@@ -104,7 +105,10 @@ StepSnapshot StageRunner::snapshot() const {
         continue;
       }
       ++s.ready;
-      if (w->busy) ++s.busy;
+      if (w->busy) {
+        ++s.busy;
+        s.busy_ns += nanoseconds(now - w->busy_since);
+      }
       if (now - w->ready_at < grace_) ++s.protected_workers;
     }
   }
@@ -169,21 +173,24 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         }
       }
       if (pool_ && !pool_->acquire(needs_)) break;  // cancelled
+      auto start = std::chrono::steady_clock::now();
       {
         std::lock_guard lock(threads_mutex_);
         state->busy = true;
+        state->busy_since = start;
       }
-      auto start = std::chrono::steady_clock::now();
       Status status = run_work(*batch);
       auto elapsed = std::chrono::steady_clock::now() - start;
       {
+        // Under the lock, so a snapshot sees the batch either in progress or done, never
+        // neither.
         std::lock_guard lock(threads_mutex_);
         state->busy = false;
+        metrics_.busy_ns += nanoseconds(elapsed);
       }
       if (pool_) pool_->release(needs_);
       uint64_t source_docs = batch->size() + batch->errors.size();
       uint64_t kept_after = batch->kept_count();
-      metrics_.busy_ns += nanoseconds(elapsed);
       metrics_.batches += 1;
       metrics_.docs_in += kept_before;
       metrics_.bytes_in += bytes_before;

@@ -51,6 +51,9 @@ struct StepSnapshot {
   int ready = 0;     // set up and alive (busy + idle)
   int busy = 0;      // processing a batch now
   int protected_workers = 0;  // starting, or ready for less than the grace period
+  // Busy time so far, including the part of the batches in progress: interval busy
+  // fractions then neither lag nor clip at a batch boundary.
+  uint64_t busy_ns = 0;
   // Over the sliding window of recent batches:
   size_t samples = 0;
   double mean_service_s = 0;
@@ -93,6 +96,7 @@ class StageRunner {
     bool ready = false;
     bool busy = false;
     std::chrono::steady_clock::time_point ready_at;
+    std::chrono::steady_clock::time_point busy_since;
   };
   struct Sample {
     std::chrono::steady_clock::time_point at;
