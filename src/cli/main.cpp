@@ -41,6 +41,11 @@ StageRegistry make_registry() {
 int list_stages(const StageRegistry& registry) {
   for (const StageSpec* spec : registry.all()) {
     std::cout << spec->name << "\n  " << spec->summary << "\n";
+    const StageResources& r = spec->resources;
+    if (r.cpus != 1 || r.gpus > 0) {
+      std::cout << fmt::format("  per worker: {} CPU thread(s), {} GPU{}\n", r.cpus, r.gpus,
+                               r.cpu_fallback ? " (runs on the CPU without one)" : "");
+    }
     for (const ParamSpec& param : spec->params) {
       std::string default_text = param.required                ? "required"
                                  : param.default_value.empty() ? "unset"
