@@ -36,9 +36,13 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Sleeps until `start + micros`, so per-call overheads do not add up.
+// Waits until `start + micros`, so per-call overheads do not add up: sleeps most of it, then
+// yields through the last 1.5 ms, because on a loaded machine a sleeping thread wakes up to a
+// few ms late, which would stretch the known costs.
 void spend(Clock::time_point start, double micros) {
-  std::this_thread::sleep_until(start + std::chrono::nanoseconds(static_cast<int64_t>(micros * 1e3)));
+  auto deadline = start + std::chrono::nanoseconds(static_cast<int64_t>(micros * 1e3));
+  std::this_thread::sleep_until(deadline - std::chrono::microseconds(1500));
+  while (Clock::now() < deadline) std::this_thread::yield();
 }
 
 size_t kept_docs(const DocBatch& batch) { return batch.kept_count(); }
@@ -286,13 +290,20 @@ int main_impl(int argc, char** argv) {
              "chunks, sink 0.05 ms/chunk\n\n",
              s.cpu_doc_ms, s.gpu_batch_ms, s.gpu_batch_ms / s.batch);
 
-  // 1. The GPU-like stage alone: its isolated rate, the ceiling of the whole pipeline.
-  Outcome iso = run(registry, s, stage_yaml("gpu", s), corpus, s.dir + "/iso", true, s.budget);
-  Steady iso_steady = steady(iso.report, step_index(iso.report, "gpu"), 1.0);
-  double iso_rate = iso_steady.docs_per_s > 0 ? iso_steady.docs_per_s : docs / iso.seconds;
-  fmt::print("isolated gpu stage: {:.0f} docs/s steady ({:.0f} docs/s over the whole run, "
-             "theory {:.0f})\n",
-             iso_rate, docs / iso.seconds, s.batch / (s.gpu_batch_ms / 1e3));
+  // 1. The GPU-like stage alone: its isolated rate, the ceiling of the whole pipeline. Measured
+  //    before and after the other runs (this machine is shared), the faster one kept.
+  auto isolated = [&] {
+    Outcome iso = run(registry, s, stage_yaml("gpu", s), corpus, s.dir + "/iso", true, s.budget);
+    Steady iso_steady = steady(iso.report, step_index(iso.report, "gpu"), 1.0);
+    double rate = iso_steady.docs_per_s > 0 ? iso_steady.docs_per_s : docs / iso.seconds;
+    fmt::print("isolated gpu stage: {:.0f} docs/s steady ({:.0f} docs/s over the whole run, "
+               "{:.2f} ms per batch; theory {:.0f})\n",
+               rate, docs / iso.seconds,
+               iso.report.steps[step_index(iso.report, "gpu")].summary.mean_service_ms,
+               s.batch / (s.gpu_batch_ms / 1e3));
+    return rate;
+  };
+  double iso_rate = isolated();
 
   std::string all = stage_yaml("cpu", s) + stage_yaml("gpu", s) + stage_yaml("fanout", s) +
                     stage_yaml("sink", s);
@@ -303,11 +314,11 @@ int main_impl(int argc, char** argv) {
   Steady sst = steady(st.report, gpu, s.warmup_s);
   fmt::print("\nstreaming, autoscaled: {:.2f} s, {:.0f} docs/s whole run\n", st.seconds,
              docs / st.seconds);
-  fmt::print("  steady window {:.1f}–{:.1f} s: gpu busy {:.2f}%, {:.0f} docs/s = {:.1f}% of "
-             "isolated, worker changes in window: {}\n",
-             sst.from, sst.to, 100 * sst.busy, sst.docs_per_s, 100 * sst.docs_per_s / iso_rate,
-             sst.changes);
+  fmt::print("  steady window {:.1f}–{:.1f} s: gpu busy {:.2f}%, {:.0f} docs/s, worker changes "
+             "in window: {}\n",
+             sst.from, sst.to, 100 * sst.busy, sst.docs_per_s, sst.changes);
   fmt::print("  workers final (min–max): {}\n", targets_line(st.report));
+  fmt::print("  gpu mean service {:.2f} ms per batch\n", st.report.steps[gpu].summary.mean_service_ms);
   int first_balanced = -1;
   for (size_t k = 1; k < st.report.samples.size(); ++k) {
     bool same = true;
@@ -351,6 +362,8 @@ int main_impl(int argc, char** argv) {
   fmt::print("\nbatch mode (stage by stage): {:.2f} s, {:.0f} docs/s ({})\n", batch_seconds,
              docs / batch_seconds, line);
 
+  iso_rate = std::max(iso_rate, isolated());
+
   // 5. Cost profile change: the CPU stage becomes 4x cheaper halfway through.
   double change_at = 0.5 * docs / iso_rate;
   std::string changing = stage_yaml("cpu", s, change_at) + stage_yaml("gpu", s) +
@@ -391,6 +404,8 @@ int main_impl(int argc, char** argv) {
   fmt::print("\nsummary: throughput docs/s — streaming autoscaled {:.0f} (steady {:.0f}), fixed "
              "equal {:.0f}, batch mode {:.0f}; isolated gpu {:.0f}\n",
              docs / st.seconds, sst.docs_per_s, docs / fx.seconds, docs / batch_seconds, iso_rate);
+  fmt::print("streaming steady throughput / isolated: {:.1f}% (vs theory {:.1f}%)\n",
+             100 * sst.docs_per_s / iso_rate, 100 * sst.docs_per_s / (s.batch / (s.gpu_batch_ms / 1e3)));
   bool ok = sst.busy >= 0.995 && sst.docs_per_s >= 0.95 * iso_rate && sst.changes == 0;
   fmt::print("targets (gpu busy >= 99.5%, >= 95% of isolated, no churn once balanced): {}\n",
              ok ? "met" : "NOT met");

@@ -38,8 +38,7 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
                                    const ResourceBudget& budget,
                                    const AutoscaleSettings& settings, AutoscalerMemory& memory) {
   const size_t n = steps.size();
-  memory.shrink_streak.resize(n, 0);
-  memory.shrink_proposal.resize(n, 0);
+  memory.shrink_proposals.resize(n);
   std::vector<StepPlan> plan(n);
 
   // ---- Ideal allocation: floors, then max-min balancing with headroom. ----
@@ -108,18 +107,18 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
     StepPlan& p = plan[i];
     if (s.finished) {
       p = {current, "finished"};
-      memory.shrink_streak[i] = 0;
+      memory.shrink_proposals[i].clear();
       continue;
     }
     if (s.pinned > 0) {
       p = {s.pinned, "pinned"};
       final_target[i] = s.pinned;
       committed.add(s.needs, s.pinned);
-      memory.shrink_streak[i] = 0;
+      memory.shrink_proposals[i].clear();
       continue;
     }
     if (ideal[i] >= current) {
-      memory.shrink_streak[i] = 0;
+      memory.shrink_proposals[i].clear();
       final_target[i] = current;
       committed.add(s.needs, current);
       growing[i] = ideal[i] > current;
@@ -129,20 +128,21 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
     int desired = std::max({ideal[i], s.protected_workers, 1});
     final_target[i] = current;
     if (s.input_full_fraction >= 0.5 && s.output_full_fraction < 0.5) {
-      memory.shrink_streak[i] = 0;
+      memory.shrink_proposals[i].clear();
       p = {current, "hold: input queue full"};
     } else if (desired >= current) {
-      memory.shrink_streak[i] = 0;
+      memory.shrink_proposals[i].clear();
       p = {current, "hold: workers starting or in grace"};
     } else {
-      int streak = ++memory.shrink_streak[i];
-      memory.shrink_proposal[i] = streak == 1 ? desired : std::max(memory.shrink_proposal[i], desired);
-      if (streak >= settings.shrink_cycles) {
-        final_target[i] = memory.shrink_proposal[i];
-        memory.shrink_streak[i] = 0;
+      std::deque<int>& proposals = memory.shrink_proposals[i];
+      proposals.push_back(desired);
+      while (proposals.size() > static_cast<size_t>(settings.shrink_cycles)) proposals.pop_front();
+      int highest = *std::max_element(proposals.begin(), proposals.end());
+      if (proposals.size() >= static_cast<size_t>(settings.shrink_cycles) && highest < current) {
+        final_target[i] = highest;
         p = {final_target[i], "shrink"};
       } else {
-        p = {current, fmt::format("shrink pending {}/{}", streak, settings.shrink_cycles)};
+        p = {current, fmt::format("shrink pending {}/{}", proposals.size(), settings.shrink_cycles)};
       }
     }
     committed.add(s.needs, final_target[i]);

@@ -13,12 +13,13 @@
 //   - a starved step (its input queue mostly empty while its workers wait) gets no worker;
 //   - a worker still in setup, or ready for less than the grace period, is never taken away;
 //   - a shrink must be proposed in `shrink_cycles` successive cycles before it happens, and
-//     goes only as far as the least of those proposals;
+//     goes only as far as the least of those proposals (the highest target proposed);
 //   - a step whose input queue is full is never shrunk while its output has room (work waits
 //     for it); when its output is full too it waits on its consumer, and a full input says
 //     nothing about its own speed (every step upstream of a bottleneck looks like that);
 //   - a step with fewer than `min_samples` measured batches grows by at most one per cycle.
 #include <cstddef>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct AutoscaleSettings {
   int min_samples = 5;       // batches measured before a step's speed is trusted
   int shrink_cycles = 3;     // cycles a shrink must be proposed in a row
   int grace_ms = 5000;       // a worker ready for less than this is never taken away
-  int window = 64;           // service times kept per step (sliding window)
+  int window = 64;           // service times kept per step (sliding window), at most two
+                             // intervals old (but always the last 5)
   // Starved: input queue empty in at least half of the interval's samples and workers busy
   // less than this fraction of the time: mostly idle for want of input. A step busier than
   // that with an empty queue keeps up with little slack; headroom decides whether it grows.
@@ -64,8 +66,11 @@ struct StepObservation {
 
 // Carried from one cycle to the next by the caller.
 struct AutoscalerMemory {
-  std::vector<int> shrink_streak;    // successive cycles a shrink was proposed
-  std::vector<int> shrink_proposal;  // the highest target proposed during the streak
+  // Per step, the targets proposed below the current one in the latest successive cycles
+  // (at most shrink_cycles; a cycle without a shrink proposal clears it). A shrink happens when
+  // it is full, to the highest of them; it is not cleared then, so after a real change of
+  // speed the step steps down one cycle at a time as the proposals fall.
+  std::vector<std::deque<int>> shrink_proposals;
 };
 
 struct StepPlan {

@@ -359,7 +359,8 @@ void PipelineRun::run_threads() {
     m.output = queues_[i + 1].get();
     runners_[i]->set_resources(pool_.get(), m.needs);
     runners_[i]->set_grace(std::chrono::milliseconds(autoscale_.enabled ? autoscale_.grace_ms : 0));
-    runners_[i]->set_window(static_cast<size_t>(autoscale_.window));
+    runners_[i]->set_window(static_cast<size_t>(autoscale_.window),
+                            std::chrono::milliseconds(2 * autoscale_.interval_ms));
     if (i >= 1 && i <= stages_.size()) {
       Stage* stage = stages_[i - 1].stage.get();
       runners_[i]->set_setup([stage] { return stage->setup_worker(); });

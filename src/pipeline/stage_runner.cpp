@@ -89,6 +89,10 @@ void StageRunner::record(const Sample& sample) {
   std::lock_guard lock(window_mutex_);
   window_.push_back(sample);
   while (window_.size() > window_size_) window_.pop_front();
+  if (window_age_.count() > 0) {
+    auto oldest = sample.at - window_age_;
+    while (window_.size() > kMinWindow && window_.front().at < oldest) window_.pop_front();
+  }
 }
 
 StepSnapshot StageRunner::snapshot() const {

@@ -78,7 +78,14 @@ class StageRunner {
     needs_ = needs;
   }
   void set_grace(std::chrono::milliseconds grace) { grace_ = grace; }
-  void set_window(size_t batches) { window_size_ = batches < 1 ? 1 : batches; }
+  // The sliding window of service times: the last `batches`, and of those only the ones
+  // younger than `max_age` (when > 0) unless fewer than kMinWindow would remain, so a change of
+  // speed shows within a couple of autoscaler intervals.
+  void set_window(size_t batches, std::chrono::milliseconds max_age = {}) {
+    window_size_ = batches < 1 ? 1 : batches;
+    window_age_ = max_age;
+  }
+  static constexpr size_t kMinWindow = 5;
 
   void start(int workers);
   void set_workers(int workers);  // at least 1; ignored once the step has ended
@@ -122,6 +129,7 @@ class StageRunner {
   StageResources needs_;
   std::chrono::milliseconds grace_{0};
   size_t window_size_ = 64;
+  std::chrono::milliseconds window_age_{0};
   std::atomic<int> target_{0};
   std::atomic<int> live_{0};
   std::atomic<bool> ended_{false};

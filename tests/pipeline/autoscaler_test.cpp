@@ -168,6 +168,20 @@ TEST(Autoscaler, ConfirmedShrinkGoesOnlyAsFarAsTheLeastOfItsProposals) {
   EXPECT_EQ(plan_workers(steps, {8, 0}, settings, memory)[1].target, 4);
 }
 
+TEST(Autoscaler, AfterASpeedChangeShrinksStepDownAsTheProposalsFall) {
+  std::vector<StepObservation> steps = {measured(10, 1), measured(1, 6)};
+  AutoscaleSettings settings;
+  settings.shrink_cycles = 2;
+  AutoscalerMemory memory;
+  steps[1].protected_workers = 4;  // proposals: 4, 4 -> shrink to 4
+  EXPECT_EQ(plan_workers(steps, {8, 0}, settings, memory)[1].target, 6);
+  EXPECT_EQ(plan_workers(steps, {8, 0}, settings, memory)[1].target, 4);
+  steps[1].target = 4;
+  steps[1].protected_workers = 0;  // proposals 4, 1: the highest is no shrink yet
+  EXPECT_EQ(plan_workers(steps, {8, 0}, settings, memory)[1].target, 4);
+  EXPECT_EQ(plan_workers(steps, {8, 0}, settings, memory)[1].target, 1);  // 1, 1
+}
+
 TEST(Autoscaler, NeverShrinksWorkersInSetupOrWithinGrace) {
   std::vector<StepObservation> steps = {measured(10, 2), measured(1, 5)};
   steps[1].protected_workers = 5;  // e.g. 2 loading a model, 3 ready for less than the grace
