@@ -10,7 +10,8 @@
 //                         # (with autoscale disabled: workers per step, as before)
 //   gpus: auto            # GPU budget: auto (detected) or a number
 //   autoscale: {enabled: true, interval_ms: 1000, headroom: 1.5, min_samples: 5,
-//               shrink_cycles: 3, grace_ms: 5000, window: 64}
+//               shrink_cycles: 3, grace_ms: 5000, window: 64, starved_busy: 0.5}
+//                         # or autoscale: false (see pipeline/autoscaler.h for each key)
 //   batch_size: 1024      # documents per batch
 //   seed: 42
 //   stages:

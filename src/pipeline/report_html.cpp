@@ -112,7 +112,7 @@ std::string line_chart(const std::string& title, const std::string& unit,
 // Kept and dropped per step: each row is the documents that reached the step, split into
 // what it kept and what it dropped, by reason.
 std::string funnel_chart(const RunReport& report) {
-  const double w = 900, label = 160, bar = 520, row = 30, top = 30;
+  const double w = 1000, label = 160, bar = 480, row = 30, top = 30;
   uint64_t total = std::max<uint64_t>(1, report.totals.documents);
   double h = top + row * static_cast<double>(report.steps.size()) + 30;
   std::string svg = fmt::format(
@@ -170,7 +170,7 @@ std::string render_report_html(const RunReport& report) {
       ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}"
       "</style></head><body>\n";
   html += fmt::format(
-      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · {} CPU threads, {} GPUs ({}) · output {}</p>\n",
+      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · output {}</p>\n",
       report.status.is_ok() ? "done" : "FAILED", escape(std::string("winnow ") + kVersion),
       report.elapsed_seconds, report.threads, report.gpus,
       report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",

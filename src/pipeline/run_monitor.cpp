@@ -9,6 +9,7 @@ namespace winnow {
 
 namespace {
 constexpr auto kDisplayEvery = std::chrono::milliseconds(500);
+constexpr size_t kMaxHistory = 4096;
 }
 
 RunMonitor::RunMonitor(std::vector<MonitoredStep> steps, const ResourceBudget& budget,
@@ -183,6 +184,14 @@ void RunMonitor::end_interval(double seconds, bool final) {
     std::fflush(metrics_file_);
   }
   history_.push_back(std::move(sample));
+  // The in-memory history only feeds report.html's charts: past kMaxHistory samples, every
+  // other one is dropped, so a day-long run keeps a bounded, evenly thinned series
+  // (metrics.jsonl keeps every line).
+  if (history_.size() >= kMaxHistory) {
+    size_t kept = 0;
+    for (size_t k = 0; k < history_.size(); k += 2) history_[kept++] = std::move(history_[k]);
+    history_.resize(kept);
+  }
   interval_begin_ = now;
   if (progress_ && !final) progress_->update(history_.back());
 }

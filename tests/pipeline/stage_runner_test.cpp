@@ -433,5 +433,23 @@ TEST(StageRunner, TheServiceWindowKeepsTheLastBatchesOnly) {
   EXPECT_EQ(runner.metrics().source_docs.load(), 120u);
 }
 
+TEST(StageRunner, TheServiceWindowForgetsOldBatchesButKeepsTheLastFive) {
+  BatchQueue in(64), out(64);
+  StageRunner runner(
+      "aged", [](DocBatch&) { return Status::ok(); }, in, out,
+      [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_window(64, 50ms);
+  runner.start(1);
+  Drain drain(out);
+  for (uint64_t s = 0; s < 20; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  ASSERT_TRUE(eventually([&] { return runner.metrics().batches.load() == 20; }));
+  std::this_thread::sleep_for(80ms);  // all twenty are now older than the window
+  for (uint64_t s = 20; s < 22; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  in.close();
+  ASSERT_TRUE(drain.wait());
+  runner.join();
+  EXPECT_EQ(runner.snapshot().samples, StageRunner::kMinWindow);
+}
+
 }  // namespace
 }  // namespace winnow
