@@ -50,7 +50,8 @@ size_t kept_docs(const DocBatch& batch) { return batch.kept_count(); }
 // Chunks per document: the fanout stage's annotation, or the field it became when a batch-mode
 // run wrote it out and the next run read it back.
 int64_t chunks_of(const DocBatch& batch, size_t i) {
-  if (const AnnotationColumn* c = batch.find_annotation("chunks"); c && c->has(i)) return c->int_at(i);
+  if (const AnnotationColumn* c = batch.find_annotation("chunks"); c && c->has(i))
+    return c->int_at(i);
   std::string_view record = batch.record(i);
   size_t at = record.find("\"chunks\":");
   if (at == std::string_view::npos) return 1;
@@ -115,10 +116,10 @@ StageSpec cost_spec(const std::string& name, StageResources resources) {
           {"fanout", ParamType::kInt, "1", "chunks per document this stage emits"},
       },
       [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<Stage>> {
-        return std::unique_ptr<Stage>(new CostStage(
-            p.get_float("per_doc_us"), p.get_float("per_batch_us"), p.get_float("change_at_s"),
-            p.get_float("change_factor"), p.get_bool("per_chunk"),
-            static_cast<int>(p.get_int("fanout"))));
+        return std::unique_ptr<Stage>(
+            new CostStage(p.get_float("per_doc_us"), p.get_float("per_batch_us"),
+                          p.get_float("change_at_s"), p.get_float("change_factor"),
+                          p.get_bool("per_chunk"), static_cast<int>(p.get_int("fanout"))));
       },
   };
   spec.resources = resources;
@@ -205,9 +206,9 @@ size_t step_index(const RunReport& r, const std::string& name) {
 // The steady part of a run: after the warm-up, before the reader has consumed the input (the
 // tail, where steps finish one by one, is not steady state).
 struct Steady {
-  double busy = 0;            // the GPU-like step's busy fraction
-  double docs_per_s = 0;      // documents written per second
-  int changes = 0;            // worker target changes (ups + downs) in the window
+  double busy = 0;        // the GPU-like step's busy fraction
+  double docs_per_s = 0;  // documents written per second
+  int changes = 0;        // worker target changes (ups + downs) in the window
   double from = 0, to = 0;
 };
 
@@ -257,8 +258,9 @@ void write_corpus(const Settings& s, const std::string& dir) {
   for (int shard = 0; shard < s.shards; ++shard) {
     std::ofstream out(fmt::format("{}/part-{:02}.jsonl", dir, shard));
     for (int i = 0; i < per_shard; ++i) {
-      out << fmt::format(R"({{"id":"d{}-{}","text":"synthetic document {} of shard {} with some words"}})",
-                         shard, i, i, shard)
+      out << fmt::format(
+                 R"({{"id":"d{}-{}","text":"synthetic document {} of shard {} with some words"}})",
+                 shard, i, i, shard)
           << "\n";
     }
   }
@@ -269,12 +271,17 @@ int main_impl(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string key = argv[i];
     double v = std::atof(argv[i + 1]);
-    if (key == "--docs") s.docs = static_cast<int>(v);
-    else if (key == "--budget") s.budget = static_cast<int>(v);
-    else if (key == "--interval-ms") s.interval_ms = static_cast<int>(v);
-    else if (key == "--dir") s.dir = argv[i + 1];
+    if (key == "--docs")
+      s.docs = static_cast<int>(v);
+    else if (key == "--budget")
+      s.budget = static_cast<int>(v);
+    else if (key == "--interval-ms")
+      s.interval_ms = static_cast<int>(v);
+    else if (key == "--dir")
+      s.dir = argv[i + 1];
     else {
-      fmt::print(stderr, "usage: autoscale_bench [--docs N] [--budget N] [--interval-ms N] [--dir D]\n");
+      fmt::print(stderr,
+                 "usage: autoscale_bench [--docs N] [--budget N] [--interval-ms N] [--dir D]\n");
       return 2;
     }
   }
@@ -283,12 +290,14 @@ int main_impl(int argc, char** argv) {
   fs::remove_all(s.dir);
   write_corpus(s, corpus);
   const double docs = s.docs;
-  fmt::print("autoscale bench: {} documents in {} shards, batch {}, budget {} CPU threads + 1 "
-             "GPU slot, re-plan every {} ms\n",
-             s.docs, s.shards, s.batch, s.budget, s.interval_ms);
-  fmt::print("costs (sleeps): cpu {} ms/doc, gpu {} ms/batch ({} ms/doc), fanout 0.02 ms/doc x3 "
-             "chunks, sink 0.05 ms/chunk\n\n",
-             s.cpu_doc_ms, s.gpu_batch_ms, s.gpu_batch_ms / s.batch);
+  fmt::print(
+      "autoscale bench: {} documents in {} shards, batch {}, budget {} CPU threads + 1 "
+      "GPU slot, re-plan every {} ms\n",
+      s.docs, s.shards, s.batch, s.budget, s.interval_ms);
+  fmt::print(
+      "costs (sleeps): cpu {} ms/doc, gpu {} ms/batch ({} ms/doc), fanout 0.02 ms/doc x3 "
+      "chunks, sink 0.05 ms/chunk\n\n",
+      s.cpu_doc_ms, s.gpu_batch_ms, s.gpu_batch_ms / s.batch);
 
   // 1. The GPU-like stage alone: its isolated rate, the ceiling of the whole pipeline. Measured
   //    before and after the other runs (this machine is shared), the faster one kept.
@@ -296,17 +305,18 @@ int main_impl(int argc, char** argv) {
     Outcome iso = run(registry, s, stage_yaml("gpu", s), corpus, s.dir + "/iso", true, s.budget);
     Steady iso_steady = steady(iso.report, step_index(iso.report, "gpu"), 1.0);
     double rate = iso_steady.docs_per_s > 0 ? iso_steady.docs_per_s : docs / iso.seconds;
-    fmt::print("isolated gpu stage: {:.0f} docs/s steady ({:.0f} docs/s over the whole run, "
-               "{:.2f} ms per batch; theory {:.0f})\n",
-               rate, docs / iso.seconds,
-               iso.report.steps[step_index(iso.report, "gpu")].summary.mean_service_ms,
-               s.batch / (s.gpu_batch_ms / 1e3));
+    fmt::print(
+        "isolated gpu stage: {:.0f} docs/s steady ({:.0f} docs/s over the whole run, "
+        "{:.2f} ms per batch; theory {:.0f})\n",
+        rate, docs / iso.seconds,
+        iso.report.steps[step_index(iso.report, "gpu")].summary.mean_service_ms,
+        s.batch / (s.gpu_batch_ms / 1e3));
     return rate;
   };
   double iso_rate = isolated();
 
-  std::string all = stage_yaml("cpu", s) + stage_yaml("gpu", s) + stage_yaml("fanout", s) +
-                    stage_yaml("sink", s);
+  std::string all =
+      stage_yaml("cpu", s) + stage_yaml("gpu", s) + stage_yaml("fanout", s) + stage_yaml("sink", s);
 
   // 2. Streaming under the autoscaler, from one worker per step.
   Outcome st = run(registry, s, all, corpus, s.dir + "/stream", true, s.budget);
@@ -314,18 +324,21 @@ int main_impl(int argc, char** argv) {
   Steady sst = steady(st.report, gpu, s.warmup_s);
   fmt::print("\nstreaming, autoscaled: {:.2f} s, {:.0f} docs/s whole run\n", st.seconds,
              docs / st.seconds);
-  fmt::print("  steady window {:.1f}–{:.1f} s: gpu busy {:.2f}%, {:.0f} docs/s, worker changes "
-             "in window: {}\n",
-             sst.from, sst.to, 100 * sst.busy, sst.docs_per_s, sst.changes);
+  fmt::print(
+      "  steady window {:.1f}–{:.1f} s: gpu busy {:.2f}%, {:.0f} docs/s, worker changes "
+      "in window: {}\n",
+      sst.from, sst.to, 100 * sst.busy, sst.docs_per_s, sst.changes);
   fmt::print("  workers final (min–max): {}\n", targets_line(st.report));
-  fmt::print("  gpu mean service {:.2f} ms per batch\n", st.report.steps[gpu].summary.mean_service_ms);
+  fmt::print("  gpu mean service {:.2f} ms per batch\n",
+             st.report.steps[gpu].summary.mean_service_ms);
   int first_balanced = -1;
   for (size_t k = 1; k < st.report.samples.size(); ++k) {
     bool same = true;
     for (size_t j = k; j < st.report.samples.size(); ++j) {
       if (st.report.samples[j].compressed_bytes >= st.report.samples.back().compressed_bytes) break;
       for (size_t i = 0; i < st.report.samples[j].steps.size(); ++i) {
-        if (st.report.samples[j].steps[i].target != st.report.samples[k].steps[i].target) same = false;
+        if (st.report.samples[j].steps[i].target != st.report.samples[k].steps[i].target)
+          same = false;
       }
     }
     if (same) {
@@ -343,9 +356,10 @@ int main_impl(int argc, char** argv) {
                              stage_yaml("fanout", s) + stage_yaml("sink", s);
   Outcome fx = run(registry, s, fixed_stages, corpus, s.dir + "/fixed", false, equal);
   Steady fst = steady(fx.report, gpu, s.warmup_s);
-  fmt::print("\nfixed, {} workers per step (gpu 1): {:.2f} s, {:.0f} docs/s whole run; steady gpu busy "
-             "{:.1f}%, {:.0f} docs/s\n",
-             equal, fx.seconds, docs / fx.seconds, 100 * fst.busy, fst.docs_per_s);
+  fmt::print(
+      "\nfixed, {} workers per step (gpu 1): {:.2f} s, {:.0f} docs/s whole run; steady gpu busy "
+      "{:.1f}%, {:.0f} docs/s\n",
+      equal, fx.seconds, docs / fx.seconds, 100 * fst.busy, fst.docs_per_s);
 
   // 4. Batch mode: one stage at a time over everything, each with the whole budget;
   //    intermediates go to disk as JSONL and are read back by the next stage.
@@ -382,30 +396,35 @@ int main_impl(int argc, char** argv) {
     if (cs[k].t >= change_at && change_cycle < 0) change_cycle = static_cast<int>(k);
   }
   int settled = last_steady < cs.size() ? cs[last_steady].steps[cpu].target : 0;
-  for (size_t k = change_cycle >= 0 ? change_cycle : cs.size(); k <= last_steady && k < cs.size(); ++k) {
+  for (size_t k = change_cycle >= 0 ? change_cycle : cs.size(); k <= last_steady && k < cs.size();
+       ++k) {
     if (cs[k].steps[cpu].target == settled) {
       cycles_to_settle = static_cast<int>(k) - change_cycle + 1;
       break;
     }
   }
   double busy_after = 0, time_after = 0;
-  for (size_t k = change_cycle >= 0 ? change_cycle + 1 : cs.size(); k <= last_steady && k < cs.size(); ++k) {
+  for (size_t k = change_cycle >= 0 ? change_cycle + 1 : cs.size();
+       k <= last_steady && k < cs.size(); ++k) {
     double dt = cs[k].t - cs[k - 1].t;
     busy_after += cs[k].steps[gpu].busy_fraction * dt;
     time_after += dt;
   }
-  fmt::print("\nprofile change at {:.1f} s (cpu 4x cheaper): cpu workers {} -> {}, settled {} "
-             "cycle(s) ({} ms each) after the change; gpu busy after it {:.2f}%; {:.0f} docs/s "
-             "whole run\n",
-             change_at, before, settled, cycles_to_settle, s.interval_ms,
-             time_after > 0 ? 100 * busy_after / time_after : 0.0, docs / ch.seconds);
+  fmt::print(
+      "\nprofile change at {:.1f} s (cpu 4x cheaper): cpu workers {} -> {}, settled {} "
+      "cycle(s) ({} ms each) after the change; gpu busy after it {:.2f}%; {:.0f} docs/s "
+      "whole run\n",
+      change_at, before, settled, cycles_to_settle, s.interval_ms,
+      time_after > 0 ? 100 * busy_after / time_after : 0.0, docs / ch.seconds);
   fmt::print("  workers final (min–max): {}\n", targets_line(ch.report));
 
-  fmt::print("\nsummary: throughput docs/s — streaming autoscaled {:.0f} (steady {:.0f}), fixed "
-             "equal {:.0f}, batch mode {:.0f}; isolated gpu {:.0f}\n",
-             docs / st.seconds, sst.docs_per_s, docs / fx.seconds, docs / batch_seconds, iso_rate);
+  fmt::print(
+      "\nsummary: throughput docs/s — streaming autoscaled {:.0f} (steady {:.0f}), fixed "
+      "equal {:.0f}, batch mode {:.0f}; isolated gpu {:.0f}\n",
+      docs / st.seconds, sst.docs_per_s, docs / fx.seconds, docs / batch_seconds, iso_rate);
   fmt::print("streaming steady throughput / isolated: {:.1f}% (vs theory {:.1f}%)\n",
-             100 * sst.docs_per_s / iso_rate, 100 * sst.docs_per_s / (s.batch / (s.gpu_batch_ms / 1e3)));
+             100 * sst.docs_per_s / iso_rate,
+             100 * sst.docs_per_s / (s.batch / (s.gpu_batch_ms / 1e3)));
   bool ok = sst.busy >= 0.995 && sst.docs_per_s >= 0.95 * iso_rate && sst.changes == 0;
   fmt::print("targets (gpu busy >= 99.5%, >= 95% of isolated, no churn once balanced): {}\n",
              ok ? "met" : "NOT met");

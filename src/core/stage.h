@@ -29,8 +29,8 @@ class Stage {
 // What one worker of a stage needs. The executor is given a budget of CPU threads and GPUs and
 // never runs more than that at once; the autoscaler only plans worker counts that fit it.
 struct StageResources {
-  int cpus = 1;       // CPU threads one worker keeps busy
-  double gpus = 0;    // 0; a fraction (several workers share one GPU); or whole GPUs (exclusive)
+  int cpus = 1;     // CPU threads one worker keeps busy
+  double gpus = 0;  // 0; a fraction (several workers share one GPU); or whole GPUs (exclusive)
   // With no GPU present, a stage that needs one fails the run before it starts, unless it can
   // run on the CPU (then it is given no GPU: StageContext::gpus() says which).
   bool cpu_fallback = false;

@@ -1,7 +1,8 @@
 #include "pipeline/autoscaler.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <limits>
 
 namespace winnow {
@@ -35,8 +36,8 @@ bool StepObservation::starved(const AutoscaleSettings& settings) const {
 }
 
 std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
-                                   const ResourceBudget& budget,
-                                   const AutoscaleSettings& settings, AutoscalerMemory& memory) {
+                                   const ResourceBudget& budget, const AutoscaleSettings& settings,
+                                   AutoscalerMemory& memory) {
   const size_t n = steps.size();
   memory.shrink_proposals.resize(n);
   std::vector<StepPlan> plan(n);
@@ -59,7 +60,8 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
       cap[i] = own_cap;
       int current = std::max(1, s.target);
       // An untrusted speed grows one worker per cycle; a starved step does not grow at all.
-      if (static_cast<int>(s.samples) < settings.min_samples) cap[i] = std::min(cap[i], current + 1);
+      if (static_cast<int>(s.samples) < settings.min_samples)
+        cap[i] = std::min(cap[i], current + 1);
       if (s.starved(settings)) cap[i] = std::min(cap[i], current);
     }
     used.add(s.needs, ideal[i]);
@@ -142,7 +144,8 @@ std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
         final_target[i] = highest;
         p = {final_target[i], "shrink"};
       } else {
-        p = {current, fmt::format("shrink pending {}/{}", proposals.size(), settings.shrink_cycles)};
+        p = {current,
+             fmt::format("shrink pending {}/{}", proposals.size(), settings.shrink_cycles)};
       }
     }
     committed.add(s.needs, final_target[i]);

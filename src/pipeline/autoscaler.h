@@ -29,14 +29,14 @@
 namespace winnow {
 
 struct AutoscaleSettings {
-  bool enabled = true;       // false: every unpinned step gets `threads` workers, fixed
-  int interval_ms = 1000;    // re-plan cadence
-  double headroom = 1.5;     // grow non-bottleneck steps to this many times the bottleneck
-  int min_samples = 5;       // batches measured before a step's speed is trusted
-  int shrink_cycles = 3;     // cycles a shrink must be proposed in a row
-  int grace_ms = 5000;       // a worker ready for less than this is never taken away
-  int window = 64;           // service times kept per step (sliding window), at most two
-                             // intervals old (but always the last 5)
+  bool enabled = true;     // false: every unpinned step gets `threads` workers, fixed
+  int interval_ms = 1000;  // re-plan cadence
+  double headroom = 1.5;   // grow non-bottleneck steps to this many times the bottleneck
+  int min_samples = 5;     // batches measured before a step's speed is trusted
+  int shrink_cycles = 3;   // cycles a shrink must be proposed in a row
+  int grace_ms = 5000;     // a worker ready for less than this is never taken away
+  int window = 64;         // service times kept per step (sliding window), at most two
+                           // intervals old (but always the last 5)
   // Starved: input queue empty in at least half of the interval's samples and workers busy
   // less than this fraction of the time: mostly idle for want of input. A step busier than
   // that with an empty queue keeps up with little slack; headroom decides whether it grows.
@@ -45,19 +45,19 @@ struct AutoscaleSettings {
 
 // What the planner sees of one step at the end of an interval.
 struct StepObservation {
-  StageResources needs;           // per worker, after GPU fallback
-  int pinned = 0;                 // > 0: exactly this many, never autoscaled
-  int max_workers = 0;            // > 0: cap from the resources (e.g. one GPU slot)
-  bool finished = false;          // its input has ended: it no longer counts
-  int target = 1;                 // current target
-  int protected_workers = 0;      // starting, or ready for less than the grace period
-  size_t samples = 0;             // service times in the window
-  double mean_service_s = 0;      // per batch, over the window
-  double docs_per_batch = 0;      // source documents per batch, over the window
+  StageResources needs;             // per worker, after GPU fallback
+  int pinned = 0;                   // > 0: exactly this many, never autoscaled
+  int max_workers = 0;              // > 0: cap from the resources (e.g. one GPU slot)
+  bool finished = false;            // its input has ended: it no longer counts
+  int target = 1;                   // current target
+  int protected_workers = 0;        // starting, or ready for less than the grace period
+  size_t samples = 0;               // service times in the window
+  double mean_service_s = 0;        // per batch, over the window
+  double docs_per_batch = 0;        // source documents per batch, over the window
   double input_empty_fraction = 0;  // of the interval's queue samples
   double input_full_fraction = 0;
   double output_full_fraction = 0;
-  double busy_fraction = 0;       // of its workers' time in the interval
+  double busy_fraction = 0;  // of its workers' time in the interval
 
   // Throughput in source documents per second with `workers` workers; < 0 when unknown.
   double rate(int workers) const;
@@ -79,7 +79,7 @@ struct StepPlan {
 };
 
 std::vector<StepPlan> plan_workers(const std::vector<StepObservation>& steps,
-                                   const ResourceBudget& budget,
-                                   const AutoscaleSettings& settings, AutoscalerMemory& memory);
+                                   const ResourceBudget& budget, const AutoscaleSettings& settings,
+                                   AutoscalerMemory& memory);
 
 }  // namespace winnow

@@ -203,8 +203,8 @@ Status PipelineRun::build_stages() {
     context.set_gpus(static_cast<int>(budget_.gpus));
     auto stage = sc.spec->make(sc.params, context);
     if (!stage.is_ok()) return stage.status();  // StageParams::error names file, line and stage
-    stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value(),
-                       stage_resources_.at(index)});
+    stages_.push_back(
+        {sc.name, sc.spec->name, sc.workers, std::move(stage).value(), stage_resources_.at(index)});
     ++index;
   }
   encoder_ = std::make_unique<JsonlEncoder>(

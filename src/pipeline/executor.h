@@ -22,8 +22,8 @@ struct RunOptions {
   std::string output;               // overrides output.path when not empty
   std::optional<Compression> output_compression;
   std::optional<OnError> on_error;
-  int threads = -1;  // overrides `threads` when >= 0
-  double gpus = -1;  // overrides `gpus` when >= 0
+  int threads = -1;               // overrides `threads` when >= 0
+  double gpus = -1;               // overrides `gpus` when >= 0
   std::optional<bool> autoscale;  // overrides autoscale.enabled
   std::optional<uint64_t> batch_size;
   bool overwrite = false;
@@ -43,7 +43,7 @@ struct StepReport {
   uint64_t docs_in = 0;   // documents that reached the step (all runs, from the counts)
   uint64_t kept = 0;      // documents it let through
   std::map<std::string, uint64_t> dropped;  // reason -> count
-  StageResources resources;  // one worker's, as run (after a GPU fallback)
+  StageResources resources;                 // one worker's, as run (after a GPU fallback)
   bool pinned = false;
   StepSummary summary;  // workers over time, busy fraction, service time, setup
 };
@@ -57,7 +57,7 @@ struct RunReport {
   size_t completed_files = 0;  // completed by this run
   double elapsed_seconds = 0;
   int threads = 0;
-  double gpus = 0;         // the GPU budget
+  double gpus = 0;  // the GPU budget
   int gpus_detected = 0;
   bool autoscaled = false;
   int autoscale_interval_ms = 0;

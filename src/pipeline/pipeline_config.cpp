@@ -113,10 +113,10 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
                   PipelineConfig& config) {
   if (root.IsNull()) return Status::ok();  // an empty file: every default, paths from the CLI
   if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
-  WINNOW_RETURN_IF_ERROR(r.check_keys(
-      root, "the pipeline",
-      {"input", "output", "on_error", "threads", "gpus", "autoscale", "batch_size", "batch_bytes",
-       "seed", "stages"}));
+  WINNOW_RETURN_IF_ERROR(
+      r.check_keys(root, "the pipeline",
+                   {"input", "output", "on_error", "threads", "gpus", "autoscale", "batch_size",
+                    "batch_bytes", "seed", "stages"}));
 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(

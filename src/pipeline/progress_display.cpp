@@ -33,8 +33,9 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
   double mb = s.input_bytes / 1e6;
   double rate = s.t > 0 ? mb / s.t : 0;
   double pct = total_ > 0 ? 100.0 * std::min<double>(1.0, double(s.compressed_bytes) / total_) : 0;
-  std::string head = fmt::format("[winnow] {:.0f}s  {} docs  {:.1f} MB read ({:.0f}%)  {:.1f} MB/s  ETA {}",
-                                 s.t, s.documents_done, mb, pct, rate, eta_text(s, total_));
+  std::string head =
+      fmt::format("[winnow] {:.0f}s  {} docs  {:.1f} MB read ({:.0f}%)  {:.1f} MB/s  ETA {}", s.t,
+                  s.documents_done, mb, pct, rate, eta_text(s, total_));
   if (!terminal) {
     std::string line = head;
     for (size_t i = 0; i < s.steps.size() && i < names_.size(); ++i) {
@@ -55,9 +56,9 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
     std::string bar;
     int filled = static_cast<int>(st.input_fill * 8 + 0.5);
     for (int k = 0; k < 8; ++k) bar += k < filled ? "#" : ".";
-    block += fmt::format("  {:<20} {:>7} {:>5.0f}% {:>9} {:>11.0f} {:>10.2f}\n",
-                         names_[i].substr(0, 20), workers, 100 * st.busy_fraction, bar,
-                         st.docs_per_s, st.mean_service_ms);
+    block +=
+        fmt::format("  {:<20} {:>7} {:>5.0f}% {:>9} {:>11.0f} {:>10.2f}\n", names_[i].substr(0, 20),
+                    workers, 100 * st.busy_fraction, bar, st.docs_per_s, st.mean_service_ms);
   }
   return block;
 }

@@ -23,11 +23,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -79,11 +88,12 @@ std::string line_chart(const std::string& title, const std::string& unit,
   }
   for (int k = 0; k <= 5; ++k) {
     double x = left + pw * k / 5;
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" class=\"ax\" text-anchor=\"middle\">{:.1f}s</text>",
-                       x, top + ph + 16, t_max * k / 5);
+    svg += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{}\" class=\"ax\" text-anchor=\"middle\">{:.1f}s</text>", x,
+        top + ph + 16, t_max * k / 5);
   }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">{}</text>", left + pw + 10, top + ph + 30,
-                     escape(unit));
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">{}</text>", left + pw + 10,
+                     top + ph + 30, escape(unit));
   svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>", left,
                      top, pw, ph);
   for (size_t i = 0; i < names.size(); ++i) {
@@ -96,9 +106,8 @@ std::string line_chart(const std::string& title, const std::string& unit,
                             top + ph - ph * v / y_max);
     }
     if (!points.empty()) {
-      svg += fmt::format(
-          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>", points,
-          colour);
+      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+                         points, colour);
     }
     double ly = top + 10 + 16 * static_cast<double>(i);
     svg += fmt::format(
@@ -170,17 +179,19 @@ std::string render_report_html(const RunReport& report) {
       ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}"
       "</style></head><body>\n";
   html += fmt::format(
-      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · output {}</p>\n",
+      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · output "
+      "{}</p>\n",
       report.status.is_ok() ? "done" : "FAILED", escape(std::string("winnow ") + kVersion),
       report.elapsed_seconds, report.threads, report.gpus,
       report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",
                                       report.autoscale_interval_ms, report.autoscale_cycles)
                         : std::string("fixed workers"),
       escape(report.output_dir));
-  if (!report.status.is_ok()) html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
-  html += fmt::format(
-      "<p>documents {} = kept {} + dropped {} + errors {} ({})</p>\n", t.documents, t.kept,
-      t.dropped_total(), t.errors_total(), t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  if (!report.status.is_ok())
+    html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
+  html += fmt::format("<p>documents {} = kept {} + dropped {} + errors {} ({})</p>\n", t.documents,
+                      t.kept, t.dropped_total(), t.errors_total(),
+                      t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
   html += funnel_chart(report);
   html +=
       "<table><tr><th>step</th><th>workers (min–max)</th><th>scale ups / downs</th>"
@@ -197,14 +208,18 @@ std::string render_report_html(const RunReport& report) {
   }
   html += "</table>\n";
   const auto& samples = report.samples;
-  html += line_chart("Workers per step (target)", "workers", names, samples,
-                     [](const StepSample& s) { return double(s.target); }, 0);
-  html += line_chart("Busy fraction per step", "busy (0–1)", names, samples,
-                     [](const StepSample& s) { return s.busy_fraction; }, 1.0);
-  html += line_chart("Input queue occupancy per step", "fill (0–1)", names, samples,
-                     [](const StepSample& s) { return s.input_fill; }, 1.0);
-  html += line_chart("Throughput per step", "source docs / s", names, samples,
-                     [](const StepSample& s) { return s.docs_per_s; }, 0);
+  html += line_chart(
+      "Workers per step (target)", "workers", names, samples,
+      [](const StepSample& s) { return double(s.target); }, 0);
+  html += line_chart(
+      "Busy fraction per step", "busy (0–1)", names, samples,
+      [](const StepSample& s) { return s.busy_fraction; }, 1.0);
+  html += line_chart(
+      "Input queue occupancy per step", "fill (0–1)", names, samples,
+      [](const StepSample& s) { return s.input_fill; }, 1.0);
+  html += line_chart(
+      "Throughput per step", "source docs / s", names, samples,
+      [](const StepSample& s) { return s.docs_per_s; }, 0);
   html += "</body></html>\n";
   return html;
 }

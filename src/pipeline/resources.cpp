@@ -35,8 +35,7 @@ int detect_gpus() {
   int found = 0;
   try {
     std::error_code ec;
-    for (const auto& entry :
-         std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
       if (entry.is_directory(ec)) ++found;
     }
   } catch (...) {
@@ -69,8 +68,8 @@ Result<StageResources> resolve_stage_resources(const std::string& stage_name,
         stage_name, out.gpus);
   }
   if (out.gpus > budget.gpus) {
-    return Status::errorf("stage '{}' needs {} GPUs per worker but the run has only {}",
-                          stage_name, out.gpus, budget.gpus);
+    return Status::errorf("stage '{}' needs {} GPUs per worker but the run has only {}", stage_name,
+                          out.gpus, budget.gpus);
   }
   return out;
 }

@@ -12,7 +12,7 @@
 namespace winnow {
 
 struct ResourceBudget {
-  int cpus = 1;    // CPU threads, all steps together
+  int cpus = 1;     // CPU threads, all steps together
   double gpus = 0;  // GPUs (whole devices)
 };
 

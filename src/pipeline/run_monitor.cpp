@@ -10,7 +10,7 @@ namespace winnow {
 namespace {
 constexpr auto kDisplayEvery = std::chrono::milliseconds(500);
 constexpr size_t kMaxHistory = 4096;
-}
+}  // namespace
 
 RunMonitor::RunMonitor(std::vector<MonitoredStep> steps, const ResourceBudget& budget,
                        const AutoscaleSettings& settings, std::function<RunTotalsNow()> totals)
@@ -112,8 +112,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
     Accumulator& a = acc_[i];
     const StepMetrics& m = step.runner->metrics();
     StepSnapshot snap = step.runner->snapshot();
-    uint64_t busy_ns = snap.busy_ns, batches = m.batches.load(),
-             source_docs = m.source_docs.load();
+    uint64_t busy_ns = snap.busy_ns, batches = m.batches.load(), source_docs = m.source_docs.load();
     double ready_mean = a.ticks ? a.ready_sum / a.ticks : snap.ready;
     StepSample& s = sample.steps.emplace_back();
     s.target = snap.target;

@@ -61,7 +61,7 @@ class RunMonitor {
     int output_full_ticks = 0;
     double fill_sum = 0;
     double ready_sum = 0;
-    uint64_t busy_ns = 0;       // at the interval's start
+    uint64_t busy_ns = 0;  // at the interval's start
     uint64_t batches = 0;
     uint64_t source_docs = 0;
   };

@@ -47,9 +47,9 @@ struct StepMetrics {
 // The step's state at one instant, for the autoscaler, metrics and progress.
 struct StepSnapshot {
   int target = 0;
-  int starting = 0;  // in setup
-  int ready = 0;     // set up and alive (busy + idle)
-  int busy = 0;      // processing a batch now
+  int starting = 0;           // in setup
+  int ready = 0;              // set up and alive (busy + idle)
+  int busy = 0;               // processing a batch now
   int protected_workers = 0;  // starting, or ready for less than the grace period
   // Busy time so far, including the part of the batches in progress: interval busy
   // fractions then neither lag nor clip at a batch boundary.

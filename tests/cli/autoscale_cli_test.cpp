@@ -27,8 +27,7 @@ TEST(CliAutoscale, ExamplePipelineGivesTheSameBytesAutoscaledOrFixed) {
   ASSERT_EQ(run_command(base + "-o " + dir.file("auto") + " -t 4", &out), 0) << out;
   EXPECT_THAT(out, HasSubstr("(autoscaled)"));
   EXPECT_THAT(out, HasSubstr("busy%"));
-  ASSERT_EQ(run_command(base + "-o " + dir.file("fixed") + " -t 2 --no-autoscale", &out), 0)
-      << out;
+  ASSERT_EQ(run_command(base + "-o " + dir.file("fixed") + " -t 2 --no-autoscale", &out), 0) << out;
   EXPECT_THAT(out, HasSubstr("(fixed workers)"));
   EXPECT_TRUE(read_output_tree(dir.file("auto")) == read_output_tree(dir.file("fixed")));
   for (const char* run : {"auto", "fixed"}) {

@@ -39,9 +39,9 @@ TEST(ProgressDisplay, TerminalBlockShowsOverallProgressAndOneLinePerStep) {
   EXPECT_THAT(block, HasSubstr("50.0 MB read (25%)"));
   EXPECT_THAT(block, HasSubstr("ETA 0:30"));
   EXPECT_THAT(block, HasSubstr("embed"));
-  EXPECT_THAT(block, HasSubstr("2+1"));       // two ready, one starting
-  EXPECT_THAT(block, HasSubstr("100%"));      // busy, rounded
-  EXPECT_THAT(block, HasSubstr("########"));  // a full input queue
+  EXPECT_THAT(block, HasSubstr("2+1"));                        // two ready, one starting
+  EXPECT_THAT(block, HasSubstr("100%"));                       // busy, rounded
+  EXPECT_THAT(block, HasSubstr("########"));                   // a full input queue
   EXPECT_EQ(std::count(block.begin(), block.end(), '\n'), 4);  // header, titles, two steps
 }
 

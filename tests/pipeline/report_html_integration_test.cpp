@@ -1,7 +1,5 @@
 // report.html renders: a real run's report is opened in headless Chromium and the screenshot's
 // coloured pixels (chart lines, bars, legend swatches; text and grid are grey) are counted.
-#include "pipeline/report_html.h"
-
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -10,6 +8,7 @@
 #include <stdexcept>
 
 #include "pipeline/pipeline_fixture.h"
+#include "pipeline/report_html.h"
 
 namespace winnow::testing {
 namespace {
@@ -29,7 +28,8 @@ uint32_t be32(const std::string& s, size_t at) {
 
 // Decodes the PNGs Chromium writes: 8-bit RGB or RGBA, not interlaced.
 Image decode_png(const std::string& png) {
-  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) throw std::runtime_error("not a PNG");
+  if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
+    throw std::runtime_error("not a PNG");
   Image img;
   int channels = 0;
   std::string idat;
@@ -39,8 +39,10 @@ Image decode_png(const std::string& png) {
     if (type == "IHDR") {
       img.width = be32(png, at + 8);
       img.height = be32(png, at + 12);
-      int depth = uint8_t(png[at + 16]), colour = uint8_t(png[at + 17]), interlace = uint8_t(png[at + 20]);
-      if (depth != 8 || interlace != 0 || (colour != 2 && colour != 6)) throw std::runtime_error("unsupported PNG");
+      int depth = uint8_t(png[at + 16]), colour = uint8_t(png[at + 17]),
+          interlace = uint8_t(png[at + 20]);
+      if (depth != 8 || interlace != 0 || (colour != 2 && colour != 6))
+        throw std::runtime_error("unsupported PNG");
       channels = colour == 2 ? 3 : 4;
     } else if (type == "IDAT") {
       idat += png.substr(at + 8, length);
@@ -70,16 +72,25 @@ Image decode_png(const std::string& png) {
       int c = (up && x >= size_t(channels)) ? up[x - channels] : 0;
       int pred = 0;
       switch (filter) {
-        case 0: pred = 0; break;
-        case 1: pred = a; break;
-        case 2: pred = b; break;
-        case 3: pred = (a + b) / 2; break;
+        case 0:
+          pred = 0;
+          break;
+        case 1:
+          pred = a;
+          break;
+        case 2:
+          pred = b;
+          break;
+        case 3:
+          pred = (a + b) / 2;
+          break;
         case 4: {
           int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
           pred = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
           break;
         }
-        default: throw std::runtime_error("bad PNG filter");
+        default:
+          throw std::runtime_error("bad PNG filter");
       }
       out[x] = static_cast<uint8_t>(in[x] + pred);
     }
@@ -104,8 +115,8 @@ size_t coloured_pixels(const Image& img) {
 Image screenshot(const std::string& html_path, const std::string& png_path) {
   std::string command = std::string("timeout 60 ") + kChromium +
                         " --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                        "--window-size=1000,1900 --screenshot=" + png_path + " file://" +
-                        html_path + " >/dev/null 2>&1";
+                        "--window-size=1000,1900 --screenshot=" +
+                        png_path + " file://" + html_path + " >/dev/null 2>&1";
   int rc = std::system(command.c_str());
   if (rc != 0 || !fs::exists(png_path)) throw std::runtime_error("chromium failed: " + command);
   return decode_png(read_file(png_path));
