@@ -21,6 +21,7 @@ test: build
 
 bench: build
 	@bench/passthrough.sh $(BUILD)
+	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
 
 clean:
 	rm -rf $(BUILD)

@@ -130,7 +130,8 @@ std::map<std::string, std::string> read_output_tree(const std::string& dir) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     std::string rel = std::filesystem::relative(entry.path(), dir).string();
-    if (rel == "stats.json") continue;
+    // Timings and charts differ between runs; the data files must not.
+    if (rel == "stats.json" || rel == "metrics.jsonl" || rel == "report.html") continue;
     files[rel] = read_file(entry.path().string());
   }
   return files;

@@ -41,6 +41,11 @@ StageRegistry make_registry() {
 int list_stages(const StageRegistry& registry) {
   for (const StageSpec* spec : registry.all()) {
     std::cout << spec->name << "\n  " << spec->summary << "\n";
+    const StageResources& r = spec->resources;
+    if (r.cpus != 1 || r.gpus > 0) {
+      std::cout << fmt::format("  per worker: {} CPU thread(s), {} GPU{}\n", r.cpus, r.gpus,
+                               r.cpu_fallback ? " (runs on the CPU without one)" : "");
+    }
     for (const ParamSpec& param : spec->params) {
       std::string default_text = param.required                ? "required"
                                  : param.default_value.empty() ? "unset"
@@ -51,7 +56,7 @@ int list_stages(const StageRegistry& registry) {
     std::cout << "\n";
   }
   std::cout << "Every stage also takes: name (instance name, default the type), "
-               "workers (pin the worker count).\n";
+               "workers (pin the worker count; then it is not autoscaled).\n";
   return 0;
 }
 
@@ -98,7 +103,14 @@ int main(int argc, char** argv) {
   run->add_option("-i,--input", options.inputs,
                   "input files, folders or globs (replaces input.paths)");
   run->add_option("-o,--output", options.output, "output folder (replaces output.path)");
-  run->add_option("-t,--threads", options.threads, "workers per stage; 0 = number of cores");
+  run->add_option("-t,--threads", options.threads,
+                  "CPU threads for all steps together (workers per step with --no-autoscale); "
+                  "0 = number of cores");
+  run->add_option("--gpus", options.gpus, "GPUs the run may use (replaces gpus; default detected)")
+      ->check(CLI::NonNegativeNumber);
+  bool no_autoscale = false;
+  run->add_flag("--no-autoscale", no_autoscale,
+                "fixed worker counts: every unpinned step gets --threads workers");
   run->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
       ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
   run->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
@@ -107,7 +119,8 @@ int main(int argc, char** argv) {
   run->add_flag("--overwrite", options.overwrite,
                 "redo every shard, replacing what an earlier run wrote");
   run->add_flag("-q,--quiet", quiet, "print nothing when the run succeeds");
-  run->add_flag("--no-progress", no_progress, "no live progress line");
+  run->add_flag("--no-progress", no_progress,
+                "no live progress (a block on a terminal, else a log line every 10 s)");
 
   app.add_subcommand("stages", "List every stage with its parameters and defaults.");
 
@@ -122,6 +135,7 @@ int main(int argc, char** argv) {
   if (on_error == "fail") options.on_error = OnError::kFail;
   if (on_error == "skip") options.on_error = OnError::kSkip;
   if (batch_size > 0) options.batch_size = batch_size;
+  if (no_autoscale) options.autoscale = false;
   options.progress = !no_progress && !quiet;
   return run_command(registry, pipeline_path, options, quiet);
 }

@@ -20,6 +20,20 @@ class Stage {
   virtual ~Stage() = default;
   // Documents already dropped by an earlier stage must be left alone.
   virtual Status process(DocBatch& batch) = 0;
+  // Called once on each new worker's thread before its first batch (load a model onto a
+  // device, warm a cache). Its time is measured apart as setup time; while it runs the worker
+  // counts as "starting" and the autoscaler never takes it away.
+  virtual Status setup_worker() { return Status::ok(); }
+};
+
+// What one worker of a stage needs. The executor is given a budget of CPU threads and GPUs and
+// never runs more than that at once; the autoscaler only plans worker counts that fit it.
+struct StageResources {
+  int cpus = 1;     // CPU threads one worker keeps busy
+  double gpus = 0;  // 0; a fraction (several workers share one GPU); or whole GPUs (exclusive)
+  // With no GPU present, a stage that needs one fails the run before it starts, unless it can
+  // run on the CPU (then it is given no GPU: StageContext::gpus() says which).
+  bool cpu_fallback = false;
 };
 
 // What a stage factory sees while the pipeline is assembled.
@@ -33,6 +47,10 @@ class StageContext {
 
   const std::string& stage_name() const { return stage_name_; }
   uint64_t seed() const { return seed_; }  // the pipeline seed
+  // The GPUs this run may use (0 on a machine without one): a stage with a CPU fallback picks
+  // its implementation from it.
+  int gpus() const { return gpus_; }
+  void set_gpus(int gpus) { gpus_ = gpus; }
   // Declares a drop reason this stage can produce; reasons are reported as "stage/reason".
   ReasonId declare_reason(const std::string& reason) {
     return reasons_.add(stage_name_, stage_index_, reason);
@@ -43,6 +61,7 @@ class StageContext {
   std::string stage_name_;
   int stage_index_;
   uint64_t seed_;
+  int gpus_ = 0;
 };
 
 // Builds a stage from checked parameters. Errors should come from StageParams::error, which
@@ -55,6 +74,7 @@ struct StageSpec {
   std::string summary;
   std::vector<ParamSpec> params;
   StageFactory make;
+  StageResources resources;  // per worker; default one CPU thread, no GPU
 };
 
 class StageRegistry {

@@ -68,7 +68,17 @@ class BoundedQueue {
     std::lock_guard lock(mutex_);
     return items_.size();
   }
-  size_t capacity() const { return capacity_; }
+  size_t capacity() const {
+    std::lock_guard lock(mutex_);
+    return capacity_;
+  }
+  // Follows the consumer's worker count as the autoscaler changes it; items already queued
+  // beyond a smaller capacity stay (push waits until the queue is below it again).
+  void set_capacity(size_t capacity) {
+    std::lock_guard lock(mutex_);
+    capacity_ = capacity < 1 ? 1 : capacity;
+    not_full_.notify_all();
+  }
 
  private:
   mutable std::mutex mutex_;

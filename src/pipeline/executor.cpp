@@ -16,7 +16,10 @@
 #include "io/shard_reader.h"
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/output_layout.h"
-#include "pipeline/progress_line.h"
+#include "pipeline/progress_display.h"
+#include "pipeline/report_html.h"
+#include "pipeline/resources.h"
+#include "pipeline/run_monitor.h"
 #include "pipeline/run_report.h"
 #include "pipeline/stage_runner.h"
 
@@ -31,6 +34,7 @@ struct BuiltStage {
   std::string type;
   int workers = 0;
   std::unique_ptr<Stage> stage;
+  StageResources resources;  // one worker's, after a GPU fallback
 };
 
 // One execution of a pipeline: owns the threads, queues and per-shard writer state.
@@ -42,6 +46,7 @@ class PipelineRun {
   RunReport execute();
 
  private:
+  Status resolve_resources();
   Status plan();
   Status build_stages();
   void run_threads();
@@ -70,6 +75,9 @@ class PipelineRun {
   OnError on_error_ = OnError::kFail;
   uint64_t batch_size_ = 0;
   int threads_ = 1;
+  ResourceBudget budget_;
+  AutoscaleSettings autoscale_;
+  std::vector<StageResources> stage_resources_;  // per config stage, after a GPU fallback
   // stages
   ReasonTable reasons_;
   std::vector<BuiltStage> stages_;
@@ -79,6 +87,8 @@ class PipelineRun {
   std::vector<std::unique_ptr<BatchQueue>> queues_;
   std::unique_ptr<InFlightLimit> in_flight_;
   std::vector<std::unique_ptr<StageRunner>> runners_;
+  std::unique_ptr<ResourcePool> pool_;
+  std::unique_ptr<RunMonitor> monitor_;
   std::atomic<size_t> next_pending_{0};
   std::mutex failure_mutex_;
   Status failure_;
@@ -98,15 +108,38 @@ void PipelineRun::fail(const Status& status) {
   }
   for (auto& queue : queues_) queue->cancel();
   if (in_flight_) in_flight_->cancel();
+  if (pool_) pool_->cancel();
+}
+
+// The budget (CPU threads, GPUs) and what each stage's workers need of it. Runs before any
+// stage is built, so a GPU stage on a machine without one fails before loading anything.
+Status PipelineRun::resolve_resources() {
+  threads_ = options_.threads >= 0 ? options_.threads : config_.threads;
+  if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
+  report_.threads = threads_;
+  autoscale_ = config_.autoscale;
+  if (options_.autoscale) autoscale_.enabled = *options_.autoscale;
+  report_.autoscaled = autoscale_.enabled;
+  report_.autoscale_interval_ms = autoscale_.interval_ms;
+  report_.gpus_detected = detect_gpus();
+  double gpus = options_.gpus >= 0 ? options_.gpus : config_.gpus;
+  budget_ = {threads_, gpus >= 0 ? gpus : report_.gpus_detected};
+  // Without the autoscaler `threads` keeps its old meaning, workers per step: the CPU budget is
+  // then what those workers add up to.
+  if (!autoscale_.enabled) budget_.cpus = threads_ * static_cast<int>(config_.stages.size() + 2);
+  report_.gpus = budget_.gpus;
+  for (const StageConfig& sc : config_.stages) {
+    auto needs = resolve_stage_resources(sc.name, sc.spec->resources, budget_);
+    if (!needs.is_ok()) return needs.status();
+    stage_resources_.push_back(*needs);
+  }
+  return Status::ok();
 }
 
 Status PipelineRun::plan() {
   compression_ = options_.output_compression.value_or(config_.output_compression);
   on_error_ = options_.on_error.value_or(config_.on_error);
   batch_size_ = options_.batch_size.value_or(config_.batch_size);
-  threads_ = options_.threads >= 0 ? options_.threads : config_.threads;
-  if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
-  report_.threads = threads_;
 
   auto inputs = discover_inputs(options_.inputs.empty() ? config_.input_paths : options_.inputs);
   if (!inputs.is_ok()) return inputs.status();
@@ -166,10 +199,13 @@ Status PipelineRun::build_stages() {
   parser_ = std::make_unique<JsonlParser>(ParseOptions{config_.text_field, config_.id_field});
   int index = 0;
   for (const StageConfig& sc : config_.stages) {
-    StageContext context(reasons_, sc.name, index++, config_.seed);
+    StageContext context(reasons_, sc.name, index, config_.seed);
+    context.set_gpus(static_cast<int>(budget_.gpus));
     auto stage = sc.spec->make(sc.params, context);
     if (!stage.is_ok()) return stage.status();  // StageParams::error names file, line and stage
-    stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value()});
+    stages_.push_back(
+        {sc.name, sc.spec->name, sc.workers, std::move(stage).value(), stage_resources_.at(index)});
+    ++index;
   }
   encoder_ = std::make_unique<JsonlEncoder>(
       EncodeOptions{config_.text_field, config_.id_field, config_.write_rejected}, reasons_);
@@ -271,6 +307,10 @@ void PipelineRun::run_threads() {
   // Steps: read (parse), the stages, write (encode). Queue k feeds step k.
   std::vector<std::pair<std::string, StageRunner::Work>> steps;
   std::vector<int> workers;
+  // Autoscaled steps start with one worker each and grow to what they need; without the
+  // autoscaler every unpinned step gets `threads` workers. Pinned steps get their count.
+  const int unpinned_start = autoscale_.enabled ? 1 : threads_;
+  std::vector<MonitoredStep> monitored;
   steps.emplace_back("read", [this](DocBatch& batch) -> Status {
     parser_->parse(batch, inputs_[batch.shard].path);
     if (!batch.errors.empty() && on_error_ == OnError::kFail) {
@@ -281,17 +321,20 @@ void PipelineRun::run_threads() {
     }
     return Status::ok();
   });
-  workers.push_back(threads_);
+  workers.push_back(unpinned_start);
+  monitored.push_back({"read", nullptr, nullptr, nullptr, StageResources{}, 0});
   for (auto& built : stages_) {
     Stage* stage = built.stage.get();
     steps.emplace_back(built.name, [stage](DocBatch& batch) { return stage->process(batch); });
-    workers.push_back(built.workers > 0 ? built.workers : threads_);
+    workers.push_back(built.workers > 0 ? built.workers : unpinned_start);
+    monitored.push_back({built.name, nullptr, nullptr, nullptr, built.resources, built.workers});
   }
   steps.emplace_back("write", [this](DocBatch& batch) {
     encoder_->encode(batch, inputs_[batch.shard].path);
     return Status::ok();
   });
-  workers.push_back(threads_);
+  workers.push_back(unpinned_start);
+  monitored.push_back({"write", nullptr, nullptr, nullptr, StageResources{}, 0});
 
   // Enough batches in flight to keep every core busy with one and have one more queued per
   // step; memory is this times the batch size, however many workers the steps have.
@@ -306,19 +349,42 @@ void PipelineRun::run_threads() {
                                                      *queues_[i], *queues_[i + 1],
                                                      [this](const Status& s) { fail(s); }));
   }
-
-  std::unique_ptr<ProgressLine> progress;
-  if (options_.progress && ProgressLine::stderr_is_terminal()) {
-    uint64_t total = 0;
-    for (uint32_t shard : pending_shards_) total += inputs_[shard].size;
-    progress = std::make_unique<ProgressLine>(total, [this] {
-      return ProgressSample{documents_done_.load(), input_bytes_read_.load(),
-                            compressed_bytes_done_.load()};
-    });
-    progress->start();
+  // The budget holds at run time too: a worker processes a batch only while holding its
+  // step's resources, so more steps than threads take turns instead of oversubscribing.
+  pool_ = std::make_unique<ResourcePool>(budget_);
+  for (size_t i = 0; i < runners_.size(); ++i) {
+    MonitoredStep& m = monitored[i];
+    m.runner = runners_[i].get();
+    m.input = queues_[i].get();
+    m.output = queues_[i + 1].get();
+    runners_[i]->set_resources(pool_.get(), m.needs);
+    runners_[i]->set_grace(std::chrono::milliseconds(autoscale_.enabled ? autoscale_.grace_ms : 0));
+    runners_[i]->set_window(static_cast<size_t>(autoscale_.window),
+                            std::chrono::milliseconds(2 * autoscale_.interval_ms));
+    if (i >= 1 && i <= stages_.size()) {
+      Stage* stage = stages_[i - 1].stage.get();
+      runners_[i]->set_setup([stage] { return stage->setup_worker(); });
+    }
   }
 
+  std::unique_ptr<ProgressDisplay> progress;
+  if (options_.progress) {
+    uint64_t total = 0;
+    for (uint32_t shard : pending_shards_) total += inputs_[shard].size;
+    std::vector<std::string> names;
+    for (const auto& m : monitored) names.push_back(m.name);
+    progress = std::make_unique<ProgressDisplay>(total, std::move(names),
+                                                 ProgressDisplay::stderr_is_terminal());
+  }
+  monitor_ = std::make_unique<RunMonitor>(std::move(monitored), budget_, autoscale_, [this] {
+    return RunTotalsNow{documents_done_.load(), input_bytes_read_.load(),
+                        compressed_bytes_done_.load()};
+  });
+  monitor_->set_metrics_path(layout_->metrics_path());
+  monitor_->set_progress(progress.get());
+
   for (size_t i = 0; i < runners_.size(); ++i) runners_[i]->start(workers[i]);
+  monitor_->start();
   std::thread writer([this] { write_batches(); });
   std::atomic<bool> finished{false};
   std::thread watcher([this, &finished] {
@@ -350,13 +416,14 @@ void PipelineRun::run_threads() {
   writer.join();
   finished = true;
   watcher.join();
-  if (progress) progress->stop();
+  monitor_->stop();
 }
 
 RunReport PipelineRun::execute() {
   auto begin = std::chrono::steady_clock::now();
   // Stages first: a bad parameter must fail before the output folder is touched.
-  Status status = build_stages();
+  Status status = resolve_resources();
+  if (status.is_ok()) status = build_stages();
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();
   if (status.is_ok()) {
@@ -371,15 +438,28 @@ RunReport PipelineRun::execute() {
   timings.push_back({"read", "read", 0, nullptr});
   for (const auto& built : stages_) timings.push_back({built.name, built.type, 0, nullptr});
   timings.push_back({"write", "write", 0, nullptr});
+  std::vector<StepSummary> summaries;
+  if (monitor_) {
+    summaries = monitor_->summaries();
+    report_.samples = monitor_->history();
+    report_.autoscale_cycles = monitor_->cycles();
+  }
   for (size_t i = 0; i < runners_.size() && i < timings.size(); ++i) {
     timings[i].workers = runners_[i]->target_workers();
     timings[i].metrics = &runners_[i]->metrics();
+    if (i < summaries.size()) timings[i].summary = &summaries[i];
   }
   report_.steps = derive_steps(report_.totals, timings);
+  for (size_t i = 1; i + 1 < report_.steps.size() && i - 1 < stages_.size(); ++i) {
+    report_.steps[i].resources = stages_[i - 1].resources;
+    report_.steps[i].pinned = stages_[i - 1].workers > 0;
+  }
   // A run refused at planning (say, over another pipeline's output) leaves that output's
   // stats.json alone.
   if (planned) {
     Status written = write_stats_json(report_, layout_->stats_path());
+    if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
+    written = write_report_html(report_, layout_->report_path());
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
   }
   return report_;

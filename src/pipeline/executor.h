@@ -13,6 +13,7 @@
 #include "core/run_counts.h"
 #include "core/stage.h"
 #include "pipeline/pipeline_config.h"
+#include "pipeline/run_metrics.h"
 
 namespace winnow {
 
@@ -21,10 +22,12 @@ struct RunOptions {
   std::string output;               // overrides output.path when not empty
   std::optional<Compression> output_compression;
   std::optional<OnError> on_error;
-  int threads = -1;  // overrides `threads` when >= 0
+  int threads = -1;               // overrides `threads` when >= 0
+  double gpus = -1;               // overrides `gpus` when >= 0
+  std::optional<bool> autoscale;  // overrides autoscale.enabled
   std::optional<uint64_t> batch_size;
   bool overwrite = false;
-  bool progress = false;  // live progress line on stderr
+  bool progress = false;  // live progress on stderr (a block on a terminal, else log lines)
   // When set and it turns true (a signal handler), the run stops as a failure: finished shards
   // stay complete, the others leave no file behind, and a re-run resumes.
   const std::atomic<bool>* stop_requested = nullptr;
@@ -40,6 +43,9 @@ struct StepReport {
   uint64_t docs_in = 0;   // documents that reached the step (all runs, from the counts)
   uint64_t kept = 0;      // documents it let through
   std::map<std::string, uint64_t> dropped;  // reason -> count
+  StageResources resources;                 // one worker's, as run (after a GPU fallback)
+  bool pinned = false;
+  StepSummary summary;  // workers over time, busy fraction, service time, setup
 };
 
 struct RunReport {
@@ -51,6 +57,12 @@ struct RunReport {
   size_t completed_files = 0;  // completed by this run
   double elapsed_seconds = 0;
   int threads = 0;
+  double gpus = 0;  // the GPU budget
+  int gpus_detected = 0;
+  bool autoscaled = false;
+  int autoscale_interval_ms = 0;
+  int autoscale_cycles = 0;
+  std::vector<RunSample> samples;  // one per interval (metrics.jsonl), for report.html
   std::string output_dir;
   std::string fingerprint;
 };

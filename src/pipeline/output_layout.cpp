@@ -93,7 +93,8 @@ Status OutputLayout::prepare(bool overwrite) const {
   }
   if (overwrite) {
     // In the top folder, which may hold the user's own files, remove only the kept shards (and
-    // their parts) this layout or an earlier run (named by its markers) wrote, and stats.json.
+    // their parts) this layout or an earlier run (named by its markers) wrote, stats.json,
+    // metrics.jsonl and report.html.
     std::set<std::string> names;
     for (const ShardPaths& shard : shards_) names.insert(fs::path(shard.marker).stem().string());
     std::error_code ec;
@@ -105,7 +106,9 @@ Status OutputLayout::prepare(bool overwrite) const {
         WINNOW_RETURN_IF_ERROR(remove_file(entry.path()));
       }
     }
-    WINNOW_RETURN_IF_ERROR(remove_file(stats_path()));
+    for (const std::string& path : {stats_path(), metrics_path(), report_path()}) {
+      WINNOW_RETURN_IF_ERROR(remove_file(path));
+    }
   }
   WINNOW_RETURN_IF_ERROR(clean_folder(dir_, false));
   for (const std::string& sub : {dir_ + "/rejected", dir_ + "/errors", done_dir()}) {

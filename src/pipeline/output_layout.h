@@ -5,6 +5,8 @@
 //   OUT/errors/<name>.jsonl              records that could not be read
 //   OUT/_done/<name>.json                completion marker, written last
 //   OUT/stats.json                       the run's accounting
+//   OUT/metrics.jsonl                    per-step metrics, one line per interval (live)
+//   OUT/report.html                      the run's charts, self-contained
 // <name> is the input file's stem; inputs whose stems collide get their shard index prefixed.
 #include <string>
 #include <vector>
@@ -27,6 +29,8 @@ class OutputLayout {
   const std::string& dir() const { return dir_; }
   const ShardPaths& shard(size_t index) const { return shards_[index]; }
   std::string stats_path() const { return dir_ + "/stats.json"; }
+  std::string metrics_path() const { return dir_ + "/metrics.jsonl"; }
+  std::string report_path() const { return dir_ + "/report.html"; }
   std::string done_dir() const { return dir_ + "/_done"; }
 
  private:

@@ -71,13 +71,52 @@ class ConfigReader {
   std::string source_;
 };
 
+// gpus: and autoscale: — how the run uses the machine; none of it changes output bytes.
+Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& config) {
+  if (YAML::Node gpus = root["gpus"]) {
+    if (!(gpus.IsScalar() && gpus.Scalar() == "auto")) {
+      WINNOW_RETURN_IF_ERROR(r.read(root, "gpus", config.gpus, "'auto' or a number"));
+      if (config.gpus < 0) return r.error(gpus, "gpus must be 'auto' or 0 or more");
+    }
+  }
+  YAML::Node node = root["autoscale"];
+  if (!node) return Status::ok();
+  AutoscaleSettings& a = config.autoscale;
+  if (node.IsScalar()) {  // autoscale: false
+    return r.read(root, "autoscale", a.enabled, "true, false or a map");
+  }
+  WINNOW_RETURN_IF_ERROR(r.check_keys(node, "autoscale",
+                                      {"enabled", "interval_ms", "headroom", "min_samples",
+                                       "shrink_cycles", "grace_ms", "window", "starved_busy"}));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "enabled", a.enabled, "true or false"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "interval_ms", a.interval_ms, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "headroom", a.headroom, "a number"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "min_samples", a.min_samples, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "shrink_cycles", a.shrink_cycles, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "grace_ms", a.grace_ms, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "window", a.window, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(node, "starved_busy", a.starved_busy, "a number"));
+  auto bad = [&](const char* key, const char* rule) {
+    return r.error(node[key], fmt::format("autoscale.{} must be {}", key, rule));
+  };
+  if (a.interval_ms < 10) return bad("interval_ms", "at least 10");
+  if (a.headroom < 1) return bad("headroom", "at least 1.0");
+  if (a.min_samples < 1) return bad("min_samples", "at least 1");
+  if (a.shrink_cycles < 1) return bad("shrink_cycles", "at least 1");
+  if (a.grace_ms < 0) return bad("grace_ms", "0 or more");
+  if (a.window < 1) return bad("window", "at least 1");
+  if (a.starved_busy < 0 || a.starved_busy > 1) return bad("starved_busy", "between 0 and 1");
+  return Status::ok();
+}
+
 Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& registry,
                   PipelineConfig& config) {
   if (root.IsNull()) return Status::ok();  // an empty file: every default, paths from the CLI
   if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
-  WINNOW_RETURN_IF_ERROR(r.check_keys(
-      root, "the pipeline",
-      {"input", "output", "on_error", "threads", "batch_size", "batch_bytes", "seed", "stages"}));
+  WINNOW_RETURN_IF_ERROR(
+      r.check_keys(root, "the pipeline",
+                   {"input", "output", "on_error", "threads", "gpus", "autoscale", "batch_size",
+                    "batch_bytes", "seed", "stages"}));
 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(
@@ -135,6 +174,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   WINNOW_RETURN_IF_ERROR(r.read(root, "seed", config.seed, "a non-negative integer"));
   if (config.batch_size == 0) return r.error(root["batch_size"], "batch_size must be at least 1");
   if (config.threads < 0) return r.error(root["threads"], "threads must be 0 (auto) or more");
+  WINNOW_RETURN_IF_ERROR(parse_resources(root, r, config));
 
   YAML::Node stages = root["stages"];
   if (!stages || stages.IsNull()) return Status::ok();

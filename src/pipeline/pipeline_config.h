@@ -6,7 +6,12 @@
 //   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
 //            max_file_bytes: 0}
 //   on_error: fail | skip
-//   threads: 0            # workers per stage; 0 = the machine's cores
+//   threads: 0            # CPU budget: worker threads of all steps together; 0 = the cores
+//                         # (with autoscale disabled: workers per step, as before)
+//   gpus: auto            # GPU budget: auto (detected) or a number
+//   autoscale: {enabled: true, interval_ms: 1000, headroom: 1.5, min_samples: 5,
+//               shrink_cycles: 3, grace_ms: 5000, window: 64, starved_busy: 0.5}
+//                         # or autoscale: false (see pipeline/autoscaler.h for each key)
 //   batch_size: 1024      # documents per batch
 //   seed: 42
 //   stages:
@@ -21,6 +26,7 @@
 #include "core/stage.h"
 #include "core/status.h"
 #include "io/compression.h"
+#include "pipeline/autoscaler.h"
 
 namespace winnow {
 
@@ -49,6 +55,8 @@ struct PipelineConfig {
   // run
   OnError on_error = OnError::kFail;
   int threads = 0;
+  double gpus = -1;  // < 0: detect
+  AutoscaleSettings autoscale;
   uint64_t batch_size = 1024;
   uint64_t batch_bytes = 4 << 20;
   uint64_t seed = 42;

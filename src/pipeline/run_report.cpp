@@ -22,6 +22,7 @@ std::vector<StepReport> derive_steps(const RunCounts& totals,
       r.busy_seconds = steps[i].metrics->busy_ns.load() / 1e9;
       r.bytes_in = steps[i].metrics->bytes_in.load();
     }
+    if (steps[i].summary) r.summary = *steps[i].summary;
     r.docs_in = reaching;
     if (i == 0) {
       r.dropped = totals.errors;  // the read step turns bad records into errors
@@ -50,6 +51,17 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   out.key("fingerprint").value(report.fingerprint);
   out.key("elapsed_seconds").value(report.elapsed_seconds);
   out.key("threads").value(report.threads);
+  out.key("resources").begin_object();
+  out.key("cpu_threads").value(report.threads);
+  out.key("gpus").value(report.gpus);
+  out.key("gpus_detected").value(report.gpus_detected);
+  out.end_object();
+  out.key("autoscale").begin_object();
+  out.key("enabled").value(report.autoscaled);
+  out.key("interval_ms").value(report.autoscale_interval_ms);
+  out.key("cycles").value(report.autoscale_cycles);
+  out.key("metrics_intervals").value(static_cast<uint64_t>(report.samples.size()));
+  out.end_object();
   out.key("input_files").value(static_cast<uint64_t>(report.input_files));
   out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
   out.key("input_files_completed").value(static_cast<uint64_t>(report.completed_files));
@@ -70,6 +82,18 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("batches").value(step.batches);
     out.key("bytes_in").value(step.bytes_in);
     out.key("busy_seconds").value(step.busy_seconds);
+    const StepSummary& sum = step.summary;
+    out.key("cpus_per_worker").value(step.resources.cpus);
+    out.key("gpus_per_worker").value(step.resources.gpus);
+    out.key("pinned").value(step.pinned);
+    out.key("workers_min").value(sum.workers_min);
+    out.key("workers_max").value(sum.workers_max);
+    out.key("scale_ups").value(sum.scale_ups);
+    out.key("scale_downs").value(sum.scale_downs);
+    out.key("busy_fraction").value(sum.busy_fraction);
+    out.key("mean_service_ms").value(sum.mean_service_ms);
+    out.key("setup_seconds").value(sum.setup_seconds);
+    out.key("mean_input_fill").value(sum.mean_input_fill);
     out.end_object();
   }
   out.end_array();
@@ -80,9 +104,10 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
 std::string format_summary(const RunReport& report) {
   const RunCounts& t = report.totals;
   std::string s;
-  s += fmt::format("winnow: {} in {:.2f} s with {} threads -> {}\n",
+  s += fmt::format("winnow: {} in {:.2f} s with {} threads{} ({}) -> {}\n",
                    report.status.is_ok() ? "done" : "FAILED", report.elapsed_seconds,
-                   report.threads, report.output_dir);
+                   report.threads, report.gpus > 0 ? fmt::format(", {} GPUs", report.gpus) : "",
+                   report.autoscaled ? "autoscaled" : "fixed workers", report.output_dir);
   if (!report.status.is_ok()) {
     s += fmt::format("  the counts below cover only the {} shard(s) that are complete\n",
                      report.completed_files + report.skipped_files);
@@ -90,15 +115,16 @@ std::string format_summary(const RunReport& report) {
   s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
-  s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10}  {}\n", "step", "workers", "in", "kept",
-                   "busy s", "dropped");
+  s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10} {:>6}  {}\n", "step", "workers", "in",
+                   "kept", "busy s", "busy%", "dropped");
   for (const StepReport& step : report.steps) {
     std::string dropped;
     for (const auto& [reason, n] : step.dropped) {
       dropped += fmt::format("{}{}={}", dropped.empty() ? "" : " ", reason, n);
     }
-    s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f}  {}\n", step.name, step.workers,
-                     step.docs_in, step.kept, step.busy_seconds, dropped.empty() ? "-" : dropped);
+    s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name,
+                     step.workers, step.docs_in, step.kept, step.busy_seconds,
+                     100 * step.summary.busy_fraction, dropped.empty() ? "-" : dropped);
   }
   s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents, t.kept,
                    t.dropped_total(), t.errors_total(),

@@ -13,6 +13,7 @@ struct StepTiming {
   std::string type;
   int workers = 0;
   const StepMetrics* metrics = nullptr;  // null when the step never ran
+  const StepSummary* summary = nullptr;  // null when the step never ran
 };
 
 // Per-step documents in / kept / dropped follow from the final drop reasons, because a

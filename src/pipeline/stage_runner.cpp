@@ -3,11 +3,17 @@
 #include <chrono>
 #include <exception>
 
+#include "pipeline/resources.h"
+
 namespace winnow {
 
 namespace {
 // How often an idle worker wakes to see whether it was asked to stop.
 constexpr auto kWakeInterval = std::chrono::milliseconds(100);
+
+uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
 }  // namespace
 
 StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out,
@@ -24,20 +30,28 @@ void StageRunner::start(int workers) { set_workers(workers); }
 
 void StageRunner::set_workers(int workers) {
   if (workers < 1) workers = 1;
+  if (ended_.load()) return;
   target_.store(workers);
-  while (live_.load() < workers) spawn();
+  while (live_.load() < workers) {
+    if (!spawn()) return;
+  }
 }
 
-void StageRunner::spawn() {
-  live_.fetch_add(1);
+bool StageRunner::spawn() {
   std::lock_guard lock(threads_mutex_);
-  threads_.emplace_back([this] { worker_loop(); });
+  if (joined_) return false;  // the run is over: no new thread may outlive join()
+  live_.fetch_add(1);
+  auto state = std::make_shared<WorkerState>();
+  workers_.push_back(state);
+  threads_.emplace_back([this, state] { worker_loop(state); });
+  return true;
 }
 
 void StageRunner::join() {
   std::vector<std::thread> threads;
   {
     std::lock_guard lock(threads_mutex_);
+    joined_ = true;
     threads.swap(threads_);
   }
   for (auto& t : threads) t.join();
@@ -56,12 +70,96 @@ Status StageRunner::run_work(DocBatch& batch) {
   }
 }
 
-void StageRunner::worker_loop() {
-  while (true) {
+Status StageRunner::run_setup() {
+  if (!setup_) return Status::ok();
+  try {
+    return setup_();
+  } catch (const std::exception& e) {
+    return Status::errorf("step '{}' failed to set up a worker: {}", name_, e.what());
+  } catch (...) {
+    return Status::errorf("step '{}' failed to set up a worker: unknown exception", name_);
+  }
+}
+
+bool StageRunner::may_leave(const WorkerState& state) const {
+  return state.ready && std::chrono::steady_clock::now() - state.ready_at >= grace_;
+}
+
+void StageRunner::record(const Sample& sample) {
+  std::lock_guard lock(window_mutex_);
+  window_.push_back(sample);
+  while (window_.size() > window_size_) window_.pop_front();
+  if (window_age_.count() > 0) {
+    auto oldest = sample.at - window_age_;
+    while (window_.size() > kMinWindow && window_.front().at < oldest) window_.pop_front();
+  }
+}
+
+StepSnapshot StageRunner::snapshot() const {
+  StepSnapshot s;
+  s.target = target_.load();
+  auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(threads_mutex_);
+    s.busy_ns += metrics_.busy_ns.load();
+    for (const auto& w : workers_) {
+      if (!w->ready) {
+        ++s.starting;
+        ++s.protected_workers;
+        continue;
+      }
+      ++s.ready;
+      if (w->busy) {
+        ++s.busy;
+        s.busy_ns += nanoseconds(now - w->busy_since);
+      }
+      if (now - w->ready_at < grace_) ++s.protected_workers;
+    }
+  }
+  std::lock_guard lock(window_mutex_);
+  s.samples = window_.size();
+  if (s.samples > 0) {
+    double service = 0, docs = 0, kept = 0;
+    for (const Sample& x : window_) {
+      service += x.service_s;
+      docs += static_cast<double>(x.source_docs);
+      kept += static_cast<double>(x.kept_out);
+    }
+    s.mean_service_s = service / s.samples;
+    s.docs_per_batch = docs / s.samples;
+    s.kept_out_per_batch = kept / s.samples;
+  }
+  return s;
+}
+
+void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
+  auto setup_begin = std::chrono::steady_clock::now();
+  Status setup = run_setup();
+  auto setup_end = std::chrono::steady_clock::now();
+  if (setup_) {
+    metrics_.setup_ns += nanoseconds(setup_end - setup_begin);
+    metrics_.setups += 1;
+  }
+  {
+    std::lock_guard lock(threads_mutex_);
+    state->ready = true;
+    state->ready_at = setup_end;
+  }
+  if (!setup.is_ok()) on_failure_(setup);
+  while (setup.is_ok()) {
     int live = live_.load();
     if (live > target_.load()) {
-      if (live_.compare_exchange_strong(live, live - 1)) return;  // shrunk; others carry on
-      continue;
+      bool leave = false;
+      {
+        std::lock_guard lock(threads_mutex_);
+        leave = may_leave(*state);
+      }
+      if (leave && live_.compare_exchange_strong(live, live - 1)) {
+        std::lock_guard lock(threads_mutex_);
+        std::erase(workers_, state);
+        return;  // shrunk; others carry on
+      }
+      if (leave) continue;
     }
     auto item = in_.pop_until(std::chrono::steady_clock::now() + kWakeInterval);
     if (!item) {
@@ -78,15 +176,31 @@ void StageRunner::worker_loop() {
           bytes_before += batch->text(i).size();
         }
       }
+      if (pool_ && !pool_->acquire(needs_)) break;  // cancelled
       auto start = std::chrono::steady_clock::now();
+      {
+        std::lock_guard lock(threads_mutex_);
+        state->busy = true;
+        state->busy_since = start;
+      }
       Status status = run_work(*batch);
       auto elapsed = std::chrono::steady_clock::now() - start;
-      metrics_.busy_ns += static_cast<uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+      {
+        // Under the lock, so a snapshot sees the batch either in progress or done, never
+        // neither.
+        std::lock_guard lock(threads_mutex_);
+        state->busy = false;
+        metrics_.busy_ns += nanoseconds(elapsed);
+      }
+      if (pool_) pool_->release(needs_);
+      uint64_t source_docs = batch->size() + batch->errors.size();
+      uint64_t kept_after = batch->kept_count();
       metrics_.batches += 1;
       metrics_.docs_in += kept_before;
       metrics_.bytes_in += bytes_before;
-      metrics_.docs_out += batch->kept_count();
+      metrics_.docs_out += kept_after;
+      metrics_.source_docs += source_docs;
+      record({start, std::chrono::duration<double>(elapsed).count(), source_docs, kept_after});
       if (!status.is_ok()) {
         on_failure_(status);
         break;
@@ -94,7 +208,14 @@ void StageRunner::worker_loop() {
     }
     if (!out_.push(std::move(batch))) break;  // the run was cancelled
   }
-  if (live_.fetch_sub(1) == 1 && in_.finished()) out_.close();
+  {
+    std::lock_guard lock(threads_mutex_);
+    std::erase(workers_, state);
+  }
+  if (live_.fetch_sub(1) == 1 && in_.finished()) {
+    ended_.store(true);
+    out_.close();
+  }
 }
 
 }  // namespace winnow

@@ -1,10 +1,17 @@
 #pragma once
 // StageRunner: the workers of one pipeline step. Each worker pops a batch from the input
 // queue, runs the step on it and pushes it to the output queue. The worker count can change
-// while the pipeline runs (set_workers), which is what an autoscaler needs; a shrink takes
-// effect when a worker finishes its current batch. The last worker to leave closes the output.
+// while the pipeline runs (set_workers), which is what the autoscaler needs; a shrink takes
+// effect when a worker finishes its current batch, and only a worker past the grace period
+// (set_grace) leaves. The last worker to leave closes the output.
+//
+// A new worker first runs the step's setup (if any): it is "starting" until that returns, then
+// "ready"; a ready worker is "busy" while it processes a batch and "idle" otherwise. The time
+// of each batch (service time, not queueing) goes to a sliding window the autoscaler reads.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -13,10 +20,13 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "core/stage.h"
 #include "core/status.h"
 #include "pipeline/bounded_queue.h"
 
 namespace winnow {
+
+class ResourcePool;
 
 using BatchPtr = std::unique_ptr<DocBatch>;
 using BatchQueue = BoundedQueue<BatchPtr>;
@@ -29,39 +39,106 @@ struct StepMetrics {
   // Bytes that reached the step: the raw input for the read step, the kept documents' text
   // for every later one.
   std::atomic<uint64_t> bytes_in{0};
+  std::atomic<uint64_t> source_docs{0};  // records the batches covered (documents + errors)
+  std::atomic<uint64_t> setup_ns{0};     // all workers' setup, summed
+  std::atomic<uint64_t> setups{0};
+};
+
+// The step's state at one instant, for the autoscaler, metrics and progress.
+struct StepSnapshot {
+  int target = 0;
+  int starting = 0;           // in setup
+  int ready = 0;              // set up and alive (busy + idle)
+  int busy = 0;               // processing a batch now
+  int protected_workers = 0;  // starting, or ready for less than the grace period
+  // Busy time so far, including the part of the batches in progress: interval busy
+  // fractions then neither lag nor clip at a batch boundary.
+  uint64_t busy_ns = 0;
+  // Over the sliding window of recent batches:
+  size_t samples = 0;
+  double mean_service_s = 0;
+  double docs_per_batch = 0;  // source documents
+  double kept_out_per_batch = 0;
 };
 
 class StageRunner {
  public:
   using Work = std::function<Status(DocBatch&)>;
+  using Setup = std::function<Status()>;
   using OnFailure = std::function<void(const Status&)>;
 
   StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out, OnFailure on_failure);
   ~StageRunner();
 
+  // Options, set before start().
+  void set_setup(Setup setup) { setup_ = std::move(setup); }
+  // Each batch is processed holding `needs` from `pool` (the run's budget).
+  void set_resources(ResourcePool* pool, const StageResources& needs) {
+    pool_ = pool;
+    needs_ = needs;
+  }
+  void set_grace(std::chrono::milliseconds grace) { grace_ = grace; }
+  // The sliding window of service times: the last `batches`, and of those only the ones
+  // younger than `max_age` (when > 0) unless fewer than kMinWindow would remain, so a change of
+  // speed shows within a couple of autoscaler intervals.
+  void set_window(size_t batches, std::chrono::milliseconds max_age = {}) {
+    window_size_ = batches < 1 ? 1 : batches;
+    window_age_ = max_age;
+  }
+  static constexpr size_t kMinWindow = 5;
+
   void start(int workers);
-  void set_workers(int workers);  // at least 1
+  void set_workers(int workers);  // at least 1; ignored once the step has ended
   void join();
 
   const std::string& name() const { return name_; }
   int target_workers() const { return target_.load(); }
   int live_workers() const { return live_.load(); }
   const StepMetrics& metrics() const { return metrics_; }
+  StepSnapshot snapshot() const;
+  bool ended() const { return ended_.load(); }  // every worker left after the input ended
 
  private:
-  void spawn();
-  void worker_loop();
+  struct WorkerState {
+    bool ready = false;
+    bool busy = false;
+    std::chrono::steady_clock::time_point ready_at;
+    std::chrono::steady_clock::time_point busy_since;
+  };
+  struct Sample {
+    std::chrono::steady_clock::time_point at;
+    double service_s;
+    uint64_t source_docs;
+    uint64_t kept_out;
+  };
+
+  bool spawn();  // false once joined
+  void worker_loop(std::shared_ptr<WorkerState> state);
   Status run_work(DocBatch& batch);
+  Status run_setup();
+  bool may_leave(const WorkerState& state) const;
+  void record(const Sample& sample);
 
   std::string name_;
   Work work_;
+  Setup setup_;
   BatchQueue& in_;
   BatchQueue& out_;
   OnFailure on_failure_;
+  ResourcePool* pool_ = nullptr;
+  StageResources needs_;
+  std::chrono::milliseconds grace_{0};
+  size_t window_size_ = 64;
+  std::chrono::milliseconds window_age_{0};
   std::atomic<int> target_{0};
   std::atomic<int> live_{0};
-  std::mutex threads_mutex_;
+  std::atomic<bool> ended_{false};
+  mutable std::mutex threads_mutex_;  // guards threads_, workers_, joined_
   std::vector<std::thread> threads_;
+  std::vector<std::shared_ptr<WorkerState>> workers_;
+  bool joined_ = false;
+  mutable std::mutex window_mutex_;
+  std::deque<Sample> window_;
   StepMetrics metrics_;
 };
 

@@ -54,8 +54,8 @@ inline std::vector<std::string> write_corpus(const std::string& dir, int shards,
   return paths;
 }
 
-// Every regular file under `dir` (relative path -> uncompressed bytes), stats.json excluded
-// (it holds timings).
+// Every regular file under `dir` (relative path -> uncompressed bytes), stats.json,
+// metrics.jsonl and report.html excluded (they hold timings).
 std::map<std::string, std::string> read_output_tree(const std::string& dir);
 
 inline PipelineConfig load_config(const std::string& yaml) {

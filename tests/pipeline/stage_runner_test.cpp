@@ -358,3 +358,98 @@ TEST(StageRunner, AThrowingStageFailsTheRunInsteadOfCrashing) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(StageRunner, WorkersInSetupAreStartingAndSetupTimeIsMeasuredApart) {
+  BatchQueue in(8), out(8);
+  std::promise<void> release_setup;
+  std::shared_future<void> setup_gate = release_setup.get_future().share();
+  StageRunner runner(
+      "model", [](DocBatch&) { return Status::ok(); }, in, out,
+      [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_setup([setup_gate] {
+    setup_gate.wait();
+    std::this_thread::sleep_for(20ms);
+    return Status::ok();
+  });
+  runner.start(2);
+  ASSERT_TRUE(eventually([&] { return runner.snapshot().starting == 2; }));
+  StepSnapshot during = runner.snapshot();
+  EXPECT_EQ(during.ready, 0);
+  EXPECT_EQ(during.protected_workers, 2);
+  release_setup.set_value();
+  ASSERT_TRUE(eventually([&] { return runner.snapshot().ready == 2; }));
+  Drain drain(out);
+  for (uint64_t s = 0; s < 6; ++s) ASSERT_TRUE(in.push(make_batch(s, 10)));
+  in.close();
+  ASSERT_TRUE(drain.wait());
+  runner.join();
+  EXPECT_EQ(runner.metrics().setups.load(), 2u);
+  EXPECT_GE(runner.metrics().setup_ns.load(), 2 * 19'000'000u);
+  EXPECT_LT(runner.metrics().busy_ns.load(), runner.metrics().setup_ns.load());
+}
+
+TEST(StageRunner, AWorkerWithinTheGracePeriodIsNotTakenAway) {
+  BatchQueue in(8), out(8);
+  StageRunner runner(
+      "graced", [](DocBatch&) { return Status::ok(); }, in, out,
+      [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_grace(300ms);
+  runner.start(3);
+  ASSERT_TRUE(eventually([&] { return runner.snapshot().ready == 3; }));
+  runner.set_workers(1);
+  std::this_thread::sleep_for(150ms);
+  EXPECT_EQ(runner.live_workers(), 3);  // all three are still young
+  EXPECT_EQ(runner.snapshot().protected_workers, 3);
+  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 1; }));  // once they age
+  in.close();
+  runner.join();
+}
+
+TEST(StageRunner, TheServiceWindowKeepsTheLastBatchesOnly) {
+  BatchQueue in(64), out(64);
+  std::atomic<int> calls{0};
+  StageRunner runner(
+      "windowed",
+      [&](DocBatch&) {
+        // The first ten batches are slow, the rest fast: the window must forget the slow ones.
+        std::this_thread::sleep_for(calls++ < 10 ? 20ms : 1ms);
+        return Status::ok();
+      },
+      in, out, [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_window(8);
+  runner.start(1);
+  Drain drain(out);
+  for (uint64_t s = 0; s < 30; ++s) ASSERT_TRUE(in.push(make_batch(s, 4)));
+  in.close();
+  ASSERT_TRUE(drain.wait());
+  runner.join();
+  StepSnapshot snap = runner.snapshot();
+  EXPECT_EQ(snap.samples, 8u);
+  EXPECT_LT(snap.mean_service_s, 0.010);
+  EXPECT_DOUBLE_EQ(snap.docs_per_batch, 4.0);
+  EXPECT_EQ(runner.metrics().source_docs.load(), 120u);
+}
+
+TEST(StageRunner, TheServiceWindowForgetsOldBatchesButKeepsTheLastFive) {
+  BatchQueue in(64), out(64);
+  StageRunner runner(
+      "aged", [](DocBatch&) { return Status::ok(); }, in, out,
+      [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_window(64, 50ms);
+  runner.start(1);
+  Drain drain(out);
+  for (uint64_t s = 0; s < 20; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  ASSERT_TRUE(eventually([&] { return runner.metrics().batches.load() == 20; }));
+  std::this_thread::sleep_for(80ms);  // all twenty are now older than the window
+  for (uint64_t s = 20; s < 22; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
+  in.close();
+  ASSERT_TRUE(drain.wait());
+  runner.join();
+  EXPECT_EQ(runner.snapshot().samples, StageRunner::kMinWindow);
+}
+
+}  // namespace
+}  // namespace winnow

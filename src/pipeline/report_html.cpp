@@ -1,0 +1,231 @@
+#include "pipeline/report_html.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/version.h"
+#include "io/atomic_file.h"
+
+namespace winnow {
+
+namespace {
+
+// Distinguishable colours, one per step (then per drop reason in the funnel).
+constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+constexpr size_t kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
+constexpr size_t kMaxPoints = 600;  // per series; longer runs are thinned evenly
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v) {
+  if (std::fabs(v) >= 1e6) return fmt::format("{:.1f}M", v / 1e6);
+  if (std::fabs(v) >= 1e4) return fmt::format("{:.1f}k", v / 1e3);
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+// A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten.
+double nice_max(double v) {
+  if (v <= 0) return 1;
+  double p = std::pow(10, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * p >= v) return m * p;
+  }
+  return 10 * p;
+}
+
+// One chart: a series per step over the run's time.
+std::string line_chart(const std::string& title, const std::string& unit,
+                       const std::vector<std::string>& names, const std::vector<RunSample>& samples,
+                       const std::function<double(const StepSample&)>& value, double fixed_max) {
+  const double w = 900, h = 240, left = 60, right = 170, top = 30, bottom = 36;
+  const double pw = w - left - right, ph = h - top - bottom;
+  size_t stride = std::max<size_t>(1, (samples.size() + kMaxPoints - 1) / kMaxPoints);
+  double t_max = samples.empty() ? 1 : std::max(samples.back().t, 1e-3);
+  double y_max = fixed_max;
+  if (y_max <= 0) {
+    for (const auto& s : samples) {
+      for (const auto& st : s.steps) y_max = std::max(y_max, value(st));
+    }
+    y_max = nice_max(y_max * 1.05);
+  }
+  std::string svg = fmt::format(
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>{2}</title>"
+      "<text x=\"{3}\" y=\"18\" class=\"ct\">{2}</text>",
+      w, h, escape(title), left);
+  for (int k = 0; k <= 4; ++k) {
+    double y = top + ph - ph * k / 4;
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" class=\"grid\"/>"
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"ax\" text-anchor=\"end\">{}</text>",
+        left, y, left + pw, y, left - 6, y + 4, number(y_max * k / 4));
+  }
+  for (int k = 0; k <= 5; ++k) {
+    double x = left + pw * k / 5;
+    svg += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{}\" class=\"ax\" text-anchor=\"middle\">{:.1f}s</text>", x,
+        top + ph + 16, t_max * k / 5);
+  }
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">{}</text>", left + pw + 10,
+                     top + ph + 30, escape(unit));
+  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>", left,
+                     top, pw, ph);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const char* colour = kPalette[i % kPaletteSize];
+    std::string points;
+    for (size_t k = 0; k < samples.size(); k += stride) {
+      if (i >= samples[k].steps.size()) continue;
+      double v = std::clamp(value(samples[k].steps[i]), 0.0, y_max);
+      points += fmt::format("{:.1f},{:.1f} ", left + pw * samples[k].t / t_max,
+                            top + ph - ph * v / y_max);
+    }
+    if (!points.empty()) {
+      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+                         points, colour);
+    }
+    double ly = top + 10 + 16 * static_cast<double>(i);
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\">{}</text>",
+        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]));
+  }
+  return svg + "</svg>\n";
+}
+
+// Kept and dropped per step: each row is the documents that reached the step, split into
+// what it kept and what it dropped, by reason.
+std::string funnel_chart(const RunReport& report) {
+  const double w = 1000, label = 160, bar = 480, row = 30, top = 30;
+  uint64_t total = std::max<uint64_t>(1, report.totals.documents);
+  double h = top + row * static_cast<double>(report.steps.size()) + 30;
+  std::string svg = fmt::format(
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>Document funnel</title>"
+      "<text x=\"10\" y=\"18\" class=\"ct\">Document funnel: kept (green) and dropped per "
+      "reason, per step</text>",
+      w, h);
+  size_t reason_colour = 0;
+  for (size_t i = 0; i < report.steps.size(); ++i) {
+    const StepReport& st = report.steps[i];
+    double y = top + row * static_cast<double>(i);
+    svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>",
+                       label - 8, y + 16, escape(st.name));
+    double x = label;
+    double kept_w = bar * static_cast<double>(st.kept) / total;
+    svg += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" fill=\"#2ca02c\">"
+        "<title>{}: kept {}</title></rect>",
+        x, y + 2, kept_w, escape(st.name), st.kept);
+    x += kept_w;
+    std::string legend;
+    for (const auto& [reason, n] : st.dropped) {
+      double dw = bar * static_cast<double>(n) / total;
+      const char* colour = kPalette[(3 + reason_colour++) % kPaletteSize];
+      svg += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" fill=\"{}\">"
+          "<title>{}/{}: {}</title></rect>",
+          x, y + 2, std::max(dw, n > 0 ? 1.0 : 0.0), colour, escape(st.name), escape(reason), n);
+      x += dw;
+      legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", reason, n);
+    }
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">in {} kept {}{}</text>",
+                       label + bar + 8, y + 16, st.docs_in, st.kept,
+                       legend.empty() ? "" : " · " + escape(legend));
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace
+
+std::string render_report_html(const RunReport& report) {
+  std::vector<std::string> names;
+  for (const auto& st : report.steps) names.push_back(st.name);
+  const RunCounts& t = report.totals;
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<title>winnow run report</title><style>"
+      "body{font-family:sans-serif;margin:24px;color:#222;background:#fff}"
+      "h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}"
+      "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:right}"
+      "th:first-child,td:first-child{text-align:left}"
+      ".chart{display:block;margin:10px 0}.ct{font-size:14px;font-weight:bold}"
+      ".ax{font-size:11px;fill:#555}.lg{font-size:12px}"
+      ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}"
+      "</style></head><body>\n";
+  html += fmt::format(
+      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · output "
+      "{}</p>\n",
+      report.status.is_ok() ? "done" : "FAILED", escape(std::string("winnow ") + kVersion),
+      report.elapsed_seconds, report.threads, report.gpus,
+      report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",
+                                      report.autoscale_interval_ms, report.autoscale_cycles)
+                        : std::string("fixed workers"),
+      escape(report.output_dir));
+  if (!report.status.is_ok())
+    html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
+  html += fmt::format("<p>documents {} = kept {} + dropped {} + errors {} ({})</p>\n", t.documents,
+                      t.kept, t.dropped_total(), t.errors_total(),
+                      t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  html += funnel_chart(report);
+  html +=
+      "<table><tr><th>step</th><th>workers (min–max)</th><th>scale ups / downs</th>"
+      "<th>busy</th><th>ms / batch</th><th>setup s</th><th>input fill</th><th>in</th>"
+      "<th>kept</th></tr>\n";
+  for (const auto& st : report.steps) {
+    const StepSummary& s = st.summary;
+    html += fmt::format(
+        "<tr><td>{}</td><td>{} ({}–{}){}</td><td>{} / {}</td><td>{:.1f}%</td><td>{:.2f}</td>"
+        "<td>{:.2f}</td><td>{:.0f}%</td><td>{}</td><td>{}</td></tr>\n",
+        escape(st.name), st.workers, s.workers_min, s.workers_max, st.pinned ? " pinned" : "",
+        s.scale_ups, s.scale_downs, 100 * s.busy_fraction, s.mean_service_ms, s.setup_seconds,
+        100 * s.mean_input_fill, st.docs_in, st.kept);
+  }
+  html += "</table>\n";
+  const auto& samples = report.samples;
+  html += line_chart(
+      "Workers per step (target)", "workers", names, samples,
+      [](const StepSample& s) { return double(s.target); }, 0);
+  html += line_chart(
+      "Busy fraction per step", "busy (0–1)", names, samples,
+      [](const StepSample& s) { return s.busy_fraction; }, 1.0);
+  html += line_chart(
+      "Input queue occupancy per step", "fill (0–1)", names, samples,
+      [](const StepSample& s) { return s.input_fill; }, 1.0);
+  html += line_chart(
+      "Throughput per step", "source docs / s", names, samples,
+      [](const StepSample& s) { return s.docs_per_s; }, 0);
+  html += "</body></html>\n";
+  return html;
+}
+
+Status write_report_html(const RunReport& report, const std::string& path) {
+  return AtomicFile::write_whole(path, render_report_html(report));
+}
+
+}  // namespace winnow

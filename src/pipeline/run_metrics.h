@@ -1,0 +1,48 @@
+#pragma once
+// The numbers a run records about its steps over time: one RunSample per interval (a line of
+// metrics.jsonl, a point of report.html's charts) and one StepSummary per step for stats.json.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace winnow {
+
+struct StepSample {
+  int target = 0;
+  int starting = 0;
+  int ready = 0;
+  int busy = 0;  // at the end of the interval
+  int idle = 0;
+  double busy_fraction = 0;  // of its ready workers' time during the interval
+  size_t input_queue = 0;    // batches waiting, at the end of the interval
+  size_t input_capacity = 0;
+  double input_fill = 0;  // mean occupancy over the interval, 0..1
+  size_t output_queue = 0;
+  size_t output_capacity = 0;
+  double batches_per_s = 0;
+  double docs_per_s = 0;       // source documents (input records) per second
+  double mean_service_ms = 0;  // over the sliding window
+  double setup_s = 0;          // all setups so far, summed
+  std::string decision;        // the autoscaler's word on this step this cycle
+};
+
+struct RunSample {
+  double t = 0;                   // seconds since the run started
+  uint64_t documents_done = 0;    // written (kept, dropped or errors)
+  uint64_t input_bytes = 0;       // uncompressed bytes read
+  uint64_t compressed_bytes = 0;  // input file bytes consumed
+  std::vector<StepSample> steps;
+};
+
+struct StepSummary {
+  int workers_min = 0;  // targets over the run
+  int workers_max = 0;
+  int scale_ups = 0;  // changes of the target, counted per worker
+  int scale_downs = 0;
+  double busy_fraction = 0;  // busy time / ready-worker time, whole run
+  double mean_service_ms = 0;
+  double setup_seconds = 0;
+  double mean_input_fill = 0;
+};
+
+}  // namespace winnow

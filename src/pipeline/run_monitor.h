@@ -1,0 +1,105 @@
+#pragma once
+// RunMonitor: the executor's control loop. On its own thread it samples every step's queues
+// and workers a few dozen times per interval; at the end of each interval it turns the samples
+// into a RunSample (metrics.jsonl, report.html), asks the autoscaler for worker targets and
+// applies them, and refreshes the progress display.
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pipeline/autoscaler.h"
+#include "pipeline/run_metrics.h"
+#include "pipeline/stage_runner.h"
+
+namespace winnow {
+
+class ProgressDisplay;
+
+struct MonitoredStep {
+  std::string name;
+  StageRunner* runner = nullptr;
+  BatchQueue* input = nullptr;
+  BatchQueue* output = nullptr;
+  StageResources needs;
+  int pinned = 0;  // > 0: never autoscaled
+};
+
+struct RunTotalsNow {
+  uint64_t documents_done = 0;
+  uint64_t input_bytes = 0;
+  uint64_t compressed_bytes = 0;
+};
+
+class RunMonitor {
+ public:
+  RunMonitor(std::vector<MonitoredStep> steps, const ResourceBudget& budget,
+             const AutoscaleSettings& settings, std::function<RunTotalsNow()> totals);
+  ~RunMonitor();
+
+  // metrics.jsonl: one line per interval, written as the run goes (empty path: none).
+  void set_metrics_path(std::string path) { metrics_path_ = std::move(path); }
+  void set_progress(ProgressDisplay* progress) { progress_ = progress; }
+
+  void start();
+  void stop();  // records a last (partial) interval
+
+  const std::vector<RunSample>& history() const { return history_; }
+  std::vector<StepSummary> summaries() const;
+  int cycles() const { return cycles_; }
+
+ private:
+  struct Accumulator {
+    int ticks = 0;
+    int empty_ticks = 0;
+    int full_ticks = 0;
+    int output_full_ticks = 0;
+    double fill_sum = 0;
+    double ready_sum = 0;
+    uint64_t busy_ns = 0;  // at the interval's start
+    uint64_t batches = 0;
+    uint64_t source_docs = 0;
+  };
+  struct Totals {
+    double ready_seconds = 0;
+    double fill_sum = 0;
+    int intervals = 0;
+    int workers_min = 0;
+    int workers_max = 0;
+    int scale_ups = 0;
+    int scale_downs = 0;
+  };
+
+  void loop();
+  void tick();
+  void end_interval(double seconds, bool final);
+  std::string metrics_line(const RunSample& sample) const;
+
+  std::vector<MonitoredStep> steps_;
+  ResourceBudget budget_;
+  AutoscaleSettings settings_;
+  std::function<RunTotalsNow()> totals_;
+  std::string metrics_path_;
+  std::FILE* metrics_file_ = nullptr;
+  ProgressDisplay* progress_ = nullptr;
+
+  std::chrono::steady_clock::time_point begin_;
+  std::chrono::steady_clock::time_point interval_begin_;
+  std::vector<Accumulator> acc_;
+  std::vector<Totals> totals_per_step_;
+  AutoscalerMemory memory_;
+  std::vector<RunSample> history_;
+  int cycles_ = 0;
+
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+};
+
+}  // namespace winnow
