@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "core/global_step.h"
 #include "core/reason_table.h"
 #include "core/stage_params.h"
 #include "core/status.h"
@@ -20,6 +21,9 @@ class Stage {
   virtual ~Stage() = default;
   // Documents already dropped by an earlier stage must be left alone.
   virtual Status process(DocBatch& batch) = 0;
+  // Non-null for a stage that needs an identify pass over the whole input first (see
+  // global_step.h); its process() then applies what that pass decided.
+  virtual GlobalStep* global_step() { return nullptr; }
 };
 
 // What a stage factory sees while the pipeline is assembled.

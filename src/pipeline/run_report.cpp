@@ -73,6 +73,14 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.end_object();
   }
   out.end_array();
+  if (!report.global_steps.empty()) {
+    out.key("global_steps").begin_object();
+    for (const GlobalStepSummary& step : report.global_steps) {
+      out.key(step.name);
+      out.raw(step.json);
+    }
+    out.end_object();
+  }
   out.end_object();
   return AtomicFile::write_whole(path, out.take() + "\n");
 }
@@ -99,6 +107,10 @@ std::string format_summary(const RunReport& report) {
     }
     s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f}  {}\n", step.name, step.workers,
                      step.docs_in, step.kept, step.busy_seconds, dropped.empty() ? "-" : dropped);
+  }
+  for (const GlobalStepSummary& step : report.global_steps) {
+    s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
+                     step.text);
   }
   s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents, t.kept,
                    t.dropped_total(), t.errors_total(),

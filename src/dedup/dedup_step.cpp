@@ -1,0 +1,193 @@
+#include "dedup/dedup_step.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/json_text.h"
+#include "io/atomic_file.h"
+
+namespace winnow {
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& field) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = field.find('.', start);
+    parts.push_back(field.substr(start, dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+}  // namespace
+
+DedupStep::DedupStep(std::unique_ptr<BucketKeyer> keyer, DedupStepOptions options)
+    : keyer_(std::move(keyer)), options_(std::move(options)) {
+  if (!options_.survivor_field.empty()) field_path_ = split_path(options_.survivor_field);
+}
+
+std::string DedupStep::table_name(TableFormat format) {
+  return format == TableFormat::kJsonl ? "duplicates.jsonl" : "duplicates.bin";
+}
+
+Status DedupStep::begin_identify(const GlobalStepContext& context) {
+  context_ = context;
+  ClustererOptions options;
+  options.spill_dir = context.spill_dir;
+  options.memory_bytes = options_.memory_bytes;
+  options.threads = context.threads;
+  options.partitions = options_.partitions;
+  options.survivor = options_.survivor;
+  clusterer_ = std::make_unique<DuplicateClusterer>(options);
+  return Status::ok();
+}
+
+double DedupStep::metric(const DocBatch& batch, size_t i) const {
+  switch (options_.survivor) {
+    case SurvivorRule::kSmallestKey:
+      return 0;
+    case SurvivorRule::kLongestText:
+      return static_cast<double>(batch.text(i).size());
+    case SurvivorRule::kHighestField:
+      break;
+  }
+  // An annotation of an earlier stage first, then the input record.
+  if (const AnnotationColumn* column = batch.find_annotation(options_.survivor_field)) {
+    if (!column->has(i)) return NAN;
+    if (column->type() == AnnotationType::kFloat) return column->float_at(i);
+    if (column->type() == AnnotationType::kInt) return static_cast<double>(column->int_at(i));
+    return NAN;
+  }
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element element;
+  std::string_view record = batch.record(i);
+  if (parser.parse(record.data(), record.size(), false).get(element)) return NAN;
+  for (const std::string& key : field_path_) {
+    simdjson::dom::object object;
+    if (element.get(object) || object[key].get(element)) return NAN;
+  }
+  double value;
+  if (!element.get_double().get(value)) return value;
+  int64_t integer;
+  if (!element.get_int64().get(integer)) return static_cast<double>(integer);
+  uint64_t unsigned_integer;
+  if (!element.get_uint64().get(unsigned_integer)) return static_cast<double>(unsigned_integer);
+  return NAN;
+}
+
+Status DedupStep::observe(const DocBatch& batch) {
+  auto begin = std::chrono::steady_clock::now();
+  thread_local std::vector<BucketRecord> records;
+  thread_local std::string infos;
+  records.clear();
+  infos.clear();
+  uint64_t documents = 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (!batch.kept(i)) continue;
+    uint64_t key = batch.key(i).value();
+    if (!keyer_->add_records(batch.text(i), key, records)) continue;
+    ++documents;
+    DocInfoLog::serialize(infos, key, metric(batch, i), batch.id(i));
+  }
+  Status status = clusterer_->add(records.data(), records.size(), infos, documents);
+  observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::steady_clock::now() - begin)
+                                           .count());
+  return status;
+}
+
+Status DedupStep::finish_identify() {
+  auto begin = std::chrono::steady_clock::now();
+  auto table = clusterer_->finish();
+  if (!table.is_ok()) return table.status();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  WINNOW_RETURN_IF_ERROR(
+      table->write(context_.result_dir + "/" + table_name(options_.table_format),
+                   options_.table_format));
+  ClusterStats stats = clusterer_->stats();
+  clusterer_.reset();
+  make_summaries(*table, &stats, seconds);
+  removal_ = table->removal_set();
+  return AtomicFile::write_whole(context_.result_dir + "/summary.json", summary_json_ + "\n");
+}
+
+void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats* stats,
+                               double seconds) {
+  std::map<uint64_t, uint64_t> sizes = table.component_sizes();
+  uint64_t groups = 0;
+  for (const auto& [size, count] : sizes) groups += count;
+  JsonWriter out(true);
+  out.begin_object();
+  out.key("method").value(options_.kind);
+  out.key("parameters").begin_object();
+  keyer_->describe(out);
+  out.key("survivor")
+      .value(options_.survivor == SurvivorRule::kSmallestKey   ? "smallest_key"
+             : options_.survivor == SurvivorRule::kLongestText ? "longest"
+                                                               : "field");
+  if (!options_.survivor_field.empty()) out.key("survivor_field").value(options_.survivor_field);
+  out.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
+  out.end_object();
+  if (stats) {
+    out.key("documents_observed").value(stats->documents);
+    out.key("bucket_records").value(stats->spill.records);
+    out.key("shared_buckets").value(stats->shared_buckets);
+    out.key("links").value(stats->links);
+    out.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
+    out.key("spill_flushes").value(stats->spill.flushes);
+    out.key("partition_splits").value(stats->spill.splits);
+    out.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+    out.key("cluster_seconds").value(seconds);
+  }
+  out.key("duplicate_groups").value(groups);
+  out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
+  out.key("to_remove").value(table.removed());
+  out.key("component_sizes").begin_object();
+  for (const auto& [size, count] : sizes) out.key(std::to_string(size)).value(count);
+  out.end_object();
+  out.key("table").value(table_name(options_.table_format));
+  out.end_object();
+  summary_json_ = out.take();
+
+  std::string histogram;
+  int shown = 0;
+  for (const auto& [size, count] : sizes) {
+    if (++shown > 8) {
+      histogram += " ...";
+      break;
+    }
+    histogram += fmt::format("{}{}x{}", histogram.empty() ? "" : " ", count, size);
+  }
+  summary_text_ = fmt::format(
+      "{} dedup: {} documents in {} duplicate groups, {} to remove{}\n      {}\n", options_.kind,
+      table.entries.size(), groups, table.removed(),
+      histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text());
+}
+
+Status DedupStep::load_result(const std::string& result_dir) {
+  std::string path = result_dir + "/" + table_name(options_.table_format);
+  auto table = DuplicatesTable::read(path);
+  if (!table.is_ok()) return table.status();
+  removal_ = table->removal_set();
+  make_summaries(*table, nullptr, 0);
+  // The stored summary keeps the identify pass's own figures (spills, timings).
+  std::ifstream in(result_dir + "/summary.json");
+  if (in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    summary_json_ = text.str();
+    while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
+  }
+  return Status::ok();
+}
+
+}  // namespace winnow
