@@ -117,7 +117,7 @@ Status DedupStep::finish_identify() {
   clusterer_.reset();
   make_summaries(*table, &stats, seconds);
   removal_ = table->removal_set();
-  return AtomicFile::write_whole(context_.result_dir + "/summary.json", summary_json_ + "\n");
+  return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
 }
 
 void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats* stats,
@@ -137,17 +137,6 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   if (!options_.survivor_field.empty()) out.key("survivor_field").value(options_.survivor_field);
   out.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
   out.end_object();
-  if (stats) {
-    out.key("documents_observed").value(stats->documents);
-    out.key("bucket_records").value(stats->spill.records);
-    out.key("shared_buckets").value(stats->shared_buckets);
-    out.key("links").value(stats->links);
-    out.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
-    out.key("spill_flushes").value(stats->spill.flushes);
-    out.key("partition_splits").value(stats->spill.splits);
-    out.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
-    out.key("cluster_seconds").value(seconds);
-  }
   out.key("duplicate_groups").value(groups);
   out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
   out.key("to_remove").value(table.removed());
@@ -156,7 +145,27 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   out.end_object();
   out.key("table").value(table_name(options_.table_format));
   out.end_object();
-  summary_json_ = out.take();
+  // summary.json holds only what the result is (the same whatever the threads, batch sizes or
+  // memory budget); how this run got there goes to stats.json alone.
+  result_json_ = out.take();
+  summary_json_ = result_json_;
+  if (stats) {
+    JsonWriter run(true);
+    run.begin_object();
+    run.key("documents_observed").value(stats->documents);
+    run.key("bucket_records").value(stats->spill.records);
+    run.key("shared_buckets").value(stats->shared_buckets);
+    run.key("links").value(stats->links);
+    run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
+    run.key("spill_flushes").value(stats->spill.flushes);
+    run.key("partition_splits").value(stats->spill.splits);
+    run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+    run.key("cluster_seconds").value(seconds);
+    run.end_object();
+    summary_json_.pop_back();  // the closing brace
+    while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
+    summary_json_ += ",\n\"identify_run\": " + run.take() + "\n}";
+  }
 
   std::string histogram;
   int shown = 0;

@@ -54,6 +54,7 @@ class DedupStep : public GlobalStep {
   std::unique_ptr<DuplicateClusterer> clusterer_;
   std::atomic<uint64_t> observe_ns_{0};
   RemovalSet removal_;
+  std::string result_json_;
   std::string summary_json_;
   std::string summary_text_;
 };
