@@ -135,7 +135,6 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
              : options_.survivor == SurvivorRule::kLongestText ? "longest"
                                                                : "field");
   if (!options_.survivor_field.empty()) out.key("survivor_field").value(options_.survivor_field);
-  out.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
   out.end_object();
   out.key("duplicate_groups").value(groups);
   out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
@@ -152,6 +151,7 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   if (stats) {
     JsonWriter run(true);
     run.begin_object();
+    run.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
     run.key("documents_observed").value(stats->documents);
     run.key("bucket_records").value(stats->spill.records);
     run.key("shared_buckets").value(stats->shared_buckets);
