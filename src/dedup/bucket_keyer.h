@@ -18,6 +18,13 @@ class BucketKeyer {
   // Thread-safe. Appends the document's records; false when it gives none (an empty text).
   virtual bool add_records(std::string_view text, uint64_t doc,
                            std::vector<BucketRecord>& out) const = 0;
+  // The document's shingle hashes, sorted and unique, for exact-Jaccard verification; false
+  // when the method has no shingles.
+  virtual bool shingle_set(std::string_view text, std::vector<uint32_t>& out) const {
+    (void)text;
+    out.clear();
+    return false;
+  }
   // Parameters (and for LSH its S-curve) into an open JSON object.
   virtual void describe(JsonWriter& out) const = 0;
   virtual std::string describe_text() const = 0;

@@ -46,6 +46,8 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   options.threads = context.threads;
   options.partitions = options_.partitions;
   options.survivor = options_.survivor;
+  options.links = options_.jaccard_threshold > 0 ? LinkShape::kAnchors : LinkShape::kChain;
+  pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
   return Status::ok();
 }
@@ -85,6 +87,20 @@ double DedupStep::metric(const DocBatch& batch, size_t i) const {
 
 Status DedupStep::observe(const DocBatch& batch) {
   auto begin = std::chrono::steady_clock::now();
+  if (pass_ > 0) {
+    // Verification pass: the shingle sets of the documents some candidate link touches.
+    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch.kept(i)) continue;
+      auto it = std::lower_bound(linked.begin(), linked.end(), batch.key(i).value());
+      if (it == linked.end() || *it != batch.key(i).value()) continue;
+      keyer_->shingle_set(batch.text(i), shingle_sets_[it - linked.begin()]);
+    }
+    observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::steady_clock::now() - begin)
+                                             .count());
+    return Status::ok();
+  }
   thread_local std::vector<BucketRecord> records;
   thread_local std::string infos;
   records.clear();
@@ -104,9 +120,46 @@ Status DedupStep::observe(const DocBatch& batch) {
   return status;
 }
 
+bool DedupStep::another_pass() {
+  if (options_.jaccard_threshold <= 0 || pass_ > 0) return false;
+  pass_status_ = clusterer_->compute_links();
+  if (!pass_status_.is_ok()) return false;  // reported by finish_identify()
+  shingle_sets_.assign(clusterer_->linked_documents().size(), {});
+  pass_ = 1;
+  return !shingle_sets_.empty();
+}
+
 Status DedupStep::finish_identify() {
+  WINNOW_RETURN_IF_ERROR(pass_status_);
   auto begin = std::chrono::steady_clock::now();
-  auto table = clusterer_->finish();
+  DuplicateClusterer::LinkFilter filter;
+  if (options_.jaccard_threshold > 0) {
+    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
+    filter = [&, threshold = options_.jaccard_threshold](uint64_t a, uint64_t b) {
+      auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
+        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) -
+                             linked.begin()];
+      };
+      const std::vector<uint32_t>& x = set_of(a);
+      const std::vector<uint32_t>& y = set_of(b);
+      size_t both = 0;
+      for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+        if (x[i] < y[j]) {
+          ++i;
+        } else if (y[j] < x[i]) {
+          ++j;
+        } else {
+          ++both;
+          ++i;
+          ++j;
+        }
+      }
+      size_t either = x.size() + y.size() - both;
+      return either > 0 && static_cast<double>(both) >= threshold * static_cast<double>(either);
+    };
+  }
+  auto table = clusterer_->finish(filter);
+  std::vector<std::vector<uint32_t>>().swap(shingle_sets_);
   if (!table.is_ok()) return table.status();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
@@ -135,6 +188,9 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
              : options_.survivor == SurvivorRule::kLongestText ? "longest"
                                                                : "field");
   if (!options_.survivor_field.empty()) out.key("survivor_field").value(options_.survivor_field);
+  if (options_.jaccard_threshold > 0) {
+    out.key("jaccard_threshold").value(options_.jaccard_threshold);
+  }
   out.end_object();
   out.key("duplicate_groups").value(groups);
   out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
@@ -156,6 +212,9 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
     run.key("bucket_records").value(stats->spill.records);
     run.key("shared_buckets").value(stats->shared_buckets);
     run.key("links").value(stats->links);
+    if (options_.jaccard_threshold > 0) {
+      run.key("links_below_jaccard_threshold").value(stats->links_rejected);
+    }
     run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
     run.key("spill_flushes").value(stats->spill.flushes);
     run.key("partition_splits").value(stats->spill.splits);

@@ -22,6 +22,9 @@ struct DedupStepOptions {
   SurvivorRule survivor = SurvivorRule::kSmallestKey;
   std::string survivor_field;  // kHighestField: an annotation or a record field (a.b nested)
   TableFormat table_format = TableFormat::kJsonl;
+  // > 0: a second identify pass re-reads the candidates' shingle sets, and only links whose
+  // exact Jaccard similarity reaches this count (NeMo's optional check; 0 = off).
+  double jaccard_threshold = 0;
 };
 
 class DedupStep : public GlobalStep {
@@ -30,6 +33,7 @@ class DedupStep : public GlobalStep {
 
   Status begin_identify(const GlobalStepContext& context) override;
   Status observe(const DocBatch& batch) override;
+  bool another_pass() override;
   Status finish_identify() override;
   Status load_result(const std::string& result_dir) override;
   std::string summary_json() const override { return summary_json_; }
@@ -53,6 +57,11 @@ class DedupStep : public GlobalStep {
   GlobalStepContext context_;
   std::unique_ptr<DuplicateClusterer> clusterer_;
   std::atomic<uint64_t> observe_ns_{0};
+  int pass_ = 0;
+  Status pass_status_;
+  // Verification: the shingle sets of the linked documents, by their index in
+  // clusterer_->linked_documents() (each slot is written by one worker only).
+  std::vector<std::vector<uint32_t>> shingle_sets_;
   RemovalSet removal_;
   std::string result_json_;
   std::string summary_json_;

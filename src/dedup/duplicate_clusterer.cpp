@@ -27,8 +27,9 @@ Status DuplicateClusterer::add(const BucketRecord* records, size_t n, std::strin
   return infos_.add(doc_infos);
 }
 
-Result<DuplicatesTable> DuplicateClusterer::finish() {
+Status DuplicateClusterer::compute_links() {
   const int threads = std::max(1, options_.threads);
+  const bool anchors = options_.links == LinkShape::kAnchors;
   // 1. Buckets -> links, per partition in parallel.
   std::mutex mutex;
   std::vector<std::pair<uint64_t, uint64_t>> links;
@@ -44,7 +45,14 @@ Result<DuplicatesTable> DuplicateClusterer::finish() {
     for (size_t i = 0; i < recs.size();) {
       size_t j = i + 1;
       while (j < recs.size() && recs[j].hi == recs[i].hi && recs[j].lo == recs[i].lo) {
-        if (recs[j].doc != recs[j - 1].doc) local.emplace_back(recs[j - 1].doc, recs[j].doc);
+        if (recs[j].doc != recs[j - 1].doc) {
+          if (!anchors) {
+            local.emplace_back(recs[j - 1].doc, recs[j].doc);
+          } else {
+            local.emplace_back(recs[i].doc, recs[j].doc);
+            if (j > i + 1) local.emplace_back(recs[i + 1].doc, recs[j].doc);
+          }
+        }
         ++j;
       }
       if (j - i > 1) ++local_buckets;
@@ -64,9 +72,6 @@ Result<DuplicatesTable> DuplicateClusterer::finish() {
   stats_.spill = spill_.stats();
   stats_.shared_buckets = shared_buckets;
   stats_.links = links.size();
-
-  // 2. Dense indices in DocKey order, so the union-find's smallest-index roots are the
-  // smallest DocKeys.
   std::vector<uint64_t> members;
   members.reserve(links.size() * 2);
   for (const auto& [a, b] : links) {
@@ -75,6 +80,34 @@ Result<DuplicatesTable> DuplicateClusterer::finish() {
   }
   std::sort(members.begin(), members.end());
   members.erase(std::unique(members.begin(), members.end()), members.end());
+  links_ = std::move(links);
+  members_ = std::move(members);
+  links_ready_ = true;
+  return Status::ok();
+}
+
+Result<DuplicatesTable> DuplicateClusterer::finish(const LinkFilter& filter) {
+  if (!links_ready_) WINNOW_RETURN_IF_ERROR(compute_links());
+  const int threads = std::max(1, options_.threads);
+  std::vector<std::pair<uint64_t, uint64_t>> links = std::move(links_);
+  if (filter) {
+    size_t before = links.size();
+    std::erase_if(links, [&](const auto& link) { return !filter(link.first, link.second); });
+    stats_.links_rejected = before - links.size();
+  }
+
+  // 2. Dense indices in DocKey order, so the union-find's smallest-index roots are the
+  // smallest DocKeys.
+  // Only documents some kept link touches belong to a group.
+  std::vector<uint64_t> members;
+  members.reserve(links.size() * 2);
+  for (const auto& [a, b] : links) {
+    members.push_back(a);
+    members.push_back(b);
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  std::vector<uint64_t>().swap(members_);
   if (members.size() >= UINT32_MAX) return Status::error("too many duplicate documents");
   auto index_of = [&](uint64_t doc) {
     return static_cast<uint32_t>(std::lower_bound(members.begin(), members.end(), doc) -

@@ -10,6 +10,7 @@
 // component; the survivor is the best by the rule, ties going to the smallest DocKey.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,12 +35,18 @@ enum class SurvivorRule {
   kHighestField,  // metric = a numeric field; documents without it rank last
 };
 
+// How the members of one bucket are linked. kChain (NeMo's default) links consecutive members;
+// kAnchors links every member to the bucket's first two members, so that when links are
+// verified (exact Jaccard) one false candidate cannot cut a bucket of true duplicates apart.
+enum class LinkShape { kChain, kAnchors };
+
 struct ClustererOptions {
   std::string spill_dir;
   size_t memory_bytes = size_t{1} << 30;
   int threads = 1;
   size_t partitions = 64;
   SurvivorRule survivor = SurvivorRule::kSmallestKey;
+  LinkShape links = LinkShape::kChain;
 };
 
 struct ClusterStats {
@@ -47,7 +54,8 @@ struct ClusterStats {
   SpillStats spill;
   uint64_t doc_info_spilled_bytes = 0;
   uint64_t shared_buckets = 0;  // buckets with two or more documents
-  uint64_t links = 0;           // distinct links between consecutive bucket members
+  uint64_t links = 0;           // distinct links between bucket members
+  uint64_t links_rejected = 0;  // links a LinkFilter refused
 };
 
 class DuplicateClusterer {
@@ -57,8 +65,15 @@ class DuplicateClusterer {
   // Thread-safe. `doc_infos`: DocInfoLog::serialize'd entries for the same documents.
   Status add(const BucketRecord* records, size_t n, std::string_view doc_infos,
              uint64_t documents);
-  // After the last add(): the components and their survivors.
-  Result<DuplicatesTable> finish();
+  // Keeps a candidate link (doc a, doc b) or refuses it (verification).
+  using LinkFilter = std::function<bool(uint64_t a, uint64_t b)>;
+
+  // After the last add(): the candidate links, and the documents they touch (sorted).
+  Status compute_links();
+  const std::vector<uint64_t>& linked_documents() const { return members_; }
+  // The components over the links `filter` keeps (all without one), and their survivors.
+  // Calls compute_links() first when it has not been.
+  Result<DuplicatesTable> finish(const LinkFilter& filter = nullptr);
 
   const ClusterStats& stats() const { return stats_; }
   // Spill files written so far (tests corrupt them).
@@ -70,6 +85,9 @@ class DuplicateClusterer {
   PartitionedSpill<BucketRecord> spill_;
   DocInfoLog infos_;
   std::atomic<uint64_t> documents_{0};
+  bool links_ready_ = false;
+  std::vector<std::pair<uint64_t, uint64_t>> links_;
+  std::vector<uint64_t> members_;
   ClusterStats stats_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace winnow {
 
 bool FuzzyKeyer::add_records(std::string_view text, uint64_t doc,
@@ -16,6 +18,13 @@ bool FuzzyKeyer::add_records(std::string_view text, uint64_t doc,
     out.push_back({static_cast<uint64_t>(band), keys[band], doc});
   }
   return true;
+}
+
+bool FuzzyKeyer::shingle_set(std::string_view text, std::vector<uint32_t>& out) const {
+  signer_.shingler().hashes(text, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return !out.empty();
 }
 
 void FuzzyKeyer::describe(JsonWriter& out) const {

@@ -10,6 +10,7 @@ class FuzzyKeyer : public BucketKeyer {
   explicit FuzzyKeyer(MinHashParams params) : signer_(params) {}
   bool add_records(std::string_view text, uint64_t doc,
                    std::vector<BucketRecord>& out) const override;
+  bool shingle_set(std::string_view text, std::vector<uint32_t>& out) const override;
   void describe(JsonWriter& out) const override;
   std::string describe_text() const override;
 

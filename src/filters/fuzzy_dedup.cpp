@@ -20,6 +20,9 @@ StageSpec fuzzy_dedup_spec() {
       {"survivor", ParamType::kString, "smallest_key",
        "which document of a group is kept: smallest_key (first in input order), longest, "
        "or field (highest survivor_field; ties to the first)"},
+      {"jaccard_threshold", ParamType::kFloat, "0",
+       "> 0: verify candidates by exact Jaccard of their shingle sets (NeMo used 0.8); costs a "
+       "second read of the input and the candidates' shingle sets in memory"},
       {"survivor_field", ParamType::kString, "",
        "numeric annotation or record field (a.b nested) for survivor: field"},
   };
@@ -91,6 +94,10 @@ StageSpec fuzzy_dedup_spec() {
         }
         if (p.given("survivor_field") && o.survivor != SurvivorRule::kHighestField) {
           return p.error("survivor_field", "is only used with survivor: field");
+        }
+        o.jaccard_threshold = p.get_float("jaccard_threshold");
+        if (o.jaccard_threshold < 0 || o.jaccard_threshold > 1) {
+          return p.error("jaccard_threshold", "must be between 0 (off) and 1");
         }
         auto step = std::make_unique<DedupStep>(std::make_unique<FuzzyKeyer>(mh), std::move(o));
         return std::unique_ptr<Stage>(new DedupStage(std::move(step), "fuzzy_duplicate", context));

@@ -202,8 +202,11 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       WINNOW_RETURN_IF_ERROR(reset_folder(dir));
       GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads)};
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
-      IdentifyPass pass(plan, index, *step);
-      Status status = pass.run();
+      Status status;
+      do {
+        IdentifyPass pass(plan, index, *step);
+        status = pass.run();
+      } while (status.is_ok() && step->another_pass());
       if (status.is_ok()) status = step->finish_identify();
       std::error_code ec;
       fs::remove_all(context.spill_dir, ec);

@@ -186,6 +186,21 @@ TEST_F(DedupCli, IdentifyThenRemoveEqualsOneRun) {
             1);
 }
 
+TEST_F(DedupCli, JaccardVerificationRunsASecondPassAndStaysDeterministic) {
+  std::string out;
+  std::string p = pipeline(*dir_, "verify", "    jaccard_threshold: 0.8\n");
+  ASSERT_EQ(winnow("run " + p + input() + " -o " + dir_->file("v1") + " -t 1", &out), 0) << out;
+  ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("v3") + " -t 3", &out), 0)
+      << out;
+  EXPECT_TRUE(result_tree(dir_->file("v1")) == result_tree(dir_->file("v3")));
+  simdjson::dom::parser parser;
+  auto s = stats(dir_->file("v1"), parser);
+  uint64_t fuzzy = s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
+  EXPECT_GE(fuzzy, corpus_.planted_near * 95 / 100);
+  EXPECT_EQ(s["global_steps"]["fuzzy_dedup"]["parameters"]["jaccard_threshold"].get_double().value(),
+            0.8);
+}
+
 // Starts `winnow ARGS`, kills it with SIGKILL after `delay_ms`.
 void kill_midway(const std::string& args, int delay_ms) {
   pid_t pid = fork();
