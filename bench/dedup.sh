@@ -45,8 +45,8 @@ small=$(mktemp --suffix=.yaml)
 trap 'rm -f "$tfile" "$small"' EXIT
 timed() {
   local rc=0
-  /usr/bin/time -f "%e %M" -o "$tfile" "$@" || rc=$?
-  read -r secs rss_kb < <(tail -n 1 "$tfile")
+  /usr/bin/time -f "%e %M %U %S" -o "$tfile" "$@" || rc=$?
+  read -r secs rss_kb user_s sys_s < <(tail -n 1 "$tfile")
   return "$rc"
 }
 sed 's/  - stage: fuzzy_dedup/  - stage: fuzzy_dedup\n    memory_mb: 64/' "$repo/bench/dedup.yaml" > "$small"
@@ -54,17 +54,18 @@ sed 's/  - stage: fuzzy_dedup/  - stage: fuzzy_dedup\n    memory_mb: 64/' "$repo
 run() {  # name pipeline out
   timed "$winnow" run "$2" --input "$planted_dir" --output "$3" --threads "$threads" \
     --overwrite -q --no-progress || die "$1 failed"
-  python3 - "$1" "$3/stats.json" "$secs" "$rss_kb" "$threads" "$planted" <<'PY'
+  python3 - "$1" "$3/stats.json" "$secs" "$rss_kb" "$threads" "$planted" "$user_s" "$sys_s" <<'PY'
 import json, sys
-name, path, secs, rss, threads, planted = sys.argv[1:]
+name, path, secs, rss, threads, planted, user_s, sys_s = sys.argv[1:]
+cpu = float(user_s) + float(sys_s)
 s = json.load(open(path))
 t = s["totals"]
 mb = t["input_bytes"] / 1e6
 secs, threads = float(secs), int(threads)
 fuzzy = t["dropped_by_reason"].get("fuzzy_dedup/fuzzy_duplicate", 0)
 g = s.get("global_steps", {}).get("fuzzy_dedup", {}).get("identify_run", {})
-print("%-28s %8.1f %9.1f %11.1f %10.0f %10s %10s %12s" % (
-    name, secs, mb / secs, mb / secs / threads, int(rss) / 1024,
+print("%-28s %8.1f %9.1f %11.1f %8.1f %11.1f %8.0f %9s %9s %9s" % (
+    name, secs, mb / secs, mb / secs / threads, cpu, mb / cpu, int(rss) / 1024,
     fuzzy if "global_steps" in s else "-", planted if "global_steps" in s else "-",
     ("%.0f MB" % (g.get("spilled_bytes", 0) / 1e6)) if g else "-"))
 PY
@@ -72,8 +73,10 @@ PY
 
 echo
 echo "== end to end: $planted_dir ($threads threads) =="
-printf '%-28s %8s %9s %11s %10s %10s %10s %12s\n' run "wall s" "MB/s" "MB/s/core" \
-  "RSS MB" removed planted spilled
+# MB/s/core two ways: wall-clock MB/s divided by the threads (what a dedicated machine gives),
+# and MB per CPU-second used (robust when other jobs share the cores).
+printf '%-28s %8s %9s %11s %8s %11s %8s %9s %9s %9s\n' run "wall s" "MB/s" "MB/s/thread" \
+  "CPU s" "MB/CPU-s" "RSS MB" removed planted spilled
 run "pass-through (baseline)" "$repo/bench/passthrough.yaml" "$work_dir/dedup-pass"
 run "fuzzy dedup, 1 GB memory" "$repo/bench/dedup.yaml" "$work_dir/dedup-out"
 run "fuzzy dedup, memory_mb 64" "$small" "$work_dir/dedup-small"

@@ -1,24 +1,38 @@
 #include "dedup/shingler.h"
 
+// The inline build of XXH3: shingles are short (24 bytes by default), so the call into the
+// shared library costs as much as the hashing.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#include <cstring>
 
 #include "text/dedup_normalizer.h"
 
 namespace winnow {
+
+namespace {
+
+bool is_ascii(std::string_view text) {
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    high |= word;
+  }
+  for (; i < text.size(); ++i) high |= static_cast<unsigned char>(text[i]);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+}  // namespace
 
 template <typename Emit>
 void Shingler::for_each_shingle(std::string_view text, Emit&& emit) const {
   const size_t n = static_cast<size_t>(options_.n);
   if (options_.kind == ShingleKind::kChars) {
     // Byte offsets of code point starts; pure ASCII (the common case) needs none.
-    bool ascii = true;
-    for (unsigned char ch : text) {
-      if (ch >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
+    if (is_ascii(text)) {
       if (text.empty()) return;
       if (text.size() <= n) return emit(text);
       for (size_t i = 0; i + n <= text.size(); ++i) emit(text.substr(i, n));
@@ -59,6 +73,13 @@ void Shingler::for_each_shingle(std::string_view text, Emit&& emit) const {
 
 void Shingler::hashes(std::string_view text, std::vector<uint32_t>& out) const {
   out.clear();
+  const size_t n = static_cast<size_t>(options_.n);
+  if (options_.kind == ShingleKind::kChars && text.size() > n && is_ascii(text)) {
+    // The hot path: one fixed-length window per byte.
+    out.resize(text.size() - n + 1);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = fold_hash(XXH3_64bits(text.data() + i, n));
+    return;
+  }
   if (options_.kind == ShingleKind::kChars) out.reserve(text.size());
   for_each_shingle(text, [&](std::string_view s) {
     out.push_back(fold_hash(XXH3_64bits(s.data(), s.size())));

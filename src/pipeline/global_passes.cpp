@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include "io/atomic_file.h"
 #include "io/shard_reader.h"
 #include "pipeline/in_flight_limit.h"
+#include "pipeline/progress_line.h"
 #include "pipeline/stage_runner.h"
 
 namespace winnow {
@@ -202,8 +204,16 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       WINNOW_RETURN_IF_ERROR(reset_folder(dir));
       GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads)};
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
+      // Identify passes print no progress line of their own: one line each says what the wait
+      // is for.
+      const bool tell = plan.options->progress && ProgressLine::stderr_is_terminal();
       Status status;
+      int pass_number = 0;
       do {
+        if (tell) {
+          std::fprintf(stderr, "winnow: %s: identify pass %d over all %zu input files...\n",
+                       name.c_str(), ++pass_number, plan.inputs->size());
+        }
         IdentifyPass pass(plan, index, *step);
         status = pass.run();
       } while (status.is_ok() && step->another_pass());
