@@ -5,7 +5,7 @@
 #  2. End to end on >= 1 GB: read zstd JSONL -> identify (MinHash, LSH, components) -> remove
 #     -> write zstd JSONL, with ~10% planted near-duplicates; wall time, MB/s per core, peak RSS,
 #     duplicates found vs planted; baseline: the pass-through run (no stages, same input and
-#     output format) measured in the same run. A second dedup run with memory_mb: 64 shows the
+#     output format, jsonl.zst) measured in the same run. A second dedup run with memory_mb: 64 shows the
 #     spill path (memory stays bounded, the result is identical).
 #
 # Usage: bench/dedup.sh [BUILD_DIR=build] [WORK_DIR=build/bench]
@@ -53,7 +53,7 @@ sed 's/  - stage: fuzzy_dedup/  - stage: fuzzy_dedup\n    memory_mb: 64/' "$repo
 
 run() {  # name pipeline out
   timed "$winnow" run "$2" --input "$planted_dir" --output "$3" --threads "$threads" \
-    --overwrite -q --no-progress || die "$1 failed"
+    --output-format jsonl.zst --overwrite -q --no-progress || die "$1 failed"
   python3 - "$1" "$3/stats.json" "$secs" "$rss_kb" "$threads" "$planted" "$user_s" "$sys_s" <<'PY'
 import json, sys
 name, path, secs, rss, threads, planted, user_s, sys_s = sys.argv[1:]
