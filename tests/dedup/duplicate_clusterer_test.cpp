@@ -35,7 +35,7 @@ std::vector<Doc> random_docs(size_t n, unsigned seed) {
 }
 
 Result<DuplicatesTable> cluster(const std::vector<Doc>& docs, ClustererOptions options,
-                                size_t chunk, DuplicateClusterer** keep = nullptr) {
+                                size_t chunk) {
   DuplicateClusterer clusterer(options);
   std::vector<BucketRecord> records;
   std::string infos;
