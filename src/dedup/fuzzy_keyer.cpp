@@ -34,6 +34,7 @@ void FuzzyKeyer::describe(JsonWriter& out) const {
   out.key("bands").value(p.bands);
   out.key("rows").value(p.rows);
   out.key("hashes").value(p.hashes());
+  out.key("scheme").value(p.scheme == MinHashScheme::kClassic ? "classic" : "one_permutation");
   out.key("seed").value(p.seed);
   out.key("lsh_threshold").value(lsh_threshold(p.bands, p.rows));
   out.key("lsh_s_curve").begin_object();
@@ -56,8 +57,9 @@ std::string FuzzyKeyer::s_curve_text(int bands, int rows) {
 std::string FuzzyKeyer::describe_text() const {
   const MinHashParams& p = signer_.params();
   return fmt::format(
-      "MinHash of {} {}-grams, {} bands x {} rows = {} hashes, seed {}; LSH threshold ~{:.2f}\n"
+      "MinHash{} of {} {}-grams, {} bands x {} rows = {} hashes, seed {}; LSH threshold ~{:.2f}\n"
       "      P(caught) by Jaccard: {}",
+      p.scheme == MinHashScheme::kClassic ? "" : " (one permutation, densified)",
       p.shingles.kind == ShingleKind::kChars ? "character" : "word", p.shingles.n, p.bands,
       p.rows, p.hashes(), p.seed, lsh_threshold(p.bands, p.rows),
       s_curve_text(p.bands, p.rows));

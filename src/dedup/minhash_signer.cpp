@@ -17,6 +17,11 @@ uint64_t splitmix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+uint64_t splitmix64_at(uint64_t x) {
+  uint64_t state = x;
+  return splitmix64(state);
+}
+
 }  // namespace
 
 MinHashSigner::MinHashSigner(MinHashParams params)
@@ -30,6 +35,13 @@ MinHashSigner::MinHashSigner(MinHashParams params)
     a_[j] = static_cast<uint32_t>(r) | 1u;  // odd: a bijection modulo 2^32
     b_[j] = static_cast<uint32_t>(r >> 32);
   }
+  uint64_t r = splitmix64(state);
+  bin_a_ = static_cast<uint32_t>(r) | 1u;
+  bin_b_ = static_cast<uint32_t>(r >> 32);
+  r = splitmix64(state);
+  value_a_ = static_cast<uint32_t>(r) | 1u;
+  value_b_ = static_cast<uint32_t>(r >> 32);
+  probe_seed_ = splitmix64(state);
 }
 
 bool MinHashSigner::sign(std::string_view text, std::vector<uint32_t>& signature) const {
@@ -40,8 +52,44 @@ bool MinHashSigner::sign(std::string_view text, std::vector<uint32_t>& signature
   return true;
 }
 
+void MinHashSigner::sign_one_permutation(const std::vector<uint32_t>& hashes,
+                                         std::vector<uint32_t>& signature) const {
+  const uint64_t k = a_.size();
+  signature.assign(k, 0xFFFFFFFFu);
+  thread_local std::vector<uint8_t> filled;
+  filled.assign(k, 0);
+  for (uint32_t h : hashes) {
+    // The bin from the top bits of one seeded bijection, the value from another.
+    const uint32_t x = bin_a_ * h + bin_b_;
+    const size_t bin = static_cast<size_t>((static_cast<uint64_t>(x) * k) >> 32);
+    const uint32_t value = value_a_ * h + value_b_;
+    if (value < signature[bin]) signature[bin] = value;
+    filled[bin] = 1;
+  }
+  // Optimal densification: an empty bin i copies the first non-empty bin of the probe
+  // sequence hash(i, 0), hash(i, 1), ... (the same for every document, so two documents with
+  // the same non-empty bins borrow alike).
+  thread_local std::vector<uint32_t> borrowed;
+  borrowed = signature;
+  for (uint64_t i = 0; i < k; ++i) {
+    if (filled[i]) continue;
+    for (uint64_t attempt = 0;; ++attempt) {
+      uint64_t probe = splitmix64_at(probe_seed_ ^ (i << 32) ^ attempt);
+      size_t j = static_cast<size_t>(((probe >> 32) * k) >> 32);
+      if (filled[j]) {
+        borrowed[i] = signature[j];
+        break;
+      }
+    }
+  }
+  signature.swap(borrowed);
+}
+
 void MinHashSigner::sign_hashes(const std::vector<uint32_t>& hashes,
                                 std::vector<uint32_t>& signature) const {
+  if (params_.scheme == MinHashScheme::kOnePermutation) {
+    return sign_one_permutation(hashes, signature);
+  }
   signature.assign(a_.size(), 0xFFFFFFFFu);
   minhash_update(hashes.data(), hashes.size(), a_.data(), b_.data(), signature.data(), a_.size());
 }

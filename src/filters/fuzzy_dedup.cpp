@@ -17,6 +17,9 @@ StageSpec fuzzy_dedup_spec() {
       {"bands", ParamType::kInt, "", "LSH bands"},
       {"rows", ParamType::kInt, "", "hashes per band"},
       {"seed", ParamType::kInt, "", "permutation seed (default: the pipeline seed)"},
+      {"scheme", ParamType::kString, "classic",
+       "classic (K permutations per shingle) or one_permutation (one hash per shingle, "
+       "optimal densification; as accurate in tests, several times faster)"},
       {"survivor", ParamType::kString, "smallest_key",
        "which document of a group is kept: smallest_key (first in input order), longest, "
        "or field (highest survivor_field; ties to the first)"},
@@ -72,6 +75,14 @@ StageSpec fuzzy_dedup_spec() {
           mh.rows = static_cast<int>(r);
         }
         if (mh.hashes() > 4096) return p.error("bands", "bands x rows must be at most 4096");
+        const std::string& scheme = p.get_string("scheme");
+        if (scheme == "classic") {
+          mh.scheme = MinHashScheme::kClassic;
+        } else if (scheme == "one_permutation") {
+          mh.scheme = MinHashScheme::kOnePermutation;
+        } else {
+          return p.error("scheme", "must be classic or one_permutation, not '" + scheme + "'");
+        }
         mh.seed = p.given("seed") ? static_cast<uint64_t>(p.get_int("seed")) : context.seed();
 
         auto options = dedup_common_options(p, "fuzzy");

@@ -201,6 +201,19 @@ TEST_F(DedupCli, JaccardVerificationRunsASecondPassAndStaysDeterministic) {
             0.8);
 }
 
+TEST_F(DedupCli, OnePermutationSchemeFindsThePlantedDuplicates) {
+  std::string out;
+  std::string p = pipeline(*dir_, "oph", "    scheme: one_permutation\n");
+  ASSERT_EQ(winnow("run " + p + input() + " -o " + dir_->file("oph"), &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("MinHash (one permutation, densified)"));
+  simdjson::dom::parser parser;
+  auto s = stats(dir_->file("oph"), parser);
+  uint64_t fuzzy =
+      s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
+  EXPECT_GE(fuzzy, corpus_.planted_near * 95 / 100);
+  EXPECT_LE(fuzzy, corpus_.planted_near + 10);
+}
+
 // Starts `winnow ARGS`, kills it with SIGKILL after `delay_ms`.
 void kill_midway(const std::string& args, int delay_ms) {
   pid_t pid = fork();
