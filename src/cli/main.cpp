@@ -112,8 +112,8 @@ int main(int argc, char** argv) {
   };
   add_run_options(app.add_subcommand(
       "run", "Run a pipeline YAML file (with dedup stages: identify, then remove)."));
-  CLI::App* dedup = app.add_subcommand(
-      "dedup", "Run the two passes of a pipeline's dedup stages separately.");
+  CLI::App* dedup =
+      app.add_subcommand("dedup", "Run the two passes of a pipeline's dedup stages separately.");
   dedup->require_subcommand(1);
   CLI::App* identify = dedup->add_subcommand(
       "identify",

@@ -114,9 +114,9 @@ Status DedupStep::observe(const DocBatch& batch) {
     DocInfoLog::serialize(infos, key, metric(batch, i), batch.id(i));
   }
   Status status = clusterer_->add(records.data(), records.size(), infos, documents);
-  observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                           std::chrono::steady_clock::now() - begin)
-                                           .count());
+  observe_ns_ += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin)
+          .count());
   return status;
 }
 
@@ -137,8 +137,7 @@ Status DedupStep::finish_identify() {
     const std::vector<uint64_t>& linked = clusterer_->linked_documents();
     filter = [&, threshold = options_.jaccard_threshold](uint64_t a, uint64_t b) {
       auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
-        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) -
-                             linked.begin()];
+        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) - linked.begin()];
       };
       const std::vector<uint32_t>& x = set_of(a);
       const std::vector<uint32_t>& y = set_of(b);
@@ -161,11 +160,9 @@ Status DedupStep::finish_identify() {
   auto table = clusterer_->finish(filter);
   std::vector<std::vector<uint32_t>>().swap(shingle_sets_);
   if (!table.is_ok()) return table.status();
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  WINNOW_RETURN_IF_ERROR(
-      table->write(context_.result_dir + "/" + table_name(options_.table_format),
-                   options_.table_format));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  WINNOW_RETURN_IF_ERROR(table->write(context_.result_dir + "/" + table_name(options_.table_format),
+                                      options_.table_format));
   ClusterStats stats = clusterer_->stats();
   clusterer_.reset();
   make_summaries(*table, &stats, seconds);

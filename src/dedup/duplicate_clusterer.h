@@ -63,8 +63,7 @@ class DuplicateClusterer {
   explicit DuplicateClusterer(ClustererOptions options);
 
   // Thread-safe. `doc_infos`: DocInfoLog::serialize'd entries for the same documents.
-  Status add(const BucketRecord* records, size_t n, std::string_view doc_infos,
-             uint64_t documents);
+  Status add(const BucketRecord* records, size_t n, std::string_view doc_infos, uint64_t documents);
   // Keeps a candidate link (doc a, doc b) or refuses it (verification).
   using LinkFilter = std::function<bool(uint64_t a, uint64_t b)>;
 

@@ -1,13 +1,12 @@
 #include "dedup/duplicates_table.h"
 
+#include <simdjson.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <simdjson.h>
 
 #include "core/doc_key.h"
 #include "core/json_text.h"
@@ -95,8 +94,8 @@ Status DuplicatesTable::write(const std::string& path, TableFormat format) const
       out += fmt::format("{{\"doc_key\":{},\"shard\":{},\"row\":{},\"id\":", e.doc, key.shard(),
                          key.row());
       append_json_string(out, e.id);
-      out += fmt::format(",\"component\":{},\"component_size\":{},\"survivor\":{}}}\n",
-                         e.component, sizes[e.component], e.survivor ? "true" : "false");
+      out += fmt::format(",\"component\":{},\"component_size\":{},\"survivor\":{}}}\n", e.component,
+                         sizes[e.component], e.survivor ? "true" : "false");
       if (out.size() > (1 << 20)) WINNOW_RETURN_IF_ERROR(flush());
     }
   } else {

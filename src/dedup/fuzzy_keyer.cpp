@@ -60,9 +60,8 @@ std::string FuzzyKeyer::describe_text() const {
       "MinHash{} of {} {}-grams, {} bands x {} rows = {} hashes, seed {}; LSH threshold ~{:.2f}\n"
       "      P(caught) by Jaccard: {}",
       p.scheme == MinHashScheme::kClassic ? "" : " (one permutation, densified)",
-      p.shingles.kind == ShingleKind::kChars ? "character" : "word", p.shingles.n, p.bands,
-      p.rows, p.hashes(), p.seed, lsh_threshold(p.bands, p.rows),
-      s_curve_text(p.bands, p.rows));
+      p.shingles.kind == ShingleKind::kChars ? "character" : "word", p.shingles.n, p.bands, p.rows,
+      p.hashes(), p.seed, lsh_threshold(p.bands, p.rows), s_curve_text(p.bands, p.rows));
 }
 
 }  // namespace winnow

@@ -24,8 +24,7 @@ uint64_t splitmix64_at(uint64_t x) {
 
 }  // namespace
 
-MinHashSigner::MinHashSigner(MinHashParams params)
-    : params_(params), shingler_(params.shingles) {
+MinHashSigner::MinHashSigner(MinHashParams params) : params_(params), shingler_(params.shingles) {
   uint64_t state = params_.seed;
   const int k = params_.hashes();
   a_.resize(k);

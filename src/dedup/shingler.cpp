@@ -81,9 +81,8 @@ void Shingler::hashes(std::string_view text, std::vector<uint32_t>& out) const {
     return;
   }
   if (options_.kind == ShingleKind::kChars) out.reserve(text.size());
-  for_each_shingle(text, [&](std::string_view s) {
-    out.push_back(fold_hash(XXH3_64bits(s.data(), s.size())));
-  });
+  for_each_shingle(
+      text, [&](std::string_view s) { out.push_back(fold_hash(XXH3_64bits(s.data(), s.size()))); });
 }
 
 std::vector<std::string> Shingler::shingles(std::string_view text) const {

@@ -11,8 +11,9 @@ StageSpec fuzzy_dedup_spec() {
   std::vector<ParamSpec> params = {
       {"preset", ParamType::kString, "nemo",
        "nemo (chars 24, 20 x 13) or fineweb (words 5, 14 x 8); other keys override it"},
-      {"shingles", ParamType::kString, "", "chars (code points of the raw text) or words "
-                                           "(after datatrove's normalisation)"},
+      {"shingles", ParamType::kString, "",
+       "chars (code points of the raw text) or words "
+       "(after datatrove's normalisation)"},
       {"ngram", ParamType::kInt, "", "shingle length in characters or words"},
       {"bands", ParamType::kInt, "", "LSH bands"},
       {"rows", ParamType::kInt, "", "hashes per band"},

@@ -39,8 +39,8 @@ struct RunOptions {
 // A global step's identify result (see pipeline/global_passes.h).
 struct GlobalStepSummary {
   std::string name;
-  std::string json;  // a JSON object, for stats.json
-  std::string text;  // for the terminal summary
+  std::string json;     // a JSON object, for stats.json
+  std::string text;     // for the terminal summary
   bool reused = false;  // loaded from an earlier run instead of computed
   double seconds = 0;
 };

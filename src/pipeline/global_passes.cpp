@@ -52,7 +52,8 @@ class IdentifyPass {
     steps.emplace_back("identify", [this](DocBatch& batch) { return step_.observe(batch); });
 
     const int threads = std::max(1, plan_.threads);
-    in_flight_ = std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads) + steps.size() + 2);
+    in_flight_ =
+        std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads) + steps.size() + 2);
     for (size_t i = 0; i <= steps.size(); ++i) {
       queues_.push_back(std::make_unique<BatchQueue>(static_cast<size_t>(threads) + 1));
     }

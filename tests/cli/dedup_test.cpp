@@ -38,8 +38,8 @@ struct Corpus {
   size_t planted_exact = 0;
 };
 
-Corpus write_planted_corpus(const std::string& dir, int shards, int docs_per_shard,
-                            size_t chars, unsigned seed) {
+Corpus write_planted_corpus(const std::string& dir, int shards, int docs_per_shard, size_t chars,
+                            unsigned seed) {
   fs::create_directories(dir);
   std::vector<std::string> texts = machine_texts(chars);
   std::mt19937_64 rng(seed);
@@ -125,8 +125,10 @@ TEST_F(DedupCli, FindsThePlantedDuplicatesAndReconciles) {
   EXPECT_THAT(out, HasSubstr("P(caught) by Jaccard: 0.50:0.2%"));
   simdjson::dom::parser parser;
   auto s = stats(dir_->file("basic"), parser);
-  uint64_t exact = s["totals"]["dropped_by_reason"]["exact_dedup/exact_duplicate"].get_uint64().value();
-  uint64_t fuzzy = s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
+  uint64_t exact =
+      s["totals"]["dropped_by_reason"]["exact_dedup/exact_duplicate"].get_uint64().value();
+  uint64_t fuzzy =
+      s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
   // Exact copies all go (some copies of planted near-duplicates too); the few-edit
   // near-duplicates are far above the 20 x 13 threshold.
   EXPECT_GE(exact, corpus_.planted_exact);
@@ -145,8 +147,7 @@ TEST_F(DedupCli, FindsThePlantedDuplicatesAndReconciles) {
 TEST_F(DedupCli, SameResultForAnyThreadsBatchSizeAndMemoryBudget) {
   std::string out;
   std::string p = pipeline(*dir_, "det", "");
-  ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("t1") + " -t 1", &out), 0)
-      << out;
+  ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("t1") + " -t 1", &out), 0) << out;
   auto expected = result_tree(dir_->file("t1"));
   ASSERT_TRUE(expected.count("global/fuzzy_dedup/duplicates.jsonl"));
   for (const char* args : {"-t 2 --batch-size 7", "-t 4 --batch-size 1000", "-t 3"}) {
@@ -182,23 +183,23 @@ TEST_F(DedupCli, IdentifyThenRemoveEqualsOneRun) {
   // A pipeline without dedup has nothing to identify.
   std::string plain = dir_->file("plain.yaml");
   write_file(plain, "stages:\n  - stage: text_length\n    min_chars: 1\n");
-  EXPECT_EQ(winnow("dedup identify " + plain + input() + " -q -o " + dir_->file("plain"), &out),
-            1);
+  EXPECT_EQ(winnow("dedup identify " + plain + input() + " -q -o " + dir_->file("plain"), &out), 1);
 }
 
 TEST_F(DedupCli, JaccardVerificationRunsASecondPassAndStaysDeterministic) {
   std::string out;
   std::string p = pipeline(*dir_, "verify", "    jaccard_threshold: 0.8\n");
   ASSERT_EQ(winnow("run " + p + input() + " -o " + dir_->file("v1") + " -t 1", &out), 0) << out;
-  ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("v3") + " -t 3", &out), 0)
-      << out;
+  ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("v3") + " -t 3", &out), 0) << out;
   EXPECT_TRUE(result_tree(dir_->file("v1")) == result_tree(dir_->file("v3")));
   simdjson::dom::parser parser;
   auto s = stats(dir_->file("v1"), parser);
-  uint64_t fuzzy = s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
+  uint64_t fuzzy =
+      s["totals"]["dropped_by_reason"]["fuzzy_dedup/fuzzy_duplicate"].get_uint64().value();
   EXPECT_GE(fuzzy, corpus_.planted_near * 95 / 100);
-  EXPECT_EQ(s["global_steps"]["fuzzy_dedup"]["parameters"]["jaccard_threshold"].get_double().value(),
-            0.8);
+  EXPECT_EQ(
+      s["global_steps"]["fuzzy_dedup"]["parameters"]["jaccard_threshold"].get_double().value(),
+      0.8);
 }
 
 TEST_F(DedupCli, OnePermutationSchemeFindsThePlantedDuplicates) {
@@ -260,8 +261,8 @@ TEST(DedupExample, ReportsTheDuplicatesInTheMachinesLicenceTexts) {
   std::string out;
   ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir.file("corpus"), &out), 0)
       << out;
-  ASSERT_EQ(winnow("run " + kSource + "/examples/example.yaml -i " + dir.file("corpus") +
-                       " -o " + dir.file("out"),
+  ASSERT_EQ(winnow("run " + kSource + "/examples/example.yaml -i " + dir.file("corpus") + " -o " +
+                       dir.file("out"),
                    &out),
             0)
       << out;

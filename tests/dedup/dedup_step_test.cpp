@@ -60,7 +60,7 @@ TEST(DedupStep, JaccardVerificationKeepsOnlyLinksAboveTheThreshold) {
   std::vector<std::string> texts;
   for (int i = 0; i < 30; ++i) {
     std::string base = testing::window(bases[(i * 7) % bases.size()], 1500, rng);
-    texts.push_back(base);                                // 3i:     the original
+    texts.push_back(base);                               // 3i:     the original
     texts.push_back(testing::edit_text(base, 2, rng));   // 3i + 1: J about 0.95
     texts.push_back(testing::edit_text(base, 18, rng));  // 3i + 2: J about 0.5 - 0.7
   }
@@ -82,7 +82,8 @@ TEST(DedupStep, JaccardVerificationKeepsOnlyLinksAboveTheThreshold) {
     EXPECT_NE(component_of(strict.table, a), -1);
     EXPECT_EQ(component_of(strict.table, a), component_of(strict.table, b));
     medium_loose += component_of(loose.table, c) != -1;
-    double jc = std::max(jaccard(shingler, texts[a], texts[c]), jaccard(shingler, texts[b], texts[c]));
+    double jc =
+        std::max(jaccard(shingler, texts[a], texts[c]), jaccard(shingler, texts[b], texts[c]));
     if (component_of(strict.table, c) != -1) {
       ++medium_strict;
       // Linked only through a verified link: some member of its group is that similar.

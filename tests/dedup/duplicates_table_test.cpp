@@ -10,7 +10,9 @@ namespace {
 
 DuplicatesTable sample() {
   DuplicatesTable t;
-  t.entries = {{5, 5, true, "a"}, {9, 5, false, "b \"quoted\" é"}, {7, 7, true, ""},
+  t.entries = {{5, 5, true, "a"},
+               {9, 5, false, "b \"quoted\" é"},
+               {7, 7, true, ""},
                {(uint64_t{3} << 40) + 2, 7, false, "c"}};
   t.sort();
   return t;

@@ -50,8 +50,8 @@ std::vector<Pair> planted_pairs(const MinHashParams& params, int count, double s
     std::vector<uint32_t> base_hashes;
     signer.shingler().hashes(base, base_hashes);
     double target = 0.3 + 0.7 * std::uniform_real_distribution<double>(0, 1)(rng);
-    int edits = static_cast<int>(std::lround(base_hashes.size() * (1 - target) /
-                                             (shingles_per_edit * (1 + target))));
+    int edits = static_cast<int>(
+        std::lround(base_hashes.size() * (1 - target) / (shingles_per_edit * (1 + target))));
     std::string a = testing::edit_text(base, edits / 4, rng);
     std::string b = testing::edit_text(base, edits - edits / 4, rng);
     if (!signer.sign(a, sa) || !signer.sign(b, sb)) continue;
@@ -158,8 +158,8 @@ TEST(MinHashSigner, OnePermutationIsAsAccurateAsClassic) {
     oph.scheme = MinHashScheme::kOnePermutation;
     std::vector<Pair> a = planted_pairs(classic, 1500, 28, chars);
     std::vector<Pair> b = planted_pairs(oph, 1500, 28, chars);
-    std::printf("  %zu chars: rms error classic %.4f, one-permutation %.4f\n", chars,
-                rms_error(a), rms_error(b));
+    std::printf("  %zu chars: rms error classic %.4f, one-permutation %.4f\n", chars, rms_error(a),
+                rms_error(b));
     expect_s_curve(b, oph);
     expect_unbiased_estimates(b, oph.hashes());
     EXPECT_LT(rms_error(b), 1.1 * rms_error(a)) << chars << " chars";

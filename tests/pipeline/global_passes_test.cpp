@@ -20,9 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-std::atomic<int> g_observed{0};   // documents observed, all passes
-std::atomic<int> g_passes{0};     // identify passes run
-std::atomic<int> g_loads{0};      // results reused
+std::atomic<int> g_observed{0};  // documents observed, all passes
+std::atomic<int> g_passes{0};    // identify passes run
+std::atomic<int> g_loads{0};     // results reused
 
 class SameLengthStage : public Stage, public GlobalStep {
  public:
@@ -73,7 +73,9 @@ class SameLengthStage : public Stage, public GlobalStep {
     while (in >> key) drop_.insert(key);
     return Status::ok();
   }
-  std::string summary_json() const override { return "{\"to_remove\": " + std::to_string(drop_.size()) + "}"; }
+  std::string summary_json() const override {
+    return "{\"to_remove\": " + std::to_string(drop_.size()) + "}";
+  }
   std::string summary_text() const override { return "same length\n"; }
 
  private:
@@ -128,7 +130,7 @@ TEST(GlobalPasses, IdentifySeesWhatEarlierStagesKeepAndResultsAreReused) {
   RunReport first = run(kYaml, dir.file("in"), dir.file("out"));
   ASSERT_TRUE(first.status.is_ok()) << first.status.message();
   uint64_t long_enough = first.totals.documents - first.totals.dropped.at("text_length/too_short");
-  EXPECT_EQ(g_passes, 2);                       // passes: 2 asks for a second identify pass
+  EXPECT_EQ(g_passes, 2);  // passes: 2 asks for a second identify pass
   EXPECT_EQ(g_observed, 2 * static_cast<int>(long_enough));  // only what text_length kept
   EXPECT_GT(first.totals.dropped.at("same_length/same_length"), 0u);
   EXPECT_TRUE(first.totals.reconciles());
@@ -160,7 +162,8 @@ TEST(GlobalPasses, IdentifySeesWhatEarlierStagesKeepAndResultsAreReused) {
   RunReport removed = run(kYaml, dir.file("in"), dir.file("out2"), PassMode::kRemoveOnly, 1);
   ASSERT_TRUE(removed.status.is_ok()) << removed.status.message();
   EXPECT_EQ(removed.totals.dropped, first.totals.dropped);
-  EXPECT_EQ(read_output_tree(dir.file("out2/rejected")), read_output_tree(dir.file("out/rejected")));
+  EXPECT_EQ(read_output_tree(dir.file("out2/rejected")),
+            read_output_tree(dir.file("out/rejected")));
 }
 
 }  // namespace
