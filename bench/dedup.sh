@@ -50,6 +50,9 @@ timed() {
   return "$rc"
 }
 sed 's/  - stage: fuzzy_dedup/  - stage: fuzzy_dedup\n    memory_mb: 64/' "$repo/bench/dedup.yaml" > "$small"
+oph=$(mktemp --suffix=.yaml)
+trap 'rm -f "$tfile" "$small" "$oph"' EXIT
+sed 's/  - stage: fuzzy_dedup/  - stage: fuzzy_dedup\n    scheme: one_permutation/' "$repo/bench/dedup.yaml" > "$oph"
 
 run() {  # name pipeline out
   timed "$winnow" run "$2" --input "$planted_dir" --output "$3" --threads "$threads" \
@@ -80,10 +83,11 @@ printf '%-28s %8s %9s %11s %8s %11s %8s %9s %9s %9s\n' run "wall s" "MB/s" "MB/s
 run "pass-through (baseline)" "$repo/bench/passthrough.yaml" "$work_dir/dedup-pass"
 run "fuzzy dedup, 1 GB memory" "$repo/bench/dedup.yaml" "$work_dir/dedup-out"
 run "fuzzy dedup, memory_mb 64" "$small" "$work_dir/dedup-small"
+run "fuzzy dedup, one_permutation" "$oph" "$work_dir/dedup-oph"
 if cmp -s "$work_dir/dedup-out/global/fuzzy_dedup/duplicates.jsonl" \
           "$work_dir/dedup-small/global/fuzzy_dedup/duplicates.jsonl"; then
   echo "duplicates tables identical with 1 GB and 64 MB of memory"
 else
   die "duplicates tables differ between memory budgets"
 fi
-rm -rf "$work_dir/dedup-pass" "$work_dir/dedup-out" "$work_dir/dedup-small"
+rm -rf "$work_dir/dedup-pass" "$work_dir/dedup-out" "$work_dir/dedup-small" "$work_dir/dedup-oph"
