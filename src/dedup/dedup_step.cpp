@@ -40,6 +40,7 @@ std::string DedupStep::table_name(TableFormat format) {
 
 Status DedupStep::begin_identify(const GlobalStepContext& context) {
   context_ = context;
+  result_dir_ = context.result_dir;
   ClustererOptions options;
   options.spill_dir = context.spill_dir;
   options.memory_bytes = options_.memory_bytes;
@@ -233,9 +234,10 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
     histogram += fmt::format("{}{}x{}", histogram.empty() ? "" : " ", count, size);
   }
   summary_text_ = fmt::format(
-      "{} dedup: {} documents in {} duplicate groups, {} to remove{}\n      {}\n", options_.kind,
-      table.entries.size(), groups, table.removed(),
-      histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text());
+      "{} documents in {} groups of {}duplicates, {} to remove{}\n      {}\n      table: {}\n",
+      table.entries.size(), groups, options_.kind == "fuzzy" ? "near-" : "exact ", table.removed(),
+      histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text(),
+      result_dir_ + "/" + table_name(options_.table_format));
 }
 
 Status DedupStep::load_result(const std::string& result_dir) {
@@ -243,6 +245,7 @@ Status DedupStep::load_result(const std::string& result_dir) {
   auto table = DuplicatesTable::read(path);
   if (!table.is_ok()) return table.status();
   removal_ = table->removal_set();
+  result_dir_ = result_dir;
   make_summaries(*table, nullptr, 0);
   // The stored summary keeps the identify pass's own figures (spills, timings).
   std::ifstream in(result_dir + "/summary.json");

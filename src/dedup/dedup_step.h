@@ -55,6 +55,7 @@ class DedupStep : public GlobalStep {
   DedupStepOptions options_;
   std::vector<std::string> field_path_;
   GlobalStepContext context_;
+  std::string result_dir_;
   std::unique_ptr<DuplicateClusterer> clusterer_;
   std::atomic<uint64_t> observe_ns_{0};
   int pass_ = 0;

@@ -384,6 +384,7 @@ RunReport PipelineRun::execute() {
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
+  report_.identify_only = options_.passes == PassMode::kIdentifyOnly;
   if (status.is_ok() && options_.passes != PassMode::kIdentifyOnly) {
     run_threads();
     if (failed_) status = failure_;

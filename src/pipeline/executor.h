@@ -69,6 +69,7 @@ struct RunReport {
   std::string output_dir;
   std::string fingerprint;
   std::vector<GlobalStepSummary> global_steps;
+  bool identify_only = false;  // `winnow dedup identify`: no document was written
 };
 
 // Runs the pipeline; the report's status says whether it succeeded. stats.json is written to

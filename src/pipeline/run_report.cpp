@@ -95,6 +95,16 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  the counts below cover only the {} shard(s) that are complete\n",
                      report.completed_files + report.skipped_files);
   }
+  if (report.identify_only) {
+    for (const GlobalStepSummary& step : report.global_steps) {
+      s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
+                       step.text);
+    }
+    s += "  identify only: no document written; `winnow dedup remove` with the same pipeline "
+         "and input writes them\n";
+    if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
+    return s;
+  }
   s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);

@@ -121,7 +121,7 @@ TEST_F(DedupCli, FindsThePlantedDuplicatesAndReconciles) {
   std::string p = pipeline(*dir_, "basic", "");
   ASSERT_EQ(winnow("run " + p + input() + " -o " + dir_->file("basic") + " -t 2", &out), 0) << out;
   EXPECT_THAT(out, HasSubstr("reconciled"));
-  EXPECT_THAT(out, HasSubstr("fuzzy dedup:"));
+  EXPECT_THAT(out, HasSubstr("groups of near-duplicates"));
   EXPECT_THAT(out, HasSubstr("P(caught) by Jaccard: 0.50:0.2%"));
   simdjson::dom::parser parser;
   auto s = stats(dir_->file("basic"), parser);
@@ -174,7 +174,9 @@ TEST_F(DedupCli, IdentifyThenRemoveEqualsOneRun) {
   std::string two = dir_->file("two");
   EXPECT_EQ(winnow("dedup remove " + p + input() + " -q -o " + two, &out), 1);
   EXPECT_THAT(out, HasSubstr("run `winnow dedup identify` first"));
-  ASSERT_EQ(winnow("dedup identify " + p + input() + " -q -o " + two, &out), 0) << out;
+  ASSERT_EQ(winnow("dedup identify " + p + input() + " -o " + two, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("identify only: no document written"));
+  EXPECT_THAT(out, HasSubstr("table: " + two + "/global/fuzzy_dedup/duplicates.bin"));
   EXPECT_TRUE(fs::exists(two + "/global/fuzzy_dedup/duplicates.bin"));
   EXPECT_FALSE(fs::exists(two + "/shard-0.jsonl.zst"));
   ASSERT_EQ(winnow("dedup remove " + p + input() + " -o " + two, &out), 0) << out;
@@ -266,8 +268,8 @@ TEST(DedupExample, ReportsTheDuplicatesInTheMachinesLicenceTexts) {
                    &out),
             0)
       << out;
-  EXPECT_THAT(out, HasSubstr("exact dedup:"));
-  EXPECT_THAT(out, HasSubstr("fuzzy dedup:"));
+  EXPECT_THAT(out, HasSubstr("groups of exact duplicates"));
+  EXPECT_THAT(out, HasSubstr("groups of near-duplicates"));
   simdjson::dom::parser parser;
   auto s = stats(dir.file("out"), parser);
   EXPECT_GT(s["global_steps"]["exact_dedup"]["to_remove"].get_uint64().value(), 0u);
