@@ -91,36 +91,50 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("winnow ") + kVersion);
   app.require_subcommand(1);
 
-  CLI::App* run = app.add_subcommand("run", "Run a pipeline YAML file.");
   std::string pipeline_path;
   RunOptions options;
   std::string format, on_error;
   uint64_t batch_size = 0;
   bool quiet = false, no_progress = false;
-  run->add_option("pipeline", pipeline_path, "pipeline YAML file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  run->add_option("-i,--input", options.inputs,
-                  "input files, folders or globs (replaces input.paths)");
-  run->add_option("-o,--output", options.output, "output folder (replaces output.path)");
-  run->add_option("-t,--threads", options.threads,
-                  "CPU threads for all steps together (workers per step with --no-autoscale); "
-                  "0 = number of cores");
-  run->add_option("--gpus", options.gpus, "GPUs the run may use (replaces gpus; default detected)")
-      ->check(CLI::NonNegativeNumber);
   bool no_autoscale = false;
-  run->add_flag("--no-autoscale", no_autoscale,
-                "fixed worker counts: every unpinned step gets --threads workers");
-  run->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
-      ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
-  run->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
-      ->check(CLI::IsMember({"fail", "skip"}));
-  run->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");
-  run->add_flag("--overwrite", options.overwrite,
-                "redo every shard, replacing what an earlier run wrote");
-  run->add_flag("-q,--quiet", quiet, "print nothing when the run succeeds");
-  run->add_flag("--no-progress", no_progress,
-                "no live progress (a block on a terminal, else a log line every 10 s)");
+  // `run` and the two halves of a dedup run take the same options.
+  auto add_run_options = [&](CLI::App* command) {
+    command->add_option("pipeline", pipeline_path, "pipeline YAML file")
+        ->required()
+        ->check(CLI::ExistingFile);
+    command->add_option("-i,--input", options.inputs,
+                        "input files, folders or globs (replaces input.paths)");
+    command->add_option("-o,--output", options.output, "output folder (replaces output.path)");
+    command->add_option("-t,--threads", options.threads,
+                        "CPU threads for all steps together (workers per step with "
+                        "--no-autoscale); 0 = number of cores");
+    command->add_option("--gpus", options.gpus,
+                        "GPUs the run may use (replaces gpus; default detected)")
+        ->check(CLI::NonNegativeNumber);
+    command->add_flag("--no-autoscale", no_autoscale,
+                      "fixed worker counts: every unpinned step gets --threads workers");
+    command->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
+        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
+    command->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
+        ->check(CLI::IsMember({"fail", "skip"}));
+    command->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");
+    command->add_flag("--overwrite", options.overwrite,
+                      "redo every shard, replacing what an earlier run wrote");
+    command->add_flag("-q,--quiet", quiet, "print nothing when the run succeeds");
+    command->add_flag("--no-progress", no_progress, "no live progress (a block on a terminal, else a log line every 10 s)");
+  };
+  add_run_options(app.add_subcommand(
+      "run", "Run a pipeline YAML file (with dedup stages: identify, then remove)."));
+  CLI::App* dedup =
+      app.add_subcommand("dedup", "Run the two passes of a pipeline's dedup stages separately.");
+  dedup->require_subcommand(1);
+  CLI::App* identify = dedup->add_subcommand(
+      "identify",
+      "Find the duplicates and write OUT/global/<stage>/duplicates.jsonl; write no documents.");
+  CLI::App* remove = dedup->add_subcommand(
+      "remove", "Write the documents, dropping the duplicates `dedup identify` found.");
+  add_run_options(identify);
+  add_run_options(remove);
 
   app.add_subcommand("stages", "List every stage with its parameters and defaults.");
 
@@ -137,5 +151,7 @@ int main(int argc, char** argv) {
   if (batch_size > 0) options.batch_size = batch_size;
   if (no_autoscale) options.autoscale = false;
   options.progress = !no_progress && !quiet;
+  if (identify->parsed()) options.passes = PassMode::kIdentifyOnly;
+  if (remove->parsed()) options.passes = PassMode::kRemoveOnly;
   return run_command(registry, pipeline_path, options, quiet);
 }

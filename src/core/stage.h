@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "core/global_step.h"
 #include "core/reason_table.h"
 #include "core/stage_params.h"
 #include "core/status.h"
@@ -24,6 +25,10 @@ class Stage {
   // device, warm a cache). Its time is measured apart as setup time; while it runs the worker
   // counts as "starting" and the autoscaler never takes it away.
   virtual Status setup_worker() { return Status::ok(); }
+
+  // Non-null for a stage that needs an identify pass over the whole input first (see
+  // global_step.h); its process() then applies what that pass decided.
+  virtual GlobalStep* global_step() { return nullptr; }
 };
 
 // What one worker of a stage needs. The executor is given a budget of CPU threads and GPUs and

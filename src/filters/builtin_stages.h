@@ -9,6 +9,8 @@ StageSpec text_length_spec();
 StageSpec select_spec();
 StageSpec sample_spec();
 StageSpec add_id_spec();
+StageSpec exact_dedup_spec();
+StageSpec fuzzy_dedup_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

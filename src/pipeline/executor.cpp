@@ -14,6 +14,7 @@
 #include "io/jsonl_parser.h"
 #include "io/shard_output.h"
 #include "io/shard_reader.h"
+#include "pipeline/global_passes.h"
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/output_layout.h"
 #include "pipeline/progress_display.h"
@@ -49,6 +50,7 @@ class PipelineRun {
   Status resolve_resources();
   Status plan();
   Status build_stages();
+  Status run_global_passes_first();
   void run_threads();
   void fail(const Status& status);
   void read_shards();
@@ -419,6 +421,28 @@ void PipelineRun::run_threads() {
   monitor_->stop();
 }
 
+// Global steps (dedup) need an identify pass over the whole input before the streaming pass
+// can remove anything; pipeline/global_passes.cpp runs those passes.
+Status PipelineRun::run_global_passes_first() {
+  GlobalPassPlan plan;
+  for (auto& built : stages_) plan.stages.emplace_back(built.name, built.stage.get());
+  if (!has_global_steps(plan.stages)) {
+    if (options_.passes != PassMode::kAll) {
+      return Status::error("the pipeline has no dedup (global) stage: nothing to identify");
+    }
+    return Status::ok();
+  }
+  plan.config = &config_;
+  plan.options = &options_;
+  plan.inputs = &inputs_;
+  plan.parser = parser_.get();
+  plan.output_dir = layout_->dir();
+  plan.threads = threads_;
+  plan.batch_size = batch_size_;
+  plan.on_error = on_error_;
+  return run_global_passes(plan, report_.global_steps);
+}
+
 RunReport PipelineRun::execute() {
   auto begin = std::chrono::steady_clock::now();
   // Stages first: a bad parameter must fail before the output folder is touched.
@@ -426,7 +450,9 @@ RunReport PipelineRun::execute() {
   if (status.is_ok()) status = build_stages();
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();
-  if (status.is_ok()) {
+  if (status.is_ok()) status = run_global_passes_first();
+  report_.identify_only = options_.passes == PassMode::kIdentifyOnly;
+  if (status.is_ok() && options_.passes != PassMode::kIdentifyOnly) {
     run_threads();
     if (failed_) status = failure_;
   }

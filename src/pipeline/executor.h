@@ -17,6 +17,11 @@
 
 namespace winnow {
 
+// Which passes a run makes when the pipeline has global steps (dedup): both (identify, then
+// the streaming remove pass), only identify (`winnow dedup identify`), or only remove, from
+// an identify result already in the output folder (`winnow dedup remove`).
+enum class PassMode { kAll, kIdentifyOnly, kRemoveOnly };
+
 struct RunOptions {
   std::vector<std::string> inputs;  // overrides input.paths when not empty
   std::string output;               // overrides output.path when not empty
@@ -31,6 +36,16 @@ struct RunOptions {
   // When set and it turns true (a signal handler), the run stops as a failure: finished shards
   // stay complete, the others leave no file behind, and a re-run resumes.
   const std::atomic<bool>* stop_requested = nullptr;
+  PassMode passes = PassMode::kAll;
+};
+
+// A global step's identify result (see pipeline/global_passes.h).
+struct GlobalStepSummary {
+  std::string name;
+  std::string json;     // a JSON object, for stats.json
+  std::string text;     // for the terminal summary
+  bool reused = false;  // loaded from an earlier run instead of computed
+  double seconds = 0;
 };
 
 struct StepReport {
@@ -65,6 +80,8 @@ struct RunReport {
   std::vector<RunSample> samples;  // one per interval (metrics.jsonl), for report.html
   std::string output_dir;
   std::string fingerprint;
+  std::vector<GlobalStepSummary> global_steps;
+  bool identify_only = false;  // `winnow dedup identify`: no document was written
 };
 
 // Runs the pipeline; the report's status says whether it succeeded. stats.json is written to

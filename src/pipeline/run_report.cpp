@@ -97,6 +97,14 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.end_object();
   }
   out.end_array();
+  if (!report.global_steps.empty()) {
+    out.key("global_steps").begin_object();
+    for (const GlobalStepSummary& step : report.global_steps) {
+      out.key(step.name);
+      out.raw(step.json);
+    }
+    out.end_object();
+  }
   out.end_object();
   return AtomicFile::write_whole(path, out.take() + "\n");
 }
@@ -112,6 +120,16 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  the counts below cover only the {} shard(s) that are complete\n",
                      report.completed_files + report.skipped_files);
   }
+  if (report.identify_only) {
+    for (const GlobalStepSummary& step : report.global_steps) {
+      s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
+                       step.text);
+    }
+    s += "  identify only: no document written; `winnow dedup remove` with the same pipeline "
+         "and input writes them\n";
+    if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
+    return s;
+  }
   s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
@@ -125,6 +143,10 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name,
                      step.workers, step.docs_in, step.kept, step.busy_seconds,
                      100 * step.summary.busy_fraction, dropped.empty() ? "-" : dropped);
+  }
+  for (const GlobalStepSummary& step : report.global_steps) {
+    s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
+                     step.text);
   }
   s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents, t.kept,
                    t.dropped_total(), t.errors_total(),

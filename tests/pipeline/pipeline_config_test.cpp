@@ -206,8 +206,11 @@ TEST_F(PipelineConfigTest, UnknownStageTypeListsKnownStages) {
       "    min_chars: 1\n"
       "  - stage: dedupe\n");
   EXPECT_THAT(message, StartsWith("name.yaml:5: "));
-  EXPECT_THAT(message,
-              HasSubstr("unknown stage 'dedupe' (known: add_id, sample, select, text_length)"));
+  // The list grows with every stage added; check its shape and a few members.
+  EXPECT_THAT(message, HasSubstr("unknown stage 'dedupe' (known: add_id, "));
+  for (const char* stage : {", sample, ", ", select, ", ", text_length"}) {
+    EXPECT_THAT(message, HasSubstr(stage));
+  }
 }
 
 TEST_F(PipelineConfigTest, StageWithoutTypeIsAnError) {

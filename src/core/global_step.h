@@ -1,0 +1,45 @@
+#pragma once
+// GlobalStep: a stage that can decide only after it has seen the whole input (deduplication,
+// clustering). The pipeline runs such a stage in two passes:
+//   1. identify: every document kept by the stages before it is shown to observe() (from many
+//      threads); finish_identify() then builds the decision (a removal list) and writes it,
+//      with a summary, into the result folder. The pipeline marks the folder complete only
+//      after that, so a killed run never leaves a result that looks whole.
+//      A step may ask for further passes before deciding (another_pass()).
+//   2. remove: the ordinary streaming pass, where the stage's process() drops what was
+//      decided. A later run whose fingerprint matches calls load_result() instead of pass 1.
+// Pipelines with several global steps run one identify pass per step, in stage order, each
+// seeing the documents the earlier steps keep.
+#include <string>
+
+#include "core/doc_batch.h"
+#include "core/status.h"
+
+namespace winnow {
+
+struct GlobalStepContext {
+  std::string result_dir;  // exists and is empty; the step's durable result goes here
+  std::string spill_dir;   // scratch for spill files; the pipeline removes it afterwards
+  int threads = 1;         // threads the step may use in finish_identify()
+};
+
+class GlobalStep {
+ public:
+  virtual ~GlobalStep() = default;
+
+  virtual Status begin_identify(const GlobalStepContext& context) = 0;
+  // Thread-safe. Looks at kept documents only and changes nothing.
+  virtual Status observe(const DocBatch& batch) = 0;
+  // Called after each identify pass: true asks for another one over the same documents (say,
+  // to re-read the texts of the candidates found by the first). Most steps need one.
+  virtual bool another_pass() { return false; }
+  virtual Status finish_identify() = 0;
+  // Loads the result written by an earlier finish_identify() into `result_dir`.
+  virtual Status load_result(const std::string& result_dir) = 0;
+
+  // The result's summary as a JSON object (for stats.json), and as lines for the terminal.
+  virtual std::string summary_json() const = 0;
+  virtual std::string summary_text() const = 0;
+};
+
+}  // namespace winnow

@@ -1,0 +1,261 @@
+#include "dedup/dedup_step.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/json_text.h"
+#include "io/atomic_file.h"
+
+namespace winnow {
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& field) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = field.find('.', start);
+    parts.push_back(field.substr(start, dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+}  // namespace
+
+DedupStep::DedupStep(std::unique_ptr<BucketKeyer> keyer, DedupStepOptions options)
+    : keyer_(std::move(keyer)), options_(std::move(options)) {
+  if (!options_.survivor_field.empty()) field_path_ = split_path(options_.survivor_field);
+}
+
+std::string DedupStep::table_name(TableFormat format) {
+  return format == TableFormat::kJsonl ? "duplicates.jsonl" : "duplicates.bin";
+}
+
+Status DedupStep::begin_identify(const GlobalStepContext& context) {
+  context_ = context;
+  result_dir_ = context.result_dir;
+  ClustererOptions options;
+  options.spill_dir = context.spill_dir;
+  options.memory_bytes = options_.memory_bytes;
+  options.threads = context.threads;
+  options.partitions = options_.partitions;
+  options.survivor = options_.survivor;
+  options.links = options_.jaccard_threshold > 0 ? LinkShape::kAnchors : LinkShape::kChain;
+  pass_ = 0;
+  clusterer_ = std::make_unique<DuplicateClusterer>(options);
+  return Status::ok();
+}
+
+double DedupStep::metric(const DocBatch& batch, size_t i) const {
+  switch (options_.survivor) {
+    case SurvivorRule::kSmallestKey:
+      return 0;
+    case SurvivorRule::kLongestText:
+      return static_cast<double>(batch.text(i).size());
+    case SurvivorRule::kHighestField:
+      break;
+  }
+  // An annotation of an earlier stage first, then the input record.
+  if (const AnnotationColumn* column = batch.find_annotation(options_.survivor_field)) {
+    if (!column->has(i)) return NAN;
+    if (column->type() == AnnotationType::kFloat) return column->float_at(i);
+    if (column->type() == AnnotationType::kInt) return static_cast<double>(column->int_at(i));
+    return NAN;
+  }
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element element;
+  std::string_view record = batch.record(i);
+  if (parser.parse(record.data(), record.size(), false).get(element)) return NAN;
+  for (const std::string& key : field_path_) {
+    simdjson::dom::object object;
+    if (element.get(object) || object[key].get(element)) return NAN;
+  }
+  double value;
+  if (!element.get_double().get(value)) return value;
+  int64_t integer;
+  if (!element.get_int64().get(integer)) return static_cast<double>(integer);
+  uint64_t unsigned_integer;
+  if (!element.get_uint64().get(unsigned_integer)) return static_cast<double>(unsigned_integer);
+  return NAN;
+}
+
+Status DedupStep::observe(const DocBatch& batch) {
+  auto begin = std::chrono::steady_clock::now();
+  if (pass_ > 0) {
+    // Verification pass: the shingle sets of the documents some candidate link touches.
+    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch.kept(i)) continue;
+      auto it = std::lower_bound(linked.begin(), linked.end(), batch.key(i).value());
+      if (it == linked.end() || *it != batch.key(i).value()) continue;
+      keyer_->shingle_set(batch.text(i), shingle_sets_[it - linked.begin()]);
+    }
+    observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::steady_clock::now() - begin)
+                                             .count());
+    return Status::ok();
+  }
+  thread_local std::vector<BucketRecord> records;
+  thread_local std::string infos;
+  records.clear();
+  infos.clear();
+  uint64_t documents = 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (!batch.kept(i)) continue;
+    uint64_t key = batch.key(i).value();
+    if (!keyer_->add_records(batch.text(i), key, records)) continue;
+    ++documents;
+    DocInfoLog::serialize(infos, key, metric(batch, i), batch.id(i));
+  }
+  Status status = clusterer_->add(records.data(), records.size(), infos, documents);
+  observe_ns_ += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin)
+          .count());
+  return status;
+}
+
+bool DedupStep::another_pass() {
+  if (options_.jaccard_threshold <= 0 || pass_ > 0) return false;
+  pass_status_ = clusterer_->compute_links();
+  if (!pass_status_.is_ok()) return false;  // reported by finish_identify()
+  shingle_sets_.assign(clusterer_->linked_documents().size(), {});
+  pass_ = 1;
+  return !shingle_sets_.empty();
+}
+
+Status DedupStep::finish_identify() {
+  WINNOW_RETURN_IF_ERROR(pass_status_);
+  auto begin = std::chrono::steady_clock::now();
+  DuplicateClusterer::LinkFilter filter;
+  if (options_.jaccard_threshold > 0) {
+    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
+    filter = [&, threshold = options_.jaccard_threshold](uint64_t a, uint64_t b) {
+      auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
+        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) - linked.begin()];
+      };
+      const std::vector<uint32_t>& x = set_of(a);
+      const std::vector<uint32_t>& y = set_of(b);
+      size_t both = 0;
+      for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+        if (x[i] < y[j]) {
+          ++i;
+        } else if (y[j] < x[i]) {
+          ++j;
+        } else {
+          ++both;
+          ++i;
+          ++j;
+        }
+      }
+      size_t either = x.size() + y.size() - both;
+      return either > 0 && static_cast<double>(both) >= threshold * static_cast<double>(either);
+    };
+  }
+  auto table = clusterer_->finish(filter);
+  std::vector<std::vector<uint32_t>>().swap(shingle_sets_);
+  if (!table.is_ok()) return table.status();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  WINNOW_RETURN_IF_ERROR(table->write(context_.result_dir + "/" + table_name(options_.table_format),
+                                      options_.table_format));
+  ClusterStats stats = clusterer_->stats();
+  clusterer_.reset();
+  make_summaries(*table, &stats, seconds);
+  removal_ = table->removal_set();
+  return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
+}
+
+void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats* stats,
+                               double seconds) {
+  std::map<uint64_t, uint64_t> sizes = table.component_sizes();
+  uint64_t groups = 0;
+  for (const auto& [size, count] : sizes) groups += count;
+  JsonWriter out(true);
+  out.begin_object();
+  out.key("method").value(options_.kind);
+  out.key("parameters").begin_object();
+  keyer_->describe(out);
+  out.key("survivor")
+      .value(options_.survivor == SurvivorRule::kSmallestKey   ? "smallest_key"
+             : options_.survivor == SurvivorRule::kLongestText ? "longest"
+                                                               : "field");
+  if (!options_.survivor_field.empty()) out.key("survivor_field").value(options_.survivor_field);
+  if (options_.jaccard_threshold > 0) {
+    out.key("jaccard_threshold").value(options_.jaccard_threshold);
+  }
+  out.end_object();
+  out.key("duplicate_groups").value(groups);
+  out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
+  out.key("to_remove").value(table.removed());
+  out.key("component_sizes").begin_object();
+  for (const auto& [size, count] : sizes) out.key(std::to_string(size)).value(count);
+  out.end_object();
+  out.key("table").value(table_name(options_.table_format));
+  out.end_object();
+  // summary.json holds only what the result is (the same whatever the threads, batch sizes or
+  // memory budget); how this run got there goes to stats.json alone.
+  result_json_ = out.take();
+  summary_json_ = result_json_;
+  if (stats) {
+    JsonWriter run(true);
+    run.begin_object();
+    run.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
+    run.key("documents_observed").value(stats->documents);
+    run.key("bucket_records").value(stats->spill.records);
+    run.key("shared_buckets").value(stats->shared_buckets);
+    run.key("links").value(stats->links);
+    if (options_.jaccard_threshold > 0) {
+      run.key("links_below_jaccard_threshold").value(stats->links_rejected);
+    }
+    run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
+    run.key("spill_flushes").value(stats->spill.flushes);
+    run.key("partition_splits").value(stats->spill.splits);
+    run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+    run.key("cluster_seconds").value(seconds);
+    run.end_object();
+    summary_json_.pop_back();  // the closing brace
+    while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
+    summary_json_ += ",\n\"identify_run\": " + run.take() + "\n}";
+  }
+
+  std::string histogram;
+  int shown = 0;
+  for (const auto& [size, count] : sizes) {
+    if (++shown > 8) {
+      histogram += " ...";
+      break;
+    }
+    histogram += fmt::format("{}{}x{}", histogram.empty() ? "" : " ", count, size);
+  }
+  summary_text_ = fmt::format(
+      "{} documents in {} groups of {}duplicates, {} to remove{}\n      {}\n      table: {}\n",
+      table.entries.size(), groups, options_.kind == "fuzzy" ? "near-" : "exact ", table.removed(),
+      histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text(),
+      result_dir_ + "/" + table_name(options_.table_format));
+}
+
+Status DedupStep::load_result(const std::string& result_dir) {
+  std::string path = result_dir + "/" + table_name(options_.table_format);
+  auto table = DuplicatesTable::read(path);
+  if (!table.is_ok()) return table.status();
+  removal_ = table->removal_set();
+  result_dir_ = result_dir;
+  make_summaries(*table, nullptr, 0);
+  // The stored summary keeps the identify pass's own figures (spills, timings).
+  std::ifstream in(result_dir + "/summary.json");
+  if (in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    summary_json_ = text.str();
+    while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
+  }
+  return Status::ok();
+}
+
+}  // namespace winnow

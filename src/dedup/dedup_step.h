@@ -1,0 +1,72 @@
+#pragma once
+// DedupStep: the GlobalStep (core/global_step.h) shared by exact and fuzzy dedup.
+//   identify: every kept document -> its bucket records (BucketKeyer) and a document-log entry
+//             (id, survivor metric) -> DuplicateClusterer -> DuplicatesTable, written to the
+//             result folder as duplicates.jsonl (or duplicates.bin) with summary.json.
+//   remove:   remove() drops every document of the table that is not its group's survivor.
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "core/global_step.h"
+#include "dedup/bucket_keyer.h"
+#include "dedup/duplicate_clusterer.h"
+#include "dedup/duplicates_table.h"
+
+namespace winnow {
+
+struct DedupStepOptions {
+  std::string kind;  // "exact" or "fuzzy", for the report
+  size_t memory_bytes = size_t{1} << 30;
+  size_t partitions = 64;
+  SurvivorRule survivor = SurvivorRule::kSmallestKey;
+  std::string survivor_field;  // kHighestField: an annotation or a record field (a.b nested)
+  TableFormat table_format = TableFormat::kJsonl;
+  // > 0: a second identify pass re-reads the candidates' shingle sets, and only links whose
+  // exact Jaccard similarity reaches this count (NeMo's optional check; 0 = off).
+  double jaccard_threshold = 0;
+};
+
+class DedupStep : public GlobalStep {
+ public:
+  DedupStep(std::unique_ptr<BucketKeyer> keyer, DedupStepOptions options);
+
+  Status begin_identify(const GlobalStepContext& context) override;
+  Status observe(const DocBatch& batch) override;
+  bool another_pass() override;
+  Status finish_identify() override;
+  Status load_result(const std::string& result_dir) override;
+  std::string summary_json() const override { return summary_json_; }
+  std::string summary_text() const override { return summary_text_; }
+
+  // The component of `key` when the document must be dropped.
+  const uint64_t* removal(DocKey key) const { return removal_.find(key.value()); }
+  const BucketKeyer& keyer() const { return *keyer_; }
+  // The identify pass's clusterer (tests reach its spill files through it).
+  DuplicateClusterer* clusterer() { return clusterer_.get(); }
+
+  static std::string table_name(TableFormat format);
+
+ private:
+  double metric(const DocBatch& batch, size_t i) const;
+  void make_summaries(const DuplicatesTable& table, const ClusterStats* stats, double seconds);
+
+  std::unique_ptr<BucketKeyer> keyer_;
+  DedupStepOptions options_;
+  std::vector<std::string> field_path_;
+  GlobalStepContext context_;
+  std::string result_dir_;
+  std::unique_ptr<DuplicateClusterer> clusterer_;
+  std::atomic<uint64_t> observe_ns_{0};
+  int pass_ = 0;
+  Status pass_status_;
+  // Verification: the shingle sets of the linked documents, by their index in
+  // clusterer_->linked_documents() (each slot is written by one worker only).
+  std::vector<std::vector<uint32_t>> shingle_sets_;
+  RemovalSet removal_;
+  std::string result_json_;
+  std::string summary_json_;
+  std::string summary_text_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,42 @@
+#pragma once
+// DocInfoLog: per-document facts a global step needs only for the few documents that turn out
+// to be duplicates (the id for the duplicates table, the survivor metric). Appended by many
+// threads, buffered up to a budget and spilled to one checksummed file; read back once, in
+// arbitrary order, after the components are known.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "dedup/spill_file.h"
+
+namespace winnow {
+
+class DocInfoLog {
+ public:
+  using Visit = std::function<void(uint64_t doc, double metric, std::string_view id)>;
+
+  DocInfoLog(std::string path, size_t memory_bytes);
+
+  // Appends one entry to `out`; pass the result of many to add().
+  static void serialize(std::string& out, uint64_t doc, double metric, std::string_view id);
+  Status add(std::string_view serialized);  // thread-safe
+  // Every entry ever added, once. Call after the last add().
+  Status for_each(const Visit& visit);
+
+  uint64_t spilled_bytes() const { return writer_ ? writer_->bytes_written() : 0; }
+
+ private:
+  Status visit_block(std::string_view block, const Visit& visit) const;
+
+  std::string path_;
+  size_t memory_bytes_;
+  std::mutex mutex_;
+  std::string buffer_;
+  std::unique_ptr<SpillWriter> writer_;
+};
+
+}  // namespace winnow

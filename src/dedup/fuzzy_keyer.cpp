@@ -1,0 +1,67 @@
+#include "dedup/fuzzy_keyer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace winnow {
+
+bool FuzzyKeyer::add_records(std::string_view text, uint64_t doc,
+                             std::vector<BucketRecord>& out) const {
+  thread_local std::vector<uint32_t> signature;
+  thread_local std::vector<uint64_t> keys;
+  if (!signer_.sign(text, signature)) return false;
+  const int bands = signer_.params().bands;
+  keys.resize(bands);
+  signer_.band_keys(signature, keys.data());
+  for (int band = 0; band < bands; ++band) {
+    out.push_back({static_cast<uint64_t>(band), keys[band], doc});
+  }
+  return true;
+}
+
+bool FuzzyKeyer::shingle_set(std::string_view text, std::vector<uint32_t>& out) const {
+  signer_.shingler().hashes(text, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return !out.empty();
+}
+
+void FuzzyKeyer::describe(JsonWriter& out) const {
+  const MinHashParams& p = signer_.params();
+  out.key("shingles").value(p.shingles.kind == ShingleKind::kChars ? "chars" : "words");
+  out.key("ngram").value(p.shingles.n);
+  out.key("bands").value(p.bands);
+  out.key("rows").value(p.rows);
+  out.key("hashes").value(p.hashes());
+  out.key("scheme").value(p.scheme == MinHashScheme::kClassic ? "classic" : "one_permutation");
+  out.key("seed").value(p.seed);
+  out.key("lsh_threshold").value(lsh_threshold(p.bands, p.rows));
+  out.key("lsh_s_curve").begin_object();
+  for (int percent = 50; percent <= 95; percent += 5) {
+    out.key(fmt::format("{:.2f}", percent / 100.0))
+        .value(lsh_catch_probability(percent / 100.0, p.bands, p.rows));
+  }
+  out.end_object();
+}
+
+std::string FuzzyKeyer::s_curve_text(int bands, int rows) {
+  std::string s;
+  for (int percent = 50; percent <= 95; percent += 5) {
+    s += fmt::format("{}{:.2f}:{:.1f}%", s.empty() ? "" : " ", percent / 100.0,
+                     100 * lsh_catch_probability(percent / 100.0, bands, rows));
+  }
+  return s;
+}
+
+std::string FuzzyKeyer::describe_text() const {
+  const MinHashParams& p = signer_.params();
+  return fmt::format(
+      "MinHash{} of {} {}-grams, {} bands x {} rows = {} hashes, seed {}; LSH threshold ~{:.2f}\n"
+      "      P(caught) by Jaccard: {}",
+      p.scheme == MinHashScheme::kClassic ? "" : " (one permutation, densified)",
+      p.shingles.kind == ShingleKind::kChars ? "character" : "word", p.shingles.n, p.bands, p.rows,
+      p.hashes(), p.seed, lsh_threshold(p.bands, p.rows), s_curve_text(p.bands, p.rows));
+}
+
+}  // namespace winnow

@@ -1,0 +1,54 @@
+#pragma once
+// Spill files: intermediate records a global step writes to disk when they outgrow memory.
+// A file is a sequence of blocks, each a 24-byte header (magic, payload size, XXH3-64 of the
+// payload) and the payload. Every block is verified when read: a flipped bit, a truncated
+// block or a file shorter or longer than written is an error naming the file and offset,
+// never silently used (datatrove's "marked complete but truncated" trap).
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "core/status.h"
+
+namespace winnow {
+
+class SpillWriter {
+ public:
+  SpillWriter() = default;
+  ~SpillWriter();
+  SpillWriter(const SpillWriter&) = delete;
+  SpillWriter& operator=(const SpillWriter&) = delete;
+
+  Status open(const std::string& path);  // creates or truncates
+  Status append_block(const void* data, size_t bytes);
+  Status close();
+
+  const std::string& path() const { return path_; }
+  uint64_t bytes_written() const { return bytes_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+class SpillReader {
+ public:
+  SpillReader() = default;
+  ~SpillReader();
+  SpillReader(const SpillReader&) = delete;
+  SpillReader& operator=(const SpillReader&) = delete;
+
+  // `expected_bytes`: the size the writer reported; a file of another size is an error.
+  Status open(const std::string& path, uint64_t expected_bytes);
+  // Replaces `payload` with the next verified block; false at the end of the file.
+  Result<bool> next_block(std::string& payload);
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  uint64_t offset_ = 0;
+  uint64_t size_ = 0;
+};
+
+}  // namespace winnow

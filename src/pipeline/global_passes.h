@@ -1,0 +1,42 @@
+#pragma once
+// Global passes: runs the identify pass of every stage that declares a GlobalStep
+// (core/global_step.h), in stage order, before the executor's ordinary streaming pass (which
+// is then the remove pass). Pipeline code knows nothing of dedup; it only streams documents.
+//
+// Layout in the output folder, per global stage:
+//   OUT/global/<stage name>/            the step's result (say duplicates.jsonl, summary.json)
+//   OUT/global/<stage name>/_complete.json   marker, written last, with the fingerprint
+//   OUT/global/<stage name>/_spill/     scratch while identifying, removed afterwards
+// A result whose marker matches this pipeline and input set is reused; anything else there is
+// removed and computed again. Identify passes read every input shard (also those an earlier
+// run completed), so the decision never depends on how a run was interrupted.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/stage.h"
+#include "io/input_files.h"
+#include "io/jsonl_parser.h"
+#include "pipeline/executor.h"
+
+namespace winnow {
+
+struct GlobalPassPlan {
+  const PipelineConfig* config = nullptr;
+  const RunOptions* options = nullptr;
+  const std::vector<InputFile>* inputs = nullptr;
+  std::vector<std::pair<std::string, Stage*>> stages;  // (instance name, stage), in order
+  const JsonlParser* parser = nullptr;
+  std::string output_dir;
+  int threads = 1;
+  uint64_t batch_size = 1024;
+  OnError on_error = OnError::kFail;
+};
+
+bool has_global_steps(const std::vector<std::pair<std::string, Stage*>>& stages);
+
+// Leaves every global step ready for its remove pass. With PassMode::kRemoveOnly a complete
+// result must already exist for each (made by `winnow dedup identify`).
+Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSummary>& summaries);
+
+}  // namespace winnow
