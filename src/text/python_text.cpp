@@ -1,0 +1,139 @@
+#include "text/python_text.h"
+
+#include <utf8proc.h>
+
+#include <unicode/uchar.h>
+
+#include <cstring>
+
+namespace winnow {
+
+bool is_python_alpha(uint32_t cp) {
+  if (cp < 0x80) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_punctuation_or_symbol(uint32_t cp) {
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_PC:
+    case UTF8PROC_CATEGORY_PD:
+    case UTF8PROC_CATEGORY_PS:
+    case UTF8PROC_CATEGORY_PE:
+    case UTF8PROC_CATEGORY_PI:
+    case UTF8PROC_CATEGORY_PF:
+    case UTF8PROC_CATEGORY_PO:
+    case UTF8PROC_CATEGORY_SM:
+    case UTF8PROC_CATEGORY_SC:
+    case UTF8PROC_CATEGORY_SK:
+    case UTF8PROC_CATEGORY_SO:
+    case UTF8PROC_CATEGORY_CC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_sentence_terminal(uint32_t cp) {
+  if (cp < 0x80) return cp == '.' || cp == '!' || cp == '?';
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_S_TERM);
+}
+
+size_t python_len(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+namespace {
+
+// Length in bytes of the whitespace code point starting at `p`, or 0.
+size_t space_at(const char* p, const char* end) {
+  const char* q = p;
+  uint32_t cp = decode_utf8(q, end);
+  return is_python_space(cp) ? static_cast<size_t>(q - p) : 0;
+}
+
+// Start of the last code point before `end` (>= begin).
+const char* last_cp_start(const char* begin, const char* end) {
+  const char* p = end - 1;
+  while (p > begin && (static_cast<unsigned char>(*p) & 0xC0) == 0x80 && end - p < 4) --p;
+  return p;
+}
+
+}  // namespace
+
+std::string_view python_lstrip(std::string_view s) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (p < end) {
+    size_t n = space_at(p, end);
+    if (!n) break;
+    p += n;
+  }
+  return {p, static_cast<size_t>(end - p)};
+}
+
+std::string_view python_rstrip(std::string_view s) {
+  const char* begin = s.data();
+  const char* end = begin + s.size();
+  while (end > begin) {
+    const char* start = last_cp_start(begin, end);
+    if (space_at(start, end) != static_cast<size_t>(end - start)) break;
+    end = start;
+  }
+  return {begin, static_cast<size_t>(end - begin)};
+}
+
+std::string_view python_strip(std::string_view s) { return python_rstrip(python_lstrip(s)); }
+
+// Python lowers every cased letter; the phrases these filters look for are ASCII, and only two
+// non-ASCII letters lower to ASCII-bearing strings (U+0130 → "i̇", U+212A KELVIN → "k"). Those
+// are the one place this differs, and it is documented.
+void ascii_lower(std::string_view s, std::string& out) {
+  out.resize(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    out[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+}
+
+void python_splitlines(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  const char* begin = s.data();
+  const char* end = begin + s.size();
+  const char* start = begin;
+  const char* p = begin;
+  while (p < end) {
+    const char* here = p;
+    uint32_t cp = decode_utf8(p, end);
+    bool boundary = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || cp == 0x1C ||
+                    cp == 0x1D || cp == 0x1E || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+    if (!boundary) continue;
+    out.emplace_back(start, static_cast<size_t>(here - start));
+    if (cp == '\r' && p < end && *p == '\n') ++p;
+    start = p;
+  }
+  if (start < end) out.emplace_back(start, static_cast<size_t>(end - start));
+}
+
+size_t count_occurrences(std::string_view haystack, std::string_view needle) {
+  if (needle.empty()) return 0;
+  size_t count = 0;
+  size_t pos = 0;
+  while ((pos = haystack.find(needle, pos)) != std::string_view::npos) {
+    ++count;
+    pos += needle.size();
+  }
+  return count;
+}
+
+}  // namespace winnow
