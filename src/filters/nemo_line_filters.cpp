@@ -62,6 +62,34 @@ bool ends_with_ascii_ci(std::string_view s, std::string_view lower_suffix) {
   return true;
 }
 
+// Every policy phrase holds "cookie", "privacy" or "terms of use": a text holding none of them
+// (nor "lorem ipsum") scores 0 after one search each over the lower-cased text; only the others
+// are examined paragraph by paragraph. Lower-casing keeps byte offsets (ASCII only), so the
+// paragraphs' offsets index the lower-cased copy.
+double boilerplate_score(DocSegments& d) {
+  thread_local std::string lower;
+  ascii_lower(d.text(), lower);
+  std::string_view all = lower;
+  if (find_bytes(all, "lorem ipsum") != std::string_view::npos) return 1.0;
+  if (find_bytes(all, "cookie") == std::string_view::npos &&
+      find_bytes(all, "privacy") == std::string_view::npos &&
+      find_bytes(all, "terms of use") == std::string_view::npos)
+    return 0.0;
+  const auto& paragraphs = d.paragraphs();
+  size_t boilerplate = 0;
+  for (const TextPiece& para : paragraphs) {
+    // Stripping cannot change a substring test on phrases that start and end with a letter.
+    std::string_view text = all.substr(para.begin, para.bytes);
+    for (std::string_view phrase : kPolicySubstrings) {
+      if (find_bytes(text, phrase) != std::string_view::npos) {
+        ++boilerplate;
+        break;
+      }
+    }
+  }
+  return ratio_or_one(static_cast<double>(boilerplate), static_cast<double>(paragraphs.size()));
+}
+
 StageSpec bullets_spec() {
   return score_filter_spec(
       "bullets",
@@ -158,24 +186,7 @@ StageSpec boilerplate_string_spec() {
         "most boilerplate paragraphs / paragraphs kept"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_boilerplate_string_ratio"));
-        return ScoreRule{[](DocSegments& d) {
-                           thread_local std::string lower;
-                           const auto& paragraphs = d.paragraphs();
-                           size_t boilerplate = 0;
-                           for (const TextPiece& para : paragraphs) {
-                             // Stripping cannot change a substring test on non-space phrases.
-                             ascii_lower(d.piece(para), lower);
-                             if (lower.find("lorem ipsum") != std::string::npos) return 1.0;
-                             for (std::string_view phrase : kPolicySubstrings) {
-                               if (lower.find(phrase) != std::string::npos) {
-                                 ++boilerplate;
-                                 break;
-                               }
-                             }
-                           }
-                           return ratio_or_one(static_cast<double>(boilerplate),
-                                               static_cast<double>(paragraphs.size()));
-                         },
+        return ScoreRule{[](DocSegments& d) { return boilerplate_score(d); },
                          -1.0, p.get_float("max_boilerplate_string_ratio")};
       });
 }

@@ -145,7 +145,8 @@ StageSpec repeating_duplicate_ngrams_spec() {
         auto n = static_cast<size_t>(p.get_int("n"));
         return ScoreRule{[n](DocSegments& d) {
                            if (d.words().size() < n) return 1.0;  // filters.md
-                           size_t dup = nemo_duplicate_ngram_chars(d.word_ids(), d.words(), n);
+                           size_t dup =
+                               nemo_duplicate_ngram_chars(d.word_repeat_levels(n), d.words(), n);
                            return ratio_or_one(static_cast<double>(dup), d.chars().chars);
                          },
                          -1.0, p.get_float("max_repeating_duplicate_ngram_ratio")};

@@ -44,15 +44,22 @@ StageSpec symbols_to_words_spec() {
         return ScoreRule{
             [](DocSegments& d) {
               const auto& words = d.words();
+              const bool any_hash = d.chars().hashes > 0;
               size_t symbols = 0;
               for (const TextPiece& w : words) {
                 std::string_view word = d.piece(w);
                 // filters.md: a word whose '#' code points are more than half of it. (NeMo's
                 // code counts matches of the regex "#+", i.e. runs of '#'; for "#", "#tag" and
                 // "##x" both agree, for "##" or "###" they differ: the filters.md rule is used.)
-                size_t hashes = static_cast<size_t>(std::count(word.begin(), word.end(), '#'));
-                bool symbol = 2 * hashes > w.chars;
-                if (!symbol) {
+                bool symbol = false;
+                if (any_hash) {
+                  size_t hashes = static_cast<size_t>(std::count(word.begin(), word.end(), '#'));
+                  symbol = 2 * hashes > w.chars;
+                }
+                // Every ellipsis mark starts with '.', '[', '(', '-', 'r' or the lead byte of '…'.
+                char first = word[0];
+                if (!symbol && (first == '.' || first == '[' || first == '(' || first == '-' ||
+                                first == 'r' || first == '\xE2')) {
                   symbol = std::find(kEllipsisMarks.begin(), kEllipsisMarks.end(), word) !=
                            kEllipsisMarks.end();
                 }

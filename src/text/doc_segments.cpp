@@ -1,8 +1,11 @@
 #include "text/doc_segments.h"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "core/hash.h"
+#include "text/ngram_stats.h"
 #include "text/python_text.h"
 #include "text/word_tokenizer.h"
 
@@ -29,17 +32,28 @@ class PieceIdTable {
     next_id_ = 0;
   }
 
+  // A piece of at most 8 bytes is its own key (its bytes packed, with its length): equal keys
+  // are equal pieces. Longer pieces are keyed by a hash and compared byte for byte.
   uint32_t id(std::string_view text, const TextPiece& piece) {
     std::string_view bytes = text.substr(piece.begin, piece.bytes);
-    uint64_t h = hash64(bytes);
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const bool short_piece = piece.bytes <= 8;
+    uint64_t key;
+    if (short_piece) {
+      uint64_t packed = 0;
+      std::memcpy(&packed, bytes.data(), bytes.size());
+      key = packed;
+    } else {
+      key = hash64(bytes);
+    }
+    uint64_t h = (key ^ piece.bytes) * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = (h >> 32) & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = {h, piece.begin, piece.bytes, next_id_, generation_};
+        s = {key, piece.begin, piece.bytes, next_id_, generation_};
         return next_id_++;
       }
-      if (s.hash == h && s.bytes == piece.bytes &&
-          text.compare(s.begin, s.bytes, bytes) == 0) {
+      if (s.hash == key && s.bytes == piece.bytes &&
+          (short_piece || text.compare(s.begin, s.bytes, bytes) == 0)) {
         return s.id;
       }
     }
@@ -56,43 +70,57 @@ class PieceIdTable {
   uint32_t next_id_ = 0;
 };
 
-// Python's whitespace split of `text` into `out`, with code point lengths.
+// Python's whitespace split of `text` into `out`, with code point lengths. ASCII bytes are
+// classified by table; of the non-ASCII bytes only C2, E1, E2 and E3 can start a space, so only
+// those are decoded.
 void split_words(std::string_view text, std::vector<TextPiece>& out) {
+  static const auto kClass = [] {
+    // 0: part of a word, 1: ASCII space, 2: may start a non-ASCII space.
+    std::array<uint8_t, 256> t{};
+    for (int c : {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20}) t[c] = 1;
+    for (int c : {0xC2, 0xE1, 0xE2, 0xE3}) t[c] = 2;
+    return t;
+  }();
   out.clear();
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* p = begin;
-  const char* word_start = nullptr;
-  uint32_t chars = 0;
+  // Returns the byte length of the white space at p (0: none).
+  auto space_at = [&](const char* at) -> size_t {
+    uint8_t cls = kClass[static_cast<unsigned char>(*at)];
+    if (cls == 1) return 1;
+    if (cls == 0) return 0;
+    const char* q = at;
+    return is_python_space(decode_utf8(q, end)) ? static_cast<size_t>(q - at) : 0;
+  };
   while (p < end) {
-    const char* here = p;
-    uint32_t cp;
-    if (static_cast<unsigned char>(*p) < 0x80) {
-      cp = static_cast<unsigned char>(*p++);
-    } else {
-      cp = decode_utf8(p, end);
+    size_t space = space_at(p);
+    if (space) {
+      p += space;
+      continue;
     }
-    if (is_python_space(cp)) {
-      if (word_start) {
-        out.push_back({static_cast<uint32_t>(word_start - begin),
-                       static_cast<uint32_t>(here - word_start), chars});
-        word_start = nullptr;
+    // A word: run to the next space; the tight loop handles the common bytes.
+    const char* start = p;
+    uint32_t continuation = 0;
+    while (p < end) {
+      auto b = static_cast<unsigned char>(*p);
+      if (kClass[b]) {
+        if (kClass[b] == 1 || space_at(p)) break;
       }
-    } else {
-      if (!word_start) {
-        word_start = here;
-        chars = 0;
-      }
-      ++chars;
+      continuation += (b & 0xC0) == 0x80;
+      ++p;
     }
-  }
-  if (word_start) {
-    out.push_back({static_cast<uint32_t>(word_start - begin),
-                   static_cast<uint32_t>(end - word_start), chars});
+    out.push_back({static_cast<uint32_t>(start - begin), static_cast<uint32_t>(p - start),
+                   static_cast<uint32_t>(p - start) - continuation});
   }
 }
 
-bool is_blank(std::string_view s) { return python_strip(s).empty(); }
+bool is_blank(std::string_view s) {
+  // Most lines start with a printable ASCII byte: not blank, no decoding needed.
+  if (!s.empty() && static_cast<unsigned char>(s[0]) > 0x20 && static_cast<unsigned char>(s[0]) < 0x80)
+    return false;
+  return python_strip(s).empty();
+}
 
 }  // namespace
 
@@ -111,60 +139,51 @@ void DocSegments::reset(std::string_view text) {
 
 const CharCounts& DocSegments::chars() {
   if (done_ & kChars) return chars_;
-  CharCounts c;
-  const char* p = text_.data();
-  const char* end = p + text_.size();
-  // ASCII classes by table: one lookup per byte on the common path.
-  static constexpr uint8_t kAlnum = 1, kDigit = 2, kSpace = 4, kParen = 8, kAlpha = 16,
-                           kHash = 32, kNewline = 64;
-  static const auto table = [] {
-    std::array<uint8_t, 128> t{};
-    for (int ch = 0; ch < 128; ++ch) {
-      uint8_t f = 0;
-      bool alpha = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-      bool digit = ch >= '0' && ch <= '9';
-      if (alpha || digit || ch == '\n' || ch == '?' || ch == '!' || ch == ',' || ch == '.')
-        f |= kAlnum;
-      if (digit) f |= kDigit;
-      if (ch == '\t' || ch == '\n' || ch == '\r' || ch == '\b' || ch == ' ') f |= kSpace;
-      if (ch == '{' || ch == '}' || ch == '[' || ch == ']' || ch == '(' || ch == ')') f |= kParen;
-      if (alpha) f |= kAlpha;
-      if (ch == '#') f |= kHash;
-      if (ch == '\n') f |= kNewline;
-      t[ch] = f;
-    }
-    return t;
-  }();
-  uint32_t counts[7] = {0, 0, 0, 0, 0, 0, 0};
-  while (p < end) {
-    auto b = static_cast<unsigned char>(*p);
-    if (b < 0x80) {
-      uint8_t f = table[b];
-      ++p;
-      ++c.chars;
-      if (f) {
-        counts[0] += f & 1;
-        counts[1] += (f >> 1) & 1;
-        counts[2] += (f >> 2) & 1;
-        counts[3] += (f >> 3) & 1;
-        counts[4] += (f >> 4) & 1;
-        counts[5] += (f >> 5) & 1;
-        counts[6] += (f >> 6) & 1;
-      }
-      continue;
-    }
-    uint32_t cp = decode_utf8(p, end);
-    ++c.chars;
-    if (cp == 0x27E8 || cp == 0x27E9) ++counts[3];  // ⟨ ⟩
-    if (is_python_alpha(cp)) ++counts[4];
+  // A byte histogram (a few cycles per byte, no branches), then the classes summed from it;
+  // only texts with non-ASCII bytes take a second, decoding pass for their non-ASCII letters
+  // and the ⟨ ⟩ brackets.
+  uint32_t hist[4][256] = {};
+  const auto* p = reinterpret_cast<const unsigned char*>(text_.data());
+  size_t size = text_.size(), i = 0;
+  for (; i + 4 <= size; i += 4) {
+    ++hist[0][p[i]];
+    ++hist[1][p[i + 1]];
+    ++hist[2][p[i + 2]];
+    ++hist[3][p[i + 3]];
   }
-  c.nemo_alnum = counts[0];
-  c.digits = counts[1];
-  c.white_space = counts[2];
-  c.parentheses = counts[3];
-  c.letters = counts[4];
-  c.hashes = counts[5];
-  c.newlines = counts[6];
+  for (; i < size; ++i) ++hist[0][p[i]];
+  uint32_t h[256];
+  for (int b = 0; b < 256; ++b) h[b] = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
+  auto range = [&](int from, int to) {
+    uint32_t sum = 0;
+    for (int b = from; b <= to; ++b) sum += h[b];
+    return sum;
+  };
+  CharCounts c;
+  uint32_t continuation = range(0x80, 0xBF);
+  uint32_t leads = range(0xC0, 0xFF);
+  c.chars = static_cast<uint32_t>(size) - continuation;
+  c.digits = range('0', '9');
+  uint32_t ascii_letters = range('a', 'z') + range('A', 'Z');
+  c.nemo_alnum = ascii_letters + c.digits + h['\n'] + h['?'] + h['!'] + h[','] + h['.'];
+  c.white_space = h['\t'] + h['\n'] + h['\r'] + h['\b'] + h[' '];
+  c.parentheses = h['{'] + h['}'] + h['['] + h[']'] + h['('] + h[')'];
+  c.hashes = h['#'];
+  c.newlines = h['\n'];
+  c.letters = ascii_letters;
+  if (leads > 0 || continuation > 0) {
+    const char* q = text_.data();
+    const char* end = q + size;
+    while (q < end) {
+      if (static_cast<unsigned char>(*q) < 0x80) {
+        ++q;
+        continue;
+      }
+      uint32_t cp = decode_utf8(q, end);
+      if (cp == 0x27E8 || cp == 0x27E9) ++c.parentheses;  // ⟨ ⟩
+      if (cp >= 0x80 && is_python_alpha(cp)) ++c.letters;
+    }
+  }
   chars_ = c;
   done_ |= kChars;
   return chars_;
@@ -184,6 +203,18 @@ const std::vector<uint32_t>& DocSegments::word_ids() {
     done_ |= kWordIds;
   }
   return word_ids_;
+}
+
+const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n) {
+  if (!(done_ & kRepeatLevels) || n < levels_lo_ || n > levels_hi_) {
+    size_t lo = (done_ & kRepeatLevels) ? std::min(n, levels_lo_) : n;
+    size_t hi = std::max<size_t>({n, (done_ & kRepeatLevels) ? levels_hi_ : 0, 10});
+    repeat_levels(word_ids(), lo, std::min<size_t>(hi, 255), repeat_levels_);
+    levels_lo_ = lo;
+    levels_hi_ = std::min<size_t>(hi, 255);
+    done_ |= kRepeatLevels;
+  }
+  return repeat_levels_;
 }
 
 const std::vector<TextPiece>& DocSegments::lines() {

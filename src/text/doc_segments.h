@@ -49,6 +49,9 @@ class DocSegments {
   // Dense ids for words(): equal words (byte for byte) have equal ids. N-gram statistics run
   // on these, so an n-gram is compared as integers, exactly.
   const std::vector<uint32_t>& word_ids();
+  // repeat_levels (ngram_stats.h) over word_ids(), covering n: computed once for n up to at
+  // least 10 (NeMo's chain asks 5..10), recomputed only for an n outside the range held.
+  const std::vector<uint8_t>& word_repeat_levels(size_t n);
   const std::vector<TextPiece>& lines();
   const std::vector<TextPiece>& paragraphs();
   const std::vector<TextPiece>& tokens();
@@ -62,13 +65,16 @@ class DocSegments {
     kLines = 8,
     kParagraphs = 16,
     kTokens = 32,
-    kTokenIds = 64
+    kTokenIds = 64,
+    kRepeatLevels = 128
   };
   std::string_view text_;
   uint32_t done_ = 0;
   CharCounts chars_;
   std::vector<TextPiece> words_, lines_, paragraphs_, tokens_;
   std::vector<uint32_t> word_ids_, token_ids_;
+  std::vector<uint8_t> repeat_levels_;
+  size_t levels_lo_ = 0, levels_hi_ = 0;
 };
 
 // Assigns dense ids to pieces of `text` (first occurrence order); exact (bytes are compared).

@@ -1,6 +1,7 @@
 #include "text/ngram_stats.h"
 
-#include <cstring>
+#include <algorithm>
+#include <bit>
 
 #include "core/hash.h"
 
@@ -8,12 +9,12 @@ namespace winnow {
 
 namespace {
 
-// Open addressing: key = (hash, first position) of an n-gram or piece; a new document bumps
-// the generation instead of clearing.
-class CountTable {
+// Open addressing over 64-bit keys; a new document bumps the generation instead of clearing.
+// Slots never move during a pass, so callers may keep slot indices.
+class KeyTable {
  public:
   struct Slot {
-    uint64_t hash = 0;
+    uint64_t key = 0;
     uint32_t first = 0;
     uint32_t count = 0;
     uint32_t generation = 0;
@@ -27,34 +28,36 @@ class CountTable {
       generation_ = 0;
     }
     mask_ = want - 1;
+    shift_ = 64 - std::countr_zero(want);
     if (++generation_ == 0) {
       for (auto& s : slots_) s.generation = 0;
       generation_ = 1;
     }
   }
 
-  // Finds the slot of the key at `position` (equal(first, position) compares keys) or claims
-  // a new one (count 0).
-  template <typename Equal>
-  Slot& find(uint64_t hash, uint32_t position, Equal&& equal) {
-    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+  // The slot of `key` (keys equal and same(first, position)), or a new one with count 0.
+  template <typename Same>
+  size_t find(uint64_t key, uint32_t position, Same&& same) {
+    for (size_t i = (key * 0x9E3779B97F4A7C15ULL) >> shift_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = {hash, position, 0, generation_};
-        return s;
+        s = {key, position, 0, generation_};
+        return i;
       }
-      if (s.hash == hash && equal(s.first, position)) return s;
+      if (s.key == key && same(s.first, position)) return i;
     }
   }
+  Slot& operator[](size_t i) { return slots_[i]; }
 
  private:
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  unsigned shift_ = 60;
   uint32_t generation_ = 0;
 };
 
-CountTable& table() {
-  thread_local CountTable t;
+KeyTable& table() {
+  thread_local KeyTable t;
   return t;
 }
 
@@ -63,28 +66,68 @@ uint64_t mix(uint64_t h, uint32_t v) {
   return h * 0xFF51AFD7ED558CCDULL;
 }
 
-uint64_t ngram_hash(const uint32_t* ids, size_t n) {
-  uint64_t h = n;
-  for (size_t k = 0; k < n; ++k) h = mix(h, ids[k]);
-  return h ^ (h >> 29);
-}
+// N-gram keys: when n ids fit in 64 bits (n × the bit width of the largest id), the key is the
+// ids themselves, packed, and equal keys are equal n-grams; otherwise the key is a hash and
+// n-grams with equal keys are compared id by id. Either way the comparison is exact.
+class Keyer {
+ public:
+  Keyer(const std::vector<uint32_t>& ids, size_t n) : ids_(ids.data()), n_(n) {
+    uint32_t max_id = 0;
+    for (uint32_t id : ids) max_id = std::max(max_id, id);
+    bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
+    packed_ = n * bits_ <= 64;
+    mask_ = n * bits_ >= 64 ? ~0ULL : (1ULL << (n * bits_)) - 1;
+  }
+
+  bool packed() const { return packed_; }
+
+  uint64_t key_at(size_t i) const {
+    if (packed_) {
+      uint64_t k = 0;
+      for (size_t j = 0; j < n_; ++j) k = (k << bits_) | ids_[i + j];
+      return k;
+    }
+    uint64_t h = n_;
+    for (size_t j = 0; j < n_; ++j) h = mix(h, ids_[i + j]);
+    return h ^ (h >> 29);
+  }
+  // The key at i + 1 from the key at i (packed keys roll; hashes are recomputed).
+  uint64_t next_key(uint64_t key, size_t i) const {
+    if (packed_) return ((key << bits_) | ids_[i + n_]) & mask_;
+    return key_at(i + 1);
+  }
+  bool same(uint32_t a, uint32_t b) const {
+    if (packed_) return true;
+    for (size_t j = 0; j < n_; ++j) {
+      if (ids_[a + j] != ids_[b + j]) return false;
+    }
+    return true;
+  }
+
+ private:
+  const uint32_t* ids_;
+  size_t n_;
+  int bits_ = 1;
+  bool packed_ = true;
+  uint64_t mask_ = 0;
+};
 
 }  // namespace
 
 PieceRepetition piece_repetition(std::string_view text, const std::vector<TextPiece>& pieces) {
   PieceRepetition r;
   r.pieces = pieces.size();
-  CountTable& t = table();
+  KeyTable& t = table();
   t.start(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) {
     const TextPiece& piece = pieces[i];
     std::string_view p = text.substr(piece.begin, piece.bytes);
     r.chars += piece.chars;
-    auto& slot = t.find(hash64(p), static_cast<uint32_t>(i), [&](uint32_t a, uint32_t) {
+    size_t slot = t.find(hash64(p), static_cast<uint32_t>(i), [&](uint32_t a, uint32_t) {
       const TextPiece& other = pieces[a];
       return other.bytes == piece.bytes && text.compare(other.begin, other.bytes, p) == 0;
     });
-    if (slot.count++ == 0) {
+    if (t[slot].count++ == 0) {
       ++r.distinct;
       r.distinct_chars += piece.chars;
     }
@@ -95,16 +138,16 @@ PieceRepetition piece_repetition(std::string_view text, const std::vector<TextPi
 PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
   PieceRepetition r;
   r.pieces = pieces.size();
-  CountTable& t = table();
+  KeyTable& t = table();
   t.start(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) {
     std::string_view p = pieces[i];
     size_t chars = 0;
     for (char c : p) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     r.chars += chars;
-    auto& slot = t.find(hash64(p), static_cast<uint32_t>(i),
-                        [&](uint32_t a, uint32_t) { return pieces[a] == p; });
-    if (slot.count++ == 0) {
+    size_t slot = t.find(hash64(p), static_cast<uint32_t>(i),
+                         [&](uint32_t a, uint32_t) { return pieces[a] == p; });
+    if (t[slot].count++ == 0) {
       ++r.distinct;
       r.distinct_chars += chars;
     }
@@ -116,19 +159,18 @@ TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
   TopNgram top;
   if (n == 0 || ids.size() < n) return top;
   size_t grams = ids.size() - n + 1;
-  CountTable& t = table();
+  KeyTable& t = table();
   t.start(grams);
-  const uint32_t* data = ids.data();
+  Keyer keyer(ids, n);
+  uint64_t key = keyer.key_at(0);
   for (size_t i = 0; i < grams; ++i) {
-    auto& slot = t.find(ngram_hash(data + i, n), static_cast<uint32_t>(i),
-                        [&](uint32_t a, uint32_t b) {
-                          return std::memcmp(data + a, data + b, n * sizeof(uint32_t)) == 0;
-                        });
+    if (i) key = keyer.next_key(key, i - 1);
+    auto& slot = t[t.find(key, static_cast<uint32_t>(i),
+                          [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
     ++slot.count;
-    // Strictly greater: among equal counts the n-gram met first (smaller first position) wins,
-    // as Counter.most_common does. A later n-gram can only tie by reaching the count later.
-    if (slot.count > top.count ||
-        (slot.count == top.count && slot.first < top.position)) {
+    // Among equally frequent n-grams the one met first (smallest first position) wins, as
+    // Counter.most_common does; every n-gram is compared when it reaches its final count.
+    if (slot.count > top.count || (slot.count == top.count && slot.first < top.position)) {
       top.count = slot.count;
       top.position = slot.first;
     }
@@ -136,21 +178,45 @@ TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
   return top;
 }
 
-size_t nemo_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
+void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
+                   std::vector<uint8_t>& level) {
+  level.assign(ids.size(), 0);
+  if (lo == 0 || ids.size() < lo) return;
+  thread_local std::vector<uint32_t> positions, next, slots;
+  positions.resize(ids.size() - lo + 1);
+  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<uint32_t>(i);
+  KeyTable& t = table();
+  for (size_t m = lo; m <= hi && !positions.empty(); ++m) {
+    Keyer keyer(ids, m);
+    t.start(positions.size());
+    slots.resize(positions.size());
+    const bool contiguous = positions.back() + 1 == positions.size();
+    uint64_t key = 0;
+    for (size_t k = 0; k < positions.size(); ++k) {
+      uint32_t i = positions[k];
+      key = (contiguous && k > 0) ? keyer.next_key(key, i - 1) : keyer.key_at(i);
+      size_t s = t.find(key, i, [&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
+      slots[k] = static_cast<uint32_t>(s);
+      if (t[s].count++ > 0) level[i] = static_cast<uint8_t>(m);
+    }
+    // Only an m-gram that occurs twice can start an (m+1)-gram that occurs twice.
+    next.clear();
+    for (size_t k = 0; k < positions.size(); ++k) {
+      uint32_t i = positions[k];
+      if (t[slots[k]].count >= 2 && i + m + 1 <= ids.size()) next.push_back(i);
+    }
+    positions.swap(next);
+  }
+}
+
+size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
                                   const std::vector<TextPiece>& words, size_t n) {
-  if (n == 0 || ids.size() < n) return 0;
-  size_t grams = ids.size() - n + 1;
-  CountTable& t = table();
-  t.start(grams);
-  const uint32_t* data = ids.data();
+  if (n == 0 || words.size() < n) return 0;
+  size_t grams = words.size() - n + 1;
   size_t total = 0;
   size_t overlap = 0;  // leading words of the current n-gram already counted
   for (size_t i = 0; i < grams; ++i) {
-    auto& slot = t.find(ngram_hash(data + i, n), static_cast<uint32_t>(i),
-                        [&](uint32_t a, uint32_t b) {
-                          return std::memcmp(data + a, data + b, n * sizeof(uint32_t)) == 0;
-                        });
-    if (++slot.count > 1) {
+    if (levels[i] >= n) {
       for (size_t k = overlap; k < n; ++k) total += words[i + k].chars;
       total += std::min(n - overlap, n - 1);
       overlap = n;
@@ -164,16 +230,14 @@ size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
                                        const std::vector<TextPiece>& words, size_t n) {
   if (n == 0 || ids.size() < n) return 0;
   size_t grams = ids.size() - n + 1;
-  CountTable& t = table();
+  KeyTable& t = table();
   t.start(grams);
-  const uint32_t* data = ids.data();
+  Keyer keyer(ids, n);
   size_t total = 0;
   size_t i = 0;
   while (i < grams) {
-    auto& slot = t.find(ngram_hash(data + i, n), static_cast<uint32_t>(i),
-                        [&](uint32_t a, uint32_t b) {
-                          return std::memcmp(data + a, data + b, n * sizeof(uint32_t)) == 0;
-                        });
+    auto& slot = t[t.find(keyer.key_at(i), static_cast<uint32_t>(i),
+                          [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
     if (slot.count > 0) {
       for (size_t k = 0; k < n; ++k) total += words[i + k].chars;
       i += n;

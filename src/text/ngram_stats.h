@@ -30,10 +30,18 @@ struct TopNgram {
 };
 TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n);
 
+// For every position i: the largest m in [lo, hi] such that the m-gram starting at i also
+// starts at an earlier position (0 when none). "Seen before" for every n-gram size of a chain at
+// once: level m is only computed for positions whose (m-1)-gram occurs twice, so in ordinary
+// text the levels above the first cost little. hi <= 255.
+void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
+                   std::vector<uint8_t>& level);
+
 // NeMo's RepeatingDuplicateNGrams numerator: walking the n-grams in order, each one seen before
-// adds the code points of its words not covered by the previous duplicate plus the spaces
-// between them (min(n - overlap, n - 1)); the next n - 1 positions count as covered.
-size_t nemo_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
+// (levels[i] >= n, from repeat_levels with lo <= n <= hi) adds the code points of its words not
+// covered by the previous duplicate plus the spaces between them (min(n - overlap, n - 1)); the
+// next n - 1 positions count as covered.
+size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
                                   const std::vector<TextPiece>& words, size_t n);
 
 // datatrove's find_all_duplicate: walking from the start, an n-gram already seen adds the code

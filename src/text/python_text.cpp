@@ -4,6 +4,7 @@
 
 #include <unicode/uchar.h>
 
+#include <bit>
 #include <cstring>
 
 namespace winnow {
@@ -48,9 +49,25 @@ bool is_sentence_terminal(uint32_t cp) {
 }
 
 size_t python_len(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
+  // Code points = bytes - continuation bytes (10xxxxxx), eight bytes at a time.
+  const char* p = s.data();
+  size_t n = s.size(), i = 0, continuation = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    continuation += static_cast<size_t>(std::popcount(x & ~(x << 1) & 0x8080808080808080ULL));
+  }
+  for (; i < n; ++i) continuation += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
+  return n - continuation;
+}
+
+size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from) {
+  if (from > haystack.size()) return std::string_view::npos;
+  if (needle.size() == 1) return haystack.find(needle[0], from);
+  const void* hit = memmem(haystack.data() + from, haystack.size() - from, needle.data(),
+                           needle.size());
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - haystack.data())
+             : std::string_view::npos;
 }
 
 namespace {
@@ -129,7 +146,7 @@ size_t count_occurrences(std::string_view haystack, std::string_view needle) {
   if (needle.empty()) return 0;
   size_t count = 0;
   size_t pos = 0;
-  while ((pos = haystack.find(needle, pos)) != std::string_view::npos) {
+  while ((pos = find_bytes(haystack, needle, pos)) != std::string_view::npos) {
     ++count;
     pos += needle.size();
   }

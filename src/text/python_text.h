@@ -62,6 +62,9 @@ std::string_view python_rstrip(std::string_view s);
 void ascii_lower(std::string_view s, std::string& out);
 // str.splitlines(): pieces between \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e, \x85, \u2028, \u2029.
 void python_splitlines(std::string_view s, std::vector<std::string_view>& out);
+// haystack.find(needle, from), with glibc's memmem (much faster than a memchr on the first
+// byte when that byte is common).
+size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from = 0);
 // Non-overlapping occurrences of `needle` (non-empty), as str.count() finds them.
 size_t count_occurrences(std::string_view haystack, std::string_view needle);
 
