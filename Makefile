@@ -21,6 +21,7 @@ test: build
 
 bench: build
 	@bench/passthrough.sh $(BUILD)
+	@bench/filter_chain.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

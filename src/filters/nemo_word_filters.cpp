@@ -121,7 +121,11 @@ StageSpec mean_word_length_spec() {
         return ScoreRule{[](DocSegments& d) {
                            size_t total = 0, count = 0;
                            for (const TextPiece& w : d.words()) {
-                             if (kPythonPunctuation.find(d.piece(w)) != std::string_view::npos)
+                             // Only a word of ASCII punctuation can be a substring of it.
+                             std::string_view word = d.piece(w);
+                             if (w.bytes <= kPythonPunctuation.size() &&
+                                 kPythonPunctuation.find(word[0]) != std::string_view::npos &&
+                                 kPythonPunctuation.find(word) != std::string_view::npos)
                                continue;
                              total += w.chars;
                              ++count;

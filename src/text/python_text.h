@@ -37,6 +37,15 @@ inline uint32_t decode_utf8(const char*& p, const char* end) {
   return cp;
 }
 
+// Bits set in x. The build targets baseline x86-64 (no POPCNT instruction), where
+// std::popcount is a call into libgcc; this SWAR form is a handful of inline instructions.
+inline int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
 // str.isspace(): Unicode White_Space plus the ASCII separators \x1c-\x1f.
 inline bool is_python_space(uint32_t cp) {
   if (cp < 0x80) return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20);

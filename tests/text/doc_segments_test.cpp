@@ -96,9 +96,10 @@ TEST(DocSegments, RandomTextsMatchTheReferenceSplit) {
   std::mt19937 rng(5);
   const char* atoms[] = {"a", "bc", " ", "\n", "\t", "\xc2\xa0", "\xe2\x80\x80", "\xe3\x80\x80",
                          "é", "日", "\xe2\x80\xa6", "\x1f", "\xc2\x85", "#", "\xe2\x80\x8b", "\r"};
-  for (int round = 0; round < 500; ++round) {
+  for (int round = 0; round < 1000; ++round) {
+    // Up to ~400 bytes: several 64-byte blocks, with multi-byte spaces across block edges.
     std::string text;
-    int n = static_cast<int>(rng() % 60);
+    int n = static_cast<int>(rng() % 200);
     for (int i = 0; i < n; ++i) text += atoms[rng() % (sizeof(atoms) / sizeof(atoms[0]))];
     DocSegments d;
     d.reset(text);
