@@ -4,6 +4,9 @@
 // The counts come from one pass over the text shared by the chain (DocSegments::chars).
 #include "filters/nemo_filters.h"
 #include "filters/score_filter.h"
+#include "text/language_charset.h"
+
+#include <cmath>
 
 namespace winnow {
 
@@ -161,9 +164,35 @@ StageSpec pornographic_urls_spec() {
       });
 }
 
+StageSpec histogram_spec() {
+  return score_filter_spec(
+      "histogram",
+      "NeMo HistogramFilter: keeps documents where more than `threshold` of the code points "
+      "belong to the language's character set (CLDR exemplar characters via ICU: NeMo's "
+      "downloaded histograms are not available offline).",
+      "histogram",
+      {{"lang", ParamType::kString, "en", "language code (en, de, fr, zh, ja, ...)"},
+       {"threshold", ParamType::kFloat, "0.8", "share of in-set code points to exceed"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "threshold"));
+        auto charset = LanguageCharset::for_language(p.get_string("lang"));
+        if (!charset.is_ok()) return p.error("lang", charset.status().message());
+        std::shared_ptr<const LanguageCharset> set = charset.value();
+        // NeMo keeps score > threshold (strictly); an empty text scores 1.
+        return ScoreRule{[set](DocSegments& d) {
+                           size_t in_set = 0, total = 0;
+                           set->count(d.text(), in_set, total);
+                           return ratio_or_one(static_cast<double>(in_set),
+                                               static_cast<double>(total));
+                         },
+                         std::nextafter(p.get_float("threshold"), 2.0)};
+      });
+}
+
 }  // namespace
 
 void add_nemo_char_filters(StageRegistry& registry) {
+  registry.add(histogram_spec());
   registry.add(non_alpha_numeric_spec());
   registry.add(numbers_spec());
   registry.add(urls_spec());

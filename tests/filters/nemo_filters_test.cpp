@@ -92,6 +92,24 @@ TEST(NemoCharFilters, PornographicUrls) {
   EXPECT_KEPT(f(s, ""), 0.0);
 }
 
+TEST(NemoCharFilters, Histogram) {
+  const char* s = "histogram";
+  EXPECT_KEPT(f(s, "Hello world, this is English."), 1.0);
+  // Cyrillic letters are not in the English set: "мир" is 3 of 5 code points ("a мир").
+  EXPECT_DROPPED(f(s, "a мир"), "histogram/histogram", 0.4);
+  EXPECT_KEPT(f(s, "мир, мир!", {{"lang", std::string("ru")}}), 1.0);
+  // Strictly more than the threshold: 4 of 5 (0.8) is dropped.
+  EXPECT_DROPPED(f(s, "abcdж"), "histogram/histogram", 0.8);
+  EXPECT_KEPT(f(s, "東京タワー", {{"lang", std::string("ja")}}), 1.0);
+  EXPECT_KEPT(f(s, ""), 1.0);
+  ReasonTable reasons;
+  StageContext context(reasons, "h", 0, 42);
+  auto bad = testing::build_stage(*testing::all_stages().find("histogram"),
+                                  {{"lang", std::string("xx")}}, context);
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("'lang'"));
+}
+
 TEST(NemoWordFilters, SymbolsToWords) {
   const char* s = "symbols_to_words";
   EXPECT_KEPT(f(s, "... " + repeat("w", 9)), 0.1);  // 1 of 10 words
