@@ -22,6 +22,12 @@ constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   
 
 constexpr std::string_view kPythonPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 
+const std::array<bool, 256> kIsPunctuation = [] {
+  std::array<bool, 256> t{};
+  for (char c : kPythonPunctuation) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
 bool ascii_equal_lower(std::string_view word, std::string_view lower) {
   if (word.size() != lower.size()) return false;
   for (size_t i = 0; i < word.size(); ++i) {
@@ -124,7 +130,7 @@ StageSpec mean_word_length_spec() {
                              // Only a word of ASCII punctuation can be a substring of it.
                              std::string_view word = d.piece(w);
                              if (w.bytes <= kPythonPunctuation.size() &&
-                                 kPythonPunctuation.find(word[0]) != std::string_view::npos &&
+                                 kIsPunctuation[static_cast<unsigned char>(word[0])] &&
                                  kPythonPunctuation.find(word) != std::string_view::npos)
                                continue;
                              total += w.chars;

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <mutex>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -340,13 +341,77 @@ const std::vector<uint32_t>& DocSegments::token_ids() {
   return token_ids_;
 }
 
+namespace {
+
+class SegmentPool {
+ public:
+  static SegmentPool& instance() {
+    static SegmentPool* pool = new SegmentPool();  // never destroyed: used until exit
+    return *pool;
+  }
+  void take(size_t n, std::vector<std::unique_ptr<DocSegments>>& out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (n-- > 0 && !free_.empty()) {
+      out.push_back(std::move(free_.back()));
+      free_.pop_back();
+    }
+  }
+  void give(std::vector<std::unique_ptr<DocSegments>>& docs) {
+    for (auto& d : docs) {
+      if (d) d->trim();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& d : docs) {
+      if (d && free_.size() < kMaxPooled) free_.push_back(std::move(d));
+    }
+    docs.clear();
+  }
+
+ private:
+  static constexpr size_t kMaxPooled = 2048;  // about two batches' worth
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<DocSegments>> free_;
+};
+
+template <typename T>
+void trim_vector(std::vector<T>& v) {
+  if (v.capacity() > (size_t{1} << 14)) std::vector<T>().swap(v);
+}
+
+}  // namespace
+
+void DocSegments::trim() {
+  trim_vector(words_);
+  trim_vector(lines_);
+  trim_vector(paragraphs_);
+  trim_vector(tokens_);
+  trim_vector(word_ids_);
+  trim_vector(token_ids_);
+  trim_vector(repeat_levels_);
+  done_ = 0;
+  text_ = {};
+}
+
+DocSegmentsCache::~DocSegmentsCache() {
+  SegmentPool::instance().give(docs_);
+  SegmentPool::instance().give(spare_);
+}
+
 DocSegments& DocSegmentsCache::at(const DocBatch& batch, size_t row) {
   if (docs_.size() < batch.size()) {
     docs_.resize(batch.size());
     valid_.resize(batch.size(), 0);
   }
   auto& doc = docs_[row];
-  if (!doc) doc = std::make_unique<DocSegments>();
+  if (!doc) {
+    if (spare_.empty()) SegmentPool::instance().take(batch.size(), spare_);
+    if (spare_.empty()) {
+      doc = std::make_unique<DocSegments>();
+    } else {
+      doc = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
   if (!valid_[row]) {
     doc->reset(batch.text(row));
     valid_[row] = 1;

@@ -40,6 +40,8 @@ struct CharCounts {
 class DocSegments {
  public:
   void reset(std::string_view text);
+  // Frees oversized buffers before the object is pooled for reuse.
+  void trim();
 
   std::string_view text() const { return text_; }
   std::string_view piece(const TextPiece& p) const { return text_.substr(p.begin, p.bytes); }
@@ -81,13 +83,18 @@ class DocSegments {
 void assign_piece_ids(std::string_view text, const std::vector<TextPiece>& pieces,
                       std::vector<uint32_t>& ids);
 
+// Segment objects come from a process-wide pool and go back to it when the batch is freed, so
+// their vectors' capacity is reused batch after batch instead of being allocated (and
+// page-faulted) again for every document.
 class DocSegmentsCache final : public DocBatchCache {
  public:
+  ~DocSegmentsCache() override;
   DocSegments& at(const DocBatch& batch, size_t row);
   void text_changed(size_t row) override;
 
  private:
   std::vector<std::unique_ptr<DocSegments>> docs_;
+  std::vector<std::unique_ptr<DocSegments>> spare_;
   std::vector<uint8_t> valid_;
 };
 
