@@ -9,7 +9,10 @@ namespace winnow {
 
 namespace {
 
-// Open addressing over 64-bit keys; a new document bumps the generation instead of clearing.
+// Open addressing over 64-bit keys, 16-byte slots (a typical document's table fits in L1). A
+// slot is in use while its count is non-zero: every caller counts a slot as soon as it claims
+// it. The slots a pass claimed are listed and cleared when the next pass starts, so a new
+// document costs what the previous one used, not the table's size.
 // Slots never move during a pass, so callers may keep slot indices.
 class KeyTable {
  public:
@@ -17,31 +20,28 @@ class KeyTable {
     uint64_t key = 0;
     uint32_t first = 0;
     uint32_t count = 0;
-    uint32_t generation = 0;
   };
 
   void start(size_t entries) {
+    for (uint32_t i : used_) slots_[i].count = 0;
+    used_.clear();
     size_t want = 16;
     while (want < entries * 2) want <<= 1;
-    if (want > slots_.size()) {
-      slots_.assign(want, Slot{});
-      generation_ = 0;
-    }
+    if (want > slots_.size()) slots_.assign(want, Slot{});
     mask_ = want - 1;
     shift_ = 64 - std::countr_zero(want);
-    if (++generation_ == 0) {
-      for (auto& s : slots_) s.generation = 0;
-      generation_ = 1;
-    }
   }
 
-  // The slot of `key` (keys equal and same(first, position)), or a new one with count 0.
+  // The slot of `key` (keys equal and same(first, position)), or a new one with count 0 that
+  // the caller must count before its next find.
   template <typename Same>
   size_t find(uint64_t key, uint32_t position, Same&& same) {
     for (size_t i = (key * 0x9E3779B97F4A7C15ULL) >> shift_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.generation != generation_) {
-        s = {key, position, 0, generation_};
+      if (s.count == 0) {
+        s.key = key;
+        s.first = position;
+        used_.push_back(static_cast<uint32_t>(i));
         return i;
       }
       if (s.key == key && same(s.first, position)) return i;
@@ -51,9 +51,9 @@ class KeyTable {
 
  private:
   std::vector<Slot> slots_;
+  std::vector<uint32_t> used_;
   size_t mask_ = 0;
   unsigned shift_ = 60;
-  uint32_t generation_ = 0;
 };
 
 KeyTable& table() {
