@@ -14,6 +14,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iterator>
@@ -42,7 +43,7 @@ using Clock = CpuClock;
 
 namespace {
 
-constexpr size_t kBatch = 1024;
+const size_t kBatch = getenv("BENCH_BATCH") ? std::strtoul(getenv("BENCH_BATCH"), nullptr, 10) : 1024;
 
 std::vector<std::unique_ptr<DocBatch>> make_batches(const std::vector<std::string_view>& docs) {
   static const char kRecord[kRecordPadding + 2] = "{}";

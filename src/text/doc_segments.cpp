@@ -46,7 +46,13 @@ class PieceIdTable {
     uint64_t key;
     if (short_piece) {
       uint64_t packed = 0;
-      std::memcpy(&packed, bytes.data(), bytes.size());
+      if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
+        // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
+        std::memcpy(&packed, text.data() + piece.begin, 8);
+        if (piece.bytes < 8) packed &= (uint64_t{1} << (8 * piece.bytes)) - 1;
+      } else {
+        std::memcpy(&packed, bytes.data(), bytes.size());
+      }
       key = packed;
     } else {
       key = hash64(bytes);
