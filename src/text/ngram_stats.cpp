@@ -61,40 +61,37 @@ KeyTable& table() {
   return t;
 }
 
-uint64_t mix(uint64_t h, uint32_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
-}
-
 // N-gram keys: when n ids fit in 64 bits (n × the bit width of the largest id), the key is the
-// ids themselves, packed, and equal keys are equal n-grams; otherwise the key is a hash and
-// n-grams with equal keys are compared id by id. Either way the comparison is exact.
+// ids themselves, packed, and equal keys are equal n-grams; otherwise the key is a polynomial
+// hash and n-grams with equal keys are compared id by id. Either way the comparison is exact,
+// and both kinds of key roll from one position to the next in O(1).
 class Keyer {
  public:
+  static constexpr uint64_t kBase = 0x100000001B3ULL * 2 + 1;  // odd
+
   Keyer(const std::vector<uint32_t>& ids, size_t n) : ids_(ids.data()), n_(n) {
     uint32_t max_id = 0;
     for (uint32_t id : ids) max_id = std::max(max_id, id);
     bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
     packed_ = n * bits_ <= 64;
     mask_ = n * bits_ >= 64 ? ~0ULL : (1ULL << (n * bits_)) - 1;
+    top_power_ = 1;
+    for (size_t j = 1; j < n; ++j) top_power_ *= kBase;
   }
-
-  bool packed() const { return packed_; }
 
   uint64_t key_at(size_t i) const {
+    uint64_t k = 0;
     if (packed_) {
-      uint64_t k = 0;
       for (size_t j = 0; j < n_; ++j) k = (k << bits_) | ids_[i + j];
-      return k;
+    } else {
+      for (size_t j = 0; j < n_; ++j) k = k * kBase + ids_[i + j];
     }
-    uint64_t h = n_;
-    for (size_t j = 0; j < n_; ++j) h = mix(h, ids_[i + j]);
-    return h ^ (h >> 29);
+    return k;
   }
-  // The key at i + 1 from the key at i (packed keys roll; hashes are recomputed).
+  // The key at i + 1 from the key at i.
   uint64_t next_key(uint64_t key, size_t i) const {
     if (packed_) return ((key << bits_) | ids_[i + n_]) & mask_;
-    return key_at(i + 1);
+    return (key - ids_[i] * top_power_) * kBase + ids_[i + n_];
   }
   bool same(uint32_t a, uint32_t b) const {
     if (packed_) return true;
@@ -110,6 +107,7 @@ class Keyer {
   int bits_ = 1;
   bool packed_ = true;
   uint64_t mask_ = 0;
+  uint64_t top_power_ = 1;
 };
 
 }  // namespace
@@ -164,7 +162,7 @@ TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
   Keyer keyer(ids, n);
   uint64_t key = keyer.key_at(0);
   for (size_t i = 0; i < grams; ++i) {
-    if (i) key = keyer.next_key(key, i - 1);
+    if (i) key = keyer.next_key(key, i - 1);  // reads ids[i - 1 + n], inside the sequence
     auto& slot = t[t.find(key, static_cast<uint32_t>(i),
                           [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
     ++slot.count;
@@ -235,14 +233,17 @@ size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
   Keyer keyer(ids, n);
   size_t total = 0;
   size_t i = 0;
+  uint64_t key = keyer.key_at(0);
   while (i < grams) {
-    auto& slot = t[t.find(keyer.key_at(i), static_cast<uint32_t>(i),
+    auto& slot = t[t.find(key, static_cast<uint32_t>(i),
                           [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
     if (slot.count > 0) {
       for (size_t k = 0; k < n; ++k) total += words[i + k].chars;
       i += n;
+      if (i < grams) key = keyer.key_at(i);
     } else {
       slot.count = 1;
+      if (i + 1 < grams) key = keyer.next_key(key, i);
       ++i;
     }
   }
