@@ -374,14 +374,16 @@ class SegmentPool {
   }
 
  private:
-  static constexpr size_t kMaxPooled = 2048;  // about two batches' worth
+  // One batch's worth; with trim() that bounds the pool to tens of MB (1,024 objects of at most
+  // a few 2,048-entry vectors each), typically ~20 MB.
+  static constexpr size_t kMaxPooled = 1024;
   std::mutex mutex_;
   std::vector<std::unique_ptr<DocSegments>> free_;
 };
 
 template <typename T>
 void trim_vector(std::vector<T>& v) {
-  if (v.capacity() > (size_t{1} << 14)) std::vector<T>().swap(v);
+  if (v.capacity() > (size_t{1} << 11)) std::vector<T>().swap(v);
 }
 
 }  // namespace
