@@ -26,8 +26,10 @@ class PieceIdTable {
   void start(size_t pieces) {
     size_t want = 16;
     while (want < pieces * 2) want <<= 1;
-    if (want > slots_.size()) {
+    // Grow as needed; give back what a huge document took once documents are small again.
+    if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
       slots_.assign(want, Slot{});
+      slots_.shrink_to_fit();
       generation_ = 0;
     }
     mask_ = want - 1;

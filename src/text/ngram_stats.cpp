@@ -27,7 +27,12 @@ class KeyTable {
     used_.clear();
     size_t want = 16;
     while (want < entries * 2) want <<= 1;
-    if (want > slots_.size()) slots_.assign(want, Slot{});
+    // Grow as needed; give back the memory a huge document took once documents are small again
+    // (the table is per thread and lives as long as the thread).
+    if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
+      slots_.assign(want, Slot{});
+      slots_.shrink_to_fit();
+    }
     mask_ = want - 1;
     shift_ = 64 - std::countr_zero(want);
   }

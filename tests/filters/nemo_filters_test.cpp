@@ -303,6 +303,22 @@ TEST(NemoRepetitionFilters, RepeatingDuplicateNGrams) {
   EXPECT_KEPT(f(s, "a b c d e f g h", {{"n", int64_t{5}}}), 0.0);
 }
 
+TEST(NemoRepetitionFilters, HugeRepetitiveDocumentStaysLinear) {
+  // 400,000 words of "a b": every n-gram repeats at every level; must finish in linear time.
+  std::string text = repeat("a b", 200000);
+  Outcome dup = f("repeating_duplicate_ngrams", text, {{"n", int64_t{10}}});
+  EXPECT_FALSE(dup.kept);
+  // The 10-grams at 0 and 1 are new; from 2 on each repeats, covering everything but the
+  // first two words and their spaces ("a b "): (799,999 - 4) / 799,999.
+  EXPECT_NEAR(dup.score, (text.size() - 4.0) / text.size(), 1e-12);
+  Outcome top = f("repeating_top_ngrams", text, {{"n", int64_t{2}}});
+  EXPECT_FALSE(top.kept);
+  // "a b" (200,000 times, 3 code points each) removed leaves the spaces between the pairs.
+  EXPECT_NEAR(top.score, 600000.0 / text.size(), 1e-12);
+  // The tables shrink back for the next, small document.
+  EXPECT_KEPT(f("repeating_duplicate_ngrams", "a b c d e f g", {{"n", int64_t{5}}}), 0.0);
+}
+
 TEST(NemoFilters, BadParametersNameTheKey) {
   const StageSpec* spec = testing::all_stages().find("urls");
   ASSERT_NE(spec, nullptr);
