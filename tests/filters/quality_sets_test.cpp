@@ -261,6 +261,16 @@ TEST(CodeFilters, CommentRatiosLinesHeaderAlphaHtml) {
   EXPECT_FALSE(none.kept);
   EXPECT_EQ(none.reason, "general_comment_to_code/comment_ratio");
 
+  // Shell: "# c" -> " c" (2) of 15; HTML: "<!-- x -->" -> " x " (3) of 20.
+  std::string sh = "echo '#no' # c\n";
+  EXPECT_NEAR(run_filter("general_comment_to_code", {{"language", std::string("text/x-shellscript")}}, sh)
+                  .score,
+              2.0 / static_cast<double>(sh.size()), 1e-12);
+  std::string html_src = "<p>hi</p><!-- x -->\n";
+  EXPECT_NEAR(run_filter("general_comment_to_code", {{"language", std::string("text/html")}}, html_src)
+                  .score,
+              3.0 / static_cast<double>(html_src.size()), 1e-12);
+
   EXPECT_TRUE(run_filter("number_of_lines_of_code", {}, repeat("x", 10, "\n")).kept);
   Outcome nine = run_filter("number_of_lines_of_code", {}, repeat("x", 9, "\n"));
   EXPECT_EQ(nine.reason, "number_of_lines_of_code/num_lines");
