@@ -298,6 +298,8 @@ const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n) {
 const std::vector<TextPiece>& DocSegments::lines() {
   if (!(done_ & kLines)) {
     lines_.clear();
+    // In an all-ASCII text (the common case) a piece's code points are its bytes.
+    const bool ascii = chars().chars == text_.size();
     size_t start = 0;
     while (true) {
       size_t nl = text_.find('\n', start);
@@ -305,7 +307,7 @@ const std::vector<TextPiece>& DocSegments::lines() {
       std::string_view line = text_.substr(start, stop - start);
       if (!is_blank(line)) {
         lines_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(line.size()),
-                          static_cast<uint32_t>(python_len(line))});
+                          static_cast<uint32_t>(ascii ? line.size() : python_len(line))});
       }
       if (nl == std::string_view::npos) break;
       start = nl + 1;
@@ -318,13 +320,14 @@ const std::vector<TextPiece>& DocSegments::lines() {
 const std::vector<TextPiece>& DocSegments::paragraphs() {
   if (!(done_ & kParagraphs)) {
     paragraphs_.clear();
+    const bool ascii = chars().chars == text_.size();
     size_t start = 0;
     while (true) {
       size_t sep = text_.find("\n\n", start);
       size_t stop = sep == std::string_view::npos ? text_.size() : sep;
       std::string_view para = text_.substr(start, stop - start);
       paragraphs_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(para.size()),
-                             static_cast<uint32_t>(python_len(para))});
+                             static_cast<uint32_t>(ascii ? para.size() : python_len(para))});
       if (sep == std::string_view::npos) break;
       start = sep + 2;
     }
