@@ -26,7 +26,7 @@ class KeyTable {
     for (uint32_t i : used_) slots_[i].count = 0;
     used_.clear();
     size_t want = 16;
-    while (want < entries * 2) want <<= 1;
+    while (want * 3 < entries * 4) want <<= 1;  // load factor at most 3/4: stays in L1
     // Grow as needed; give back the memory a huge document took once documents are small again
     // (the table is per thread and lives as long as the thread).
     if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
