@@ -25,7 +25,7 @@ class PieceIdTable {
  public:
   void start(size_t pieces) {
     size_t want = 16;
-    while (want < pieces * 2) want <<= 1;
+    while (want * 3 < pieces * 4) want <<= 1;  // load factor at most 3/4
     // Grow as needed; give back what a huge document took once documents are small again.
     if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
       slots_.assign(want, Slot{});
