@@ -43,7 +43,8 @@ using Clock = CpuClock;
 
 namespace {
 
-const size_t kBatch = getenv("BENCH_BATCH") ? std::strtoul(getenv("BENCH_BATCH"), nullptr, 10) : 1024;
+const size_t kBatch =
+    getenv("BENCH_BATCH") ? std::strtoul(getenv("BENCH_BATCH"), nullptr, 10) : 1024;
 
 std::vector<std::unique_ptr<DocBatch>> make_batches(const std::vector<std::string_view>& docs) {
   static const char kRecord[kRecordPadding + 2] = "{}";
@@ -157,11 +158,12 @@ int main(int argc, char** argv) {
 
   size_t bytes = blob.size() - (docs.size() - 1);
   double n = static_cast<double>(docs.size());
-  std::printf("filter_chain: %s, %zu documents (%.0f bytes on average), %zu stages, %d repeats, "
-              "best of each, one core\n",
-              argv[1], docs.size(), bytes / n, stages.size(), repeats);
-  std::printf("  chain: %10.0f docs/s  (%.1f us/doc, %.0f MB/s); kept %zu of %zu\n",
-              n / best_chain, best_chain / n * 1e6, bytes / best_chain / 1e6, kept, docs.size());
+  std::printf(
+      "filter_chain: %s, %zu documents (%.0f bytes on average), %zu stages, %d repeats, "
+      "best of each, one core\n",
+      argv[1], docs.size(), bytes / n, stages.size(), repeats);
+  std::printf("  chain: %10.0f docs/s  (%.1f us/doc, %.0f MB/s); kept %zu of %zu\n", n / best_chain,
+              best_chain / n * 1e6, bytes / best_chain / 1e6, kept, docs.size());
   std::printf("  floor: %10.0f docs/s  (count code points and words; checksum %zu)\n",
               n / best_floor, checksum);
   std::printf("  chain cost = %.1f x floor; vs NeMo's ~150 docs/s/core floor: %.0f x\n",

@@ -147,8 +147,9 @@ class C4QualityStage final : public Stage {
         }
         std::string_view l = line_buf;
         if (o_.filter_no_terminal_punct &&
-            (l.empty() || !(l.back() == '.' || l.back() == '?' || l.back() == '!' ||
-                            l.back() == '"' || l.back() == '\'') ||
+            (l.empty() ||
+             !(l.back() == '.' || l.back() == '?' || l.back() == '!' || l.back() == '"' ||
+               l.back() == '\'') ||
              l.ends_with("..."))) {
           ++removed;
           continue;

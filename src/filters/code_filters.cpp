@@ -103,28 +103,26 @@ StageSpec xml_header_spec() {
       "xml_header",
       "NeMo XMLHeaderFilter: drops files with \"<?xml version=\" in their first "
       "char_prefix_search_length code points (score 1).",
-      "xml_header",
-      {{"char_prefix_search_length", ParamType::kInt, "100", "code points searched"}},
+      "xml_header", {{"char_prefix_search_length", ParamType::kInt, "100", "code points searched"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         int64_t prefix = p.get_int("char_prefix_search_length");
         if (prefix < 0) return p.error("char_prefix_search_length", "must be 0 or more");
-        return ScoreRule{[prefix](DocSegments& d) {
-                           std::string_view t = d.text();
-                           // The byte length of the first `prefix` code points.
-                           size_t bytes = 0;
-                           int64_t cps = 0;
-                           while (bytes < t.size() && cps < prefix) {
-                             ++bytes;
-                             while (bytes < t.size() &&
-                                    (static_cast<unsigned char>(t[bytes]) & 0xC0) == 0x80)
-                               ++bytes;
-                             ++cps;
-                           }
-                           return t.substr(0, bytes).find("<?xml version=") != std::string_view::npos
-                                      ? 1.0
-                                      : 0.0;
-                         },
-                         -1.0, 0.0};
+        return ScoreRule{
+            [prefix](DocSegments& d) {
+              std::string_view t = d.text();
+              // The byte length of the first `prefix` code points.
+              size_t bytes = 0;
+              int64_t cps = 0;
+              while (bytes < t.size() && cps < prefix) {
+                ++bytes;
+                while (bytes < t.size() && (static_cast<unsigned char>(t[bytes]) & 0xC0) == 0x80)
+                  ++bytes;
+                ++cps;
+              }
+              return t.substr(0, bytes).find("<?xml version=") != std::string_view::npos ? 1.0
+                                                                                         : 0.0;
+            },
+            -1.0, 0.0};
       });
 }
 

@@ -3,7 +3,8 @@
 //   - share of lines ending in terminal punctuation < line_punct_thr → line_punct_ratio
 //     (line_punct_exclude_zero: a share of exactly 0 passes);
 //   - share of lines of at most short_line_length code points > short_line_thr → short_line_ratio;
-//   - code points in duplicated lines / code points of the text without "\n" > char_duplicates_ratio
+//   - code points in duplicated lines / code points of the text without "\n" >
+//   char_duplicates_ratio
 //     → char_dup_ratio;
 //   - "\n" count / word tokens > new_line_ratio → list_ratio.
 // No non-blank line → empty.
@@ -40,8 +41,7 @@ class FineWebQualityStage final : public Stage {
     double char_duplicates_ratio, new_line_ratio;
   };
 
-  FineWebQualityStage(Options o, bool annotate, StageContext& context)
-      : o_(o), checks_(annotate) {
+  FineWebQualityStage(Options o, bool annotate, StageContext& context) : o_(o), checks_(annotate) {
     empty_ = checks_.add(context, "empty", "lines");
     punct_ = checks_.add(context, "line_punct_ratio", "line_punct_ratio");
     short_ = checks_.add(context, "short_line_ratio", "short_line_ratio");
@@ -78,16 +78,17 @@ class FineWebQualityStage final : public Stage {
           short_lines += static_cast<int64_t>(l.chars) <= o_.short_line_length;
         }
         double punct_ratio = static_cast<double>(punct) / n;
-        bool ok = !(punct_ratio < o_.line_punct_thr &&
-                    !(punct_ratio == 0 && o_.line_punct_exclude_zero));
+        bool ok =
+            !(punct_ratio < o_.line_punct_thr && !(punct_ratio == 0 && o_.line_punct_exclude_zero));
         if (check(punct_, punct_ratio, ok) &&
             check(short_, static_cast<double>(short_lines) / n,
                   !(static_cast<double>(short_lines) / n > o_.short_line_thr))) {
           PieceRepetition r = piece_repetition(d.text(), lines);
           double chars_without_newlines = d.chars().chars - d.chars().newlines;
-          double dup = chars_without_newlines > 0
-                           ? static_cast<double>(r.chars - r.distinct_chars) / chars_without_newlines
-                           : 0.0;
+          double dup =
+              chars_without_newlines > 0
+                  ? static_cast<double>(r.chars - r.distinct_chars) / chars_without_newlines
+                  : 0.0;
           if (check(dup_, dup, !(dup > o_.char_duplicates_ratio))) {
             double words = static_cast<double>(d.tokens().size());
             double list = words > 0 ? d.chars().newlines / words : 0.0;
@@ -119,7 +120,8 @@ StageSpec fineweb_quality_spec() {
           {"line_punct_exclude_zero", ParamType::kBool, "false",
            "let documents with no such line pass that check"},
           {"short_line_thr", ParamType::kFloat, "0.67", "most short lines / lines kept"},
-          {"short_line_length", ParamType::kInt, "30", "a short line has at most this many code points"},
+          {"short_line_length", ParamType::kInt, "30",
+           "a short line has at most this many code points"},
           {"char_duplicates_ratio", ParamType::kFloat, "0.01",
            "most code points in duplicated lines / code points (without newlines) kept"},
           {"new_line_ratio", ParamType::kFloat, "0.3", "most newlines / words kept"},
@@ -142,8 +144,7 @@ StageSpec fineweb_quality_spec() {
         o.short_line_length = p.get_int("short_line_length");
         o.char_duplicates_ratio = p.get_float("char_duplicates_ratio");
         o.new_line_ratio = p.get_float("new_line_ratio");
-        return std::unique_ptr<Stage>(
-            new FineWebQualityStage(o, p.get_bool("annotate"), context));
+        return std::unique_ptr<Stage>(new FineWebQualityStage(o, p.get_bool("annotate"), context));
       },
   };
 }

@@ -147,10 +147,11 @@ class GopherQualityStage final : public Stage {
         for (const TextPiece& w : words) {
           if (w.bytes > longest_stop_word_) continue;
           std::string_view word = d.piece(w);
-          stop += std::find(o_.stop_words.begin(), o_.stop_words.end(), word) !=
-                  o_.stop_words.end();
+          stop +=
+              std::find(o_.stop_words.begin(), o_.stop_words.end(), word) != o_.stop_words.end();
         }
-        check(stop_, static_cast<double>(stop), !(o_.min_stop_words > 0 && stop < o_.min_stop_words));
+        check(stop_, static_cast<double>(stop),
+              !(o_.min_stop_words > 0 && stop < o_.min_stop_words));
       }
     done:
       if (failed != SIZE_MAX) batch.drop(row, checks_.reason(failed), failed_score);
@@ -161,8 +162,8 @@ class GopherQualityStage final : public Stage {
  private:
   Options o_;
   CheckSet checks_;
-  size_t short_, long_, below_avg_, above_avg_, hashes_, ellipsis_, bullets_, end_ellipsis_,
-      alpha_, stop_;
+  size_t short_, long_, below_avg_, above_avg_, hashes_, ellipsis_, bullets_, end_ellipsis_, alpha_,
+      stop_;
   size_t longest_stop_word_ = SIZE_MAX;
 
  public:
@@ -214,13 +215,13 @@ StageSpec gopher_quality_spec() {
         for (const char* key : {"min_doc_words", "max_doc_words", "min_stop_words"}) {
           if (p.get_int(key) < 0) return p.error(key, "must be 0 or more");
         }
-        for (const char* key : {"min_avg_word_length", "max_avg_word_length",
-                                "max_symbol_word_ratio", "max_bullet_lines_ratio",
-                                "max_ellipsis_lines_ratio", "max_non_alpha_words_ratio"}) {
+        for (const char* key :
+             {"min_avg_word_length", "max_avg_word_length", "max_symbol_word_ratio",
+              "max_bullet_lines_ratio", "max_ellipsis_lines_ratio", "max_non_alpha_words_ratio"}) {
           if (!(p.get_float(key) >= 0)) return p.error(key, "must be 0 or more");
         }
-        auto stage = std::make_unique<GopherQualityStage>(std::move(o), p.get_bool("annotate"),
-                                                          context);
+        auto stage =
+            std::make_unique<GopherQualityStage>(std::move(o), p.get_bool("annotate"), context);
         stage->set_longest_stop_word();
         return std::unique_ptr<Stage>(std::move(stage));
       },

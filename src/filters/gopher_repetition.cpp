@@ -93,19 +93,20 @@ class GopherRepetitionStage final : public Stage {
 
       split_newline_runs(python_strip(text), 2, pieces);
       PieceRepetition para = piece_repetition(pieces);
-      if (!check(para_,
-                 static_cast<double>(para.pieces - para.distinct) / static_cast<double>(para.pieces),
-                 o_.dup_para_frac))
+      if (!check(
+              para_,
+              static_cast<double>(para.pieces - para.distinct) / static_cast<double>(para.pieces),
+              o_.dup_para_frac))
         goto done;
       if (!check(para_char_, per_char(para.chars - para.distinct_chars), o_.dup_para_char_frac))
         goto done;
       split_newline_runs(text, 1, pieces);
       {
         PieceRepetition line = piece_repetition(pieces);
-        if (!check(line_,
-                   static_cast<double>(line.pieces - line.distinct) /
-                       static_cast<double>(line.pieces),
-                   o_.dup_line_frac))
+        if (!check(
+                line_,
+                static_cast<double>(line.pieces - line.distinct) / static_cast<double>(line.pieces),
+                o_.dup_line_frac))
           goto done;
         if (!check(line_char_, per_char(line.chars - line.distinct_chars), o_.dup_line_char_frac))
           goto done;

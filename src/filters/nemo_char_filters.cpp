@@ -2,11 +2,11 @@
 // Parentheses and PornographicUrls. Every ratio is over len(text) in code points and scores 1.0
 // for an empty text (filters.md), so an empty document is dropped by each "max ratio" filter.
 // The counts come from one pass over the text shared by the chain (DocSegments::chars).
+#include <cmath>
+
 #include "filters/nemo_filters.h"
 #include "filters/score_filter.h"
 #include "text/language_charset.h"
-
-#include <cmath>
 
 namespace winnow {
 
@@ -15,8 +15,24 @@ namespace {
 bool is_url_char(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '$': case '-': case '_': case '@': case '.': case '&': case '+': case '/': case ':':
-    case '=': case '?': case '#': case '~': case '!': case '*': case '(': case ')': case ',':
+    case '$':
+    case '-':
+    case '_':
+    case '@':
+    case '.':
+    case '&':
+    case '+':
+    case '/':
+    case ':':
+    case '=':
+    case '?':
+    case '#':
+    case '~':
+    case '!':
+    case '*':
+    case '(':
+    case ')':
+    case ',':
       return true;
     default:
       return false;
@@ -46,8 +62,8 @@ void for_each_nemo_url(std::string_view text, OnUrl&& on_url) {
     while (p < text.size()) {
       if (is_url_char(text[p])) {
         ++p;
-      } else if (text[p] == '%' && p + 2 < text.size() &&
-                 is_hex(text[p + 1]) && is_hex(text[p + 2])) {
+      } else if (text[p] == '%' && p + 2 < text.size() && is_hex(text[p + 1]) &&
+                 is_hex(text[p + 2])) {
         p += 3;
       } else {
         break;
@@ -82,7 +98,8 @@ StageSpec non_alpha_numeric_spec() {
 
 StageSpec numbers_spec() {
   return score_filter_spec(
-      "numbers", "NeMo NumbersFilter: drops documents whose share of digits [0-9] is above the cutoff.",
+      "numbers",
+      "NeMo NumbersFilter: drops documents whose share of digits [0-9] is above the cutoff.",
       "numbers_ratio",
       {{"max_number_to_text_ratio", ParamType::kFloat, "0.15", "most digits / code points kept"}},
       [](const StageParams& p) -> Result<ScoreRule> {
@@ -101,13 +118,14 @@ StageSpec urls_spec() {
       "NeMo UrlsFilter: drops documents whose code points inside http(s) URLs are above the "
       "cutoff share.",
       "urls_ratio",
-      {{"max_url_to_text_ratio", ParamType::kFloat, "0.2", "most URL code points / code points kept"}},
+      {{"max_url_to_text_ratio", ParamType::kFloat, "0.2",
+        "most URL code points / code points kept"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_url_to_text_ratio"));
         return ScoreRule{[](DocSegments& d) {
                            size_t url_chars = 0;
-                           for_each_nemo_url(d.text(),
-                                             [&](std::string_view url) { url_chars += url.size(); });
+                           for_each_nemo_url(
+                               d.text(), [&](std::string_view url) { url_chars += url.size(); });
                            return ratio_or_one(static_cast<double>(url_chars), d.chars().chars);
                          },
                          -1.0, p.get_float("max_url_to_text_ratio")};
@@ -151,8 +169,7 @@ StageSpec pornographic_urls_spec() {
   return score_filter_spec(
       "pornographic_urls",
       "NeMo PornographicUrlsFilter: drops documents with a URL containing \"porn\" (score 1).",
-      "pornographic_urls", {},
-      [](const StageParams&) -> Result<ScoreRule> {
+      "pornographic_urls", {}, [](const StageParams&) -> Result<ScoreRule> {
         return ScoreRule{[](DocSegments& d) {
                            bool found = false;
                            for_each_nemo_url(d.text(), [&](std::string_view url) {

@@ -129,21 +129,21 @@ StageSpec punctuation_spec() {
         "most lines without an end mark / lines kept"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_num_sentences_without_endmark_ratio"));
-        return ScoreRule{[](DocSegments& d) {
-                           const auto& lines = d.lines();
-                           size_t without = 0;
-                           for (const TextPiece& l : lines) {
-                             // Lines are compared stripped (a trailing space or \r does not
-                             // hide the end mark).
-                             std::string_view s = python_rstrip(d.piece(l));
-                             bool marked = !s.empty() && std::find(kEndMarks.begin(), kEndMarks.end(),
-                                                                   s.back()) != kEndMarks.end();
-                             without += !marked;
-                           }
-                           return ratio_or_one(static_cast<double>(without),
-                                               static_cast<double>(lines.size()));
-                         },
-                         -1.0, p.get_float("max_num_sentences_without_endmark_ratio")};
+        return ScoreRule{
+            [](DocSegments& d) {
+              const auto& lines = d.lines();
+              size_t without = 0;
+              for (const TextPiece& l : lines) {
+                // Lines are compared stripped (a trailing space or \r does not
+                // hide the end mark).
+                std::string_view s = python_rstrip(d.piece(l));
+                bool marked = !s.empty() && std::find(kEndMarks.begin(), kEndMarks.end(),
+                                                      s.back()) != kEndMarks.end();
+                without += !marked;
+              }
+              return ratio_or_one(static_cast<double>(without), static_cast<double>(lines.size()));
+            },
+            -1.0, p.get_float("max_num_sentences_without_endmark_ratio")};
       });
 }
 
@@ -186,8 +186,8 @@ StageSpec boilerplate_string_spec() {
         "most boilerplate paragraphs / paragraphs kept"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_boilerplate_string_ratio"));
-        return ScoreRule{[](DocSegments& d) { return boilerplate_score(d); },
-                         -1.0, p.get_float("max_boilerplate_string_ratio")};
+        return ScoreRule{[](DocSegments& d) { return boilerplate_score(d); }, -1.0,
+                         p.get_float("max_boilerplate_string_ratio")};
       });
 }
 
@@ -207,9 +207,10 @@ StageSpec substring_spec() {
           return p.error("position", "must be prefix, suffix or any");
         return ScoreRule{[sub, position](DocSegments& d) {
                            std::string_view t = d.text();
-                           bool found = position == "prefix"   ? t.starts_with(sub)
-                                        : position == "suffix" ? t.ends_with(sub)
-                                                               : t.find(sub) != std::string_view::npos;
+                           bool found = position == "prefix" ? t.starts_with(sub)
+                                        : position == "suffix"
+                                            ? t.ends_with(sub)
+                                            : t.find(sub) != std::string_view::npos;
                            return found ? 1.0 : 0.0;
                          },
                          1.0};

@@ -83,11 +83,13 @@ StageSpec long_word_spec() {
       "max_word_length",
       {{"max_word_length", ParamType::kInt, "1000", "longest word kept, in code points"}},
       [](const StageParams& p) -> Result<ScoreRule> {
-        if (p.get_int("max_word_length") < 0) return p.error("max_word_length", "must be 0 or more");
+        if (p.get_int("max_word_length") < 0)
+          return p.error("max_word_length", "must be 0 or more");
         // A text without words scores 0 (NeMo's max() of nothing would raise).
         return ScoreRule{[](DocSegments& d) {
                            uint32_t longest = 0;
-                           for (const TextPiece& w : d.words()) longest = std::max(longest, w.chars);
+                           for (const TextPiece& w : d.words())
+                             longest = std::max(longest, w.chars);
                            return static_cast<double>(longest);
                          },
                          -1.0, static_cast<double>(p.get_int("max_word_length"))};

@@ -6,10 +6,10 @@
 
 namespace winnow {
 
-StageSpec gopher_quality_spec();     // gopher_quality.cpp
-StageSpec gopher_repetition_spec();  // gopher_repetition.cpp
-StageSpec c4_quality_spec();         // c4_quality.cpp
-StageSpec fineweb_quality_spec();    // fineweb_quality.cpp
+StageSpec gopher_quality_spec();                 // gopher_quality.cpp
+StageSpec gopher_repetition_spec();              // gopher_repetition.cpp
+StageSpec c4_quality_spec();                     // c4_quality.cpp
+StageSpec fineweb_quality_spec();                // fineweb_quality.cpp
 void add_code_filters(StageRegistry& registry);  // code_filters.cpp
 
 inline void add_quality_set_filters(StageRegistry& registry) {

@@ -8,8 +8,7 @@ namespace {
 
 class ScoreFilterStage final : public Stage {
  public:
-  ScoreFilterStage(ScoreRule rule, bool annotate, const std::string& reason,
-                   StageContext& context)
+  ScoreFilterStage(ScoreRule rule, bool annotate, const std::string& reason, StageContext& context)
       : rule_(std::move(rule)),
         annotate_(annotate),
         column_(context.stage_name()),
@@ -40,8 +39,8 @@ class ScoreFilterStage final : public Stage {
 
 StageSpec score_filter_spec(std::string name, std::string summary, std::string reason,
                             std::vector<ParamSpec> params, ScoreRuleFactory make_rule) {
-  params.push_back({"annotate", ParamType::kBool, "false",
-                    "record the score in a field named after the stage"});
+  params.push_back(
+      {"annotate", ParamType::kBool, "false", "record the score in a field named after the stage"});
   return {std::move(name), std::move(summary), std::move(params),
           [reason, make_rule](const StageParams& p,
                               StageContext& context) -> Result<std::unique_ptr<Stage>> {

@@ -95,7 +95,8 @@ size_t python_comment_chars(std::string_view s) {
             s[q] == 'U' || s[q] == 'f' || s[q] == 'F'))
       ++q;
     if (q < s.size() && (s[q] == '"' || s[q] == '\'') &&
-        (q == i || i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+        (q == i || i == 0 ||
+         !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
       char quote = s[q];
       bool triple = q + 2 < s.size() && s[q + 1] == quote && s[q + 2] == quote;
       size_t body = q + (triple ? 3 : 1);
@@ -109,7 +110,8 @@ size_t python_comment_chars(std::string_view s) {
         i = found == std::string_view::npos ? s.size() : found + 3;
       } else {
         size_t after = skip_quoted(s, q);
-        size_t close = after > body && after <= s.size() && s[after - 1] == quote ? after - 1 : after;
+        size_t close =
+            after > body && after <= s.size() && s[after - 1] == quote ? after - 1 : after;
         if (statement_start) {
           // A one-line string statement counts only when nothing but a comment follows it.
           size_t k = after;

@@ -195,7 +195,8 @@ void split_words(std::string_view text, std::vector<TextPiece>& out) {
 
 bool is_blank(std::string_view s) {
   // Most lines start with a printable ASCII byte: not blank, no decoding needed.
-  if (!s.empty() && static_cast<unsigned char>(s[0]) > 0x20 && static_cast<unsigned char>(s[0]) < 0x80)
+  if (!s.empty() && static_cast<unsigned char>(s[0]) > 0x20 &&
+      static_cast<unsigned char>(s[0]) < 0x80)
     return false;
   return python_strip(s).empty();
 }

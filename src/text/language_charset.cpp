@@ -36,8 +36,7 @@ Result<std::shared_ptr<const LanguageCharset>> LanguageCharset::for_language(
   icu::UnicodeSet& set = charset->impl_->set;
   bool any = false;
   for (ULocaleDataExemplarSetType type :
-       {ULOCDATA_ES_STANDARD, ULOCDATA_ES_AUXILIARY, ULOCDATA_ES_INDEX,
-        ULOCDATA_ES_PUNCTUATION}) {
+       {ULOCDATA_ES_STANDARD, ULOCDATA_ES_AUXILIARY, ULOCDATA_ES_INDEX, ULOCDATA_ES_PUNCTUATION}) {
     UErrorCode s = U_ZERO_ERROR;
     USet* exemplars = ulocdata_getExemplarSet(data, nullptr, USET_ADD_CASE_MAPPINGS, type, &s);
     if (U_SUCCESS(s) && exemplars) {
@@ -52,7 +51,8 @@ Result<std::shared_ptr<const LanguageCharset>> LanguageCharset::for_language(
   ulocdata_close(data);
   if (!any || set.isEmpty()) return Status::errorf("no character data for language '{}'", language);
   set.add(0x30, 0x39);  // digits
-  for (char c : std::string_view("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")) set.add(static_cast<UChar32>(c));
+  for (char c : std::string_view("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"))
+    set.add(static_cast<UChar32>(c));
   set.add(0x09, 0x0D);
   set.add(0x20);
   set.add(0xA0);

@@ -1,8 +1,7 @@
 #include "text/python_text.h"
 
-#include <utf8proc.h>
-
 #include <unicode/uchar.h>
+#include <utf8proc.h>
 
 #include <bit>
 #include <cstring>
@@ -70,8 +69,8 @@ size_t python_len(std::string_view s) {
 size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from) {
   if (from > haystack.size()) return std::string_view::npos;
   if (needle.size() == 1) return haystack.find(needle[0], from);
-  const void* hit = memmem(haystack.data() + from, haystack.size() - from, needle.data(),
-                           needle.size());
+  const void* hit =
+      memmem(haystack.data() + from, haystack.size() - from, needle.data(), needle.size());
   return hit ? static_cast<size_t>(static_cast<const char*>(hit) - haystack.data())
              : std::string_view::npos;
 }

@@ -8,9 +8,27 @@ namespace {
 
 bool is_split_char(uint32_t cp) {
   switch (cp) {
-    case '?': case '!': case ';': case '@': case '#': case '$': case '%': case '&':
-    case '(': case ')': case '[': case ']': case '{': case '}': case '<': case '>':
-    case '"': case 0x201C: case 0x201D: case 0xAB: case 0xBB:
+    case '?':
+    case '!':
+    case ';':
+    case '@':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '<':
+    case '>':
+    case '"':
+    case 0x201C:
+    case 0x201D:
+    case 0xAB:
+    case 0xBB:
       return true;
     default:
       return false;
@@ -36,8 +54,7 @@ class Emitter {
   void word(size_t begin, size_t end) {
     if (begin >= end) return;
     std::string_view w = text_.substr(begin, end - begin);
-    static const std::string_view kContractions[] = {"n't", "'ll", "'re", "'ve",
-                                                     "'s",  "'m",  "'d"};
+    static const std::string_view kContractions[] = {"n't", "'ll", "'re", "'ve", "'s", "'m", "'d"};
     for (std::string_view c : kContractions) {
       if (w.size() > c.size() && ends_with_ci(w, c) && w[w.size() - c.size() - 1] != '\'') {
         raw(begin, end - c.size());

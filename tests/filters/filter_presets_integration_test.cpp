@@ -30,10 +30,10 @@ class FilterPresets : public ::testing::Test {
     ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir_->file("usrdoc"), &out),
               0)
         << out;
-    ASSERT_EQ(run_command(kSource + "/bench/make_filter_corpus " + dir_->file("manuals") +
-                              " --docs 400",
-                          &out),
-              0)
+    ASSERT_EQ(
+        run_command(kSource + "/bench/make_filter_corpus " + dir_->file("manuals") + " --docs 400",
+                    &out),
+        0)
         << out;
     fs::remove(dir_->file("manuals/docs.txt"));  // the benchmark's copy; not JSONL input
   }

@@ -26,7 +26,8 @@ inline const StageRegistry& all_stages() {
   return registry;
 }
 
-inline Outcome run_filter(const std::string& stage, std::map<std::string, StageParams::Value> params,
+inline Outcome run_filter(const std::string& stage,
+                          std::map<std::string, StageParams::Value> params,
                           const std::string& text) {
   const StageSpec* spec = all_stages().find(stage);
   EXPECT_NE(spec, nullptr) << stage;

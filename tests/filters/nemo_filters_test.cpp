@@ -15,11 +15,11 @@ using testing::Outcome;
 using testing::repeat;
 using testing::run_filter;
 
-#define EXPECT_KEPT(outcome, expected_score)              \
-  do {                                                    \
-    Outcome o_ = (outcome);                               \
-    EXPECT_TRUE(o_.kept) << o_.reason;                    \
-    EXPECT_NEAR(o_.score, (expected_score), 1e-12);       \
+#define EXPECT_KEPT(outcome, expected_score)        \
+  do {                                              \
+    Outcome o_ = (outcome);                         \
+    EXPECT_TRUE(o_.kept) << o_.reason;              \
+    EXPECT_NEAR(o_.score, (expected_score), 1e-12); \
   } while (0)
 
 #define EXPECT_DROPPED(outcome, expected_reason, expected_score) \
@@ -50,7 +50,7 @@ TEST(NemoCharFilters, Numbers) {
   EXPECT_KEPT(f(s, "123" + std::string(17, 'x')), 0.15);
   EXPECT_DROPPED(f(s, "1234" + std::string(16, 'x')), "numbers/numbers_ratio", 0.2);
   EXPECT_DROPPED(f(s, ""), "numbers/numbers_ratio", 1.0);
-  EXPECT_KEPT(f(s, "٣٣٣x"), 0.0);  // Arabic-Indic digits are not [0-9]
+  EXPECT_KEPT(f(s, "٣٣٣x"), 0.0);                              // Arabic-Indic digits are not [0-9]
   EXPECT_DROPPED(f(s, "2024"), "numbers/numbers_ratio", 1.0);  // one word, no newline
 }
 
@@ -71,7 +71,7 @@ TEST(NemoCharFilters, WhiteSpace) {
   EXPECT_KEPT(f(s, "ab c"), 0.25);
   EXPECT_DROPPED(f(s, "a b c"), "white_space/white_space", 0.4);
   EXPECT_DROPPED(f(s, "ab\b\t"), "white_space/white_space", 0.5);  // \b and \t count
-  EXPECT_KEPT(f(s, "a\u00a0b"), 0.0);  // NBSP is not in NeMo's list
+  EXPECT_KEPT(f(s, "a\u00a0b"), 0.0);                              // NBSP is not in NeMo's list
   EXPECT_DROPPED(f(s, ""), "white_space/white_space", 1.0);
 }
 
@@ -182,7 +182,8 @@ TEST(NemoLineFilters, Bullets) {
   const char* s = "bullets";
   std::string nine = repeat("  • item", 9, "\n") + "\nplain";
   EXPECT_KEPT(f(s, nine), 0.9);
-  EXPECT_DROPPED(f(s, repeat("◦ x", 3, "\n\n")), "bullets/bullet_ratio", 1.0);  // blank lines skipped
+  EXPECT_DROPPED(f(s, repeat("◦ x", 3, "\n\n")), "bullets/bullet_ratio",
+                 1.0);                       // blank lines skipped
   EXPECT_KEPT(f(s, "- dash\n* star"), 0.0);  // not NeMo bullets
   EXPECT_DROPPED(f(s, ""), "bullets/bullet_ratio", 1.0);
 }
@@ -216,8 +217,8 @@ TEST(NemoLineFilters, BoilerPlateString) {
   EXPECT_KEPT(f(s, at), 0.4);  // 2 of 5 paragraphs
   std::string past = "Terms of Use apply.\n\nText.\n\nThis site uses cookies.\n\nEnd.";
   EXPECT_DROPPED(f(s, past), "boilerplate_string/boilerplate_string_ratio", 0.5);
-  EXPECT_DROPPED(f(s, "Fine text.\n\nLorem Ipsum dolor."), "boilerplate_string/boilerplate_string_ratio",
-                 1.0);
+  EXPECT_DROPPED(f(s, "Fine text.\n\nLorem Ipsum dolor."),
+                 "boilerplate_string/boilerplate_string_ratio", 1.0);
   EXPECT_DROPPED(f(s, "one paragraph about the cookie policy"),
                  "boilerplate_string/boilerplate_string_ratio", 1.0);
   EXPECT_KEPT(f(s, ""), 0.0);  // one empty paragraph, no phrase
@@ -226,11 +227,15 @@ TEST(NemoLineFilters, BoilerPlateString) {
 
 TEST(NemoLineFilters, Substring) {
   const char* s = "substring";
-  EXPECT_KEPT(f(s, "# Title\ntext", {{"substring", std::string("# ")}, {"position", std::string("prefix")}}), 1.0);
-  EXPECT_DROPPED(f(s, "text # x", {{"substring", std::string("# ")}, {"position", std::string("prefix")}}),
-                 "substring/substring", 0.0);
+  EXPECT_KEPT(f(s, "# Title\ntext",
+                {{"substring", std::string("# ")}, {"position", std::string("prefix")}}),
+              1.0);
+  EXPECT_DROPPED(
+      f(s, "text # x", {{"substring", std::string("# ")}, {"position", std::string("prefix")}}),
+      "substring/substring", 0.0);
   EXPECT_KEPT(f(s, "text # x", {{"substring", std::string("# ")}}), 1.0);
-  EXPECT_KEPT(f(s, "ends.", {{"substring", std::string(".")}, {"position", std::string("suffix")}}), 1.0);
+  EXPECT_KEPT(f(s, "ends.", {{"substring", std::string(".")}, {"position", std::string("suffix")}}),
+              1.0);
 }
 
 TEST(NemoRepetitionFilters, RepeatedLines) {

@@ -107,11 +107,12 @@ TEST(GopherRepetition, LinesParagraphsAndNgrams) {
   std::string paras;
   for (int i = 0; i < 10; ++i)
     paras += (i ? "\n\n" : "") + (i < 4 ? std::string("same paragraph") : "p" + std::to_string(i));
-  SetOutcome p = run_set("gopher_repetition", paras, {{"dup_para_char_frac", 0.0},
-                                                      {"dup_line_char_frac", 0.0},
-                                                      {"dup_line_frac", 0.0},
-                                                      {"top_n_grams", std::vector<std::string>{}},
-                                                      {"dup_n_grams", std::vector<std::string>{}}});
+  SetOutcome p = run_set("gopher_repetition", paras,
+                         {{"dup_para_char_frac", 0.0},
+                          {"dup_line_char_frac", 0.0},
+                          {"dup_line_frac", 0.0},
+                          {"top_n_grams", std::vector<std::string>{}},
+                          {"dup_n_grams", std::vector<std::string>{}}});
   EXPECT_EQ(p.reason, "kept");
   EXPECT_DOUBLE_EQ(p.metrics["dup_para_frac"], 0.3);
   paras = "same paragraph\n\n" + paras;
@@ -147,8 +148,8 @@ TEST(GopherRepetition, BadLimitsNameTheKey) {
   const StageSpec* spec = testing::all_stages().find("gopher_repetition");
   ReasonTable reasons;
   StageContext context(reasons, "g", 0, 42);
-  auto built = testing::build_stage(*spec, {{"top_n_grams", std::vector<std::string>{"2=0.2"}}},
-                                    context);
+  auto built =
+      testing::build_stage(*spec, {{"top_n_grams", std::vector<std::string>{"2=0.2"}}}, context);
   ASSERT_FALSE(built.is_ok());
   EXPECT_THAT(built.status().message(), ::testing::HasSubstr("top_n_grams"));
 }
@@ -188,10 +189,10 @@ TEST(C4Quality, DocumentDrops) {
   EXPECT_EQ(run_set("c4_quality", five + "\nstyle { color: red }").reason, "kept");
   EXPECT_EQ(run_set("c4_quality", "").reason, "c4_quality/too_few_sentences");
   // FineWeb turns the terminal-punctuation rule off: unpunctuated lines then count.
-  EXPECT_EQ(run_set("c4_quality", repeat("One two three", 5, "\n"),
-                    {{"filter_no_terminal_punct", false}})
-                .reason,
-            "kept");
+  EXPECT_EQ(
+      run_set("c4_quality", repeat("One two three", 5, "\n"), {{"filter_no_terminal_punct", false}})
+          .reason,
+      "kept");
 }
 
 TEST(C4Quality, LaterStagesSeeTheRewrittenText) {
@@ -229,18 +230,17 @@ TEST(FineWebQuality, Checks) {
             "fineweb_quality/line_punct_ratio");  // 0.08, not 0: still dropped
   // Short lines (<= 30 code points): 2 of 3 = 0.667 <= 0.67 kept.
   std::string long_line = repeat("longer words here", 3) + ".";
-  SetOutcome s = run_set("fineweb_quality", "short one.\nshort two.\n" + long_line,
-                         {{"new_line_ratio", 1.0}});
+  SetOutcome s =
+      run_set("fineweb_quality", "short one.\nshort two.\n" + long_line, {{"new_line_ratio", 1.0}});
   EXPECT_EQ(s.reason, "kept");
-  EXPECT_EQ(run_set("fineweb_quality", "a.\nb.\nc.\n" + long_line, {{"new_line_ratio", 1.0}}).reason,
-            "fineweb_quality/short_line_ratio");
+  EXPECT_EQ(
+      run_set("fineweb_quality", "a.\nb.\nc.\n" + long_line, {{"new_line_ratio", 1.0}}).reason,
+      "fineweb_quality/short_line_ratio");
   // Duplicated lines: any repeated long line exceeds 1% of the characters.
   EXPECT_EQ(run_set("fineweb_quality", long_line + "\n" + long_line).reason,
             "fineweb_quality/char_dup_ratio");
   // Newlines per word: 3 newlines over 6 tokens (One . Two . Three .) = 0.5 > 0.3.
-  EXPECT_EQ(run_set("fineweb_quality", "One.\nTwo.\nThree.\n",
-                    {{"short_line_thr", 1.0}})
-                .reason,
+  EXPECT_EQ(run_set("fineweb_quality", "One.\nTwo.\nThree.\n", {{"short_line_thr", 1.0}}).reason,
             "fineweb_quality/list_ratio");
   EXPECT_EQ(run_set("fineweb_quality", "").reason, "fineweb_quality/empty");
   EXPECT_EQ(run_set("fineweb_quality", " \n\t\n").reason, "fineweb_quality/empty");
@@ -263,13 +263,15 @@ TEST(CodeFilters, CommentRatiosLinesHeaderAlphaHtml) {
 
   // Shell: "# c" -> " c" (2) of 15; HTML: "<!-- x -->" -> " x " (3) of 20.
   std::string sh = "echo '#no' # c\n";
-  EXPECT_NEAR(run_filter("general_comment_to_code", {{"language", std::string("text/x-shellscript")}}, sh)
-                  .score,
-              2.0 / static_cast<double>(sh.size()), 1e-12);
+  EXPECT_NEAR(
+      run_filter("general_comment_to_code", {{"language", std::string("text/x-shellscript")}}, sh)
+          .score,
+      2.0 / static_cast<double>(sh.size()), 1e-12);
   std::string html_src = "<p>hi</p><!-- x -->\n";
-  EXPECT_NEAR(run_filter("general_comment_to_code", {{"language", std::string("text/html")}}, html_src)
-                  .score,
-              3.0 / static_cast<double>(html_src.size()), 1e-12);
+  EXPECT_NEAR(
+      run_filter("general_comment_to_code", {{"language", std::string("text/html")}}, html_src)
+          .score,
+      3.0 / static_cast<double>(html_src.size()), 1e-12);
 
   EXPECT_TRUE(run_filter("number_of_lines_of_code", {}, repeat("x", 10, "\n")).kept);
   Outcome nine = run_filter("number_of_lines_of_code", {}, repeat("x", 9, "\n"));

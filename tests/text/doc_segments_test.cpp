@@ -27,7 +27,13 @@ TEST(DocSegments, WordsSplitOnEveryPythonSpace) {
   DocSegments d;
   // \x1c-\x1f, NBSP, EN QUAD, IDEOGRAPHIC SPACE and LINE SEPARATOR are str.isspace(); ZERO
   // WIDTH SPACE (U+200B) is not.
-  std::string text = "  a\tb\x1c" "c\xc2\xa0" "d\xe2\x80\x80" "e\xe3\x80\x80" "f\xe2\x80\xa8" "g\xe2\x80\x8bh\n ";
+  std::string text =
+      "  a\tb\x1c"
+      "c\xc2\xa0"
+      "d\xe2\x80\x80"
+      "e\xe3\x80\x80"
+      "f\xe2\x80\xa8"
+      "g\xe2\x80\x8bh\n ";
   d.reset(text);
   EXPECT_THAT(strings(d, d.words()), ElementsAre("a", "b", "c", "d", "e", "f", "g\xe2\x80\x8bh"));
   EXPECT_EQ(d.words().back().chars, 3u);
@@ -94,8 +100,22 @@ std::vector<std::string> reference_words(const std::string& text) {
 
 TEST(DocSegments, RandomTextsMatchTheReferenceSplit) {
   std::mt19937 rng(5);
-  const char* atoms[] = {"a", "bc", " ", "\n", "\t", "\xc2\xa0", "\xe2\x80\x80", "\xe3\x80\x80",
-                         "é", "日", "\xe2\x80\xa6", "\x1f", "\xc2\x85", "#", "\xe2\x80\x8b", "\r"};
+  const char* atoms[] = {"a",
+                         "bc",
+                         " ",
+                         "\n",
+                         "\t",
+                         "\xc2\xa0",
+                         "\xe2\x80\x80",
+                         "\xe3\x80\x80",
+                         "é",
+                         "日",
+                         "\xe2\x80\xa6",
+                         "\x1f",
+                         "\xc2\x85",
+                         "#",
+                         "\xe2\x80\x8b",
+                         "\r"};
   for (int round = 0; round < 1000; ++round) {
     // Up to ~400 bytes: several 64-byte blocks, with multi-byte spaces across block edges.
     std::string text;

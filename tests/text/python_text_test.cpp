@@ -17,7 +17,11 @@ TEST(PythonText, LenStripAndSplitlines) {
   EXPECT_EQ(python_lstrip("  a "), "a ");
   EXPECT_EQ(python_rstrip("  a \x1f"), "  a");
   std::vector<std::string_view> lines;
-  python_splitlines("a\r\nb\rc\x0b" "d\xe2\x80\xa8" "e\n\nf\n", lines);
+  python_splitlines(
+      "a\r\nb\rc\x0b"
+      "d\xe2\x80\xa8"
+      "e\n\nf\n",
+      lines);
   EXPECT_THAT(lines, ElementsAre("a", "b", "c", "d", "e", "", "f"));
   python_splitlines("", lines);
   EXPECT_TRUE(lines.empty());
