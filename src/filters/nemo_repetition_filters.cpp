@@ -51,19 +51,23 @@ Status check_n(const StageParams& p) {
 
 // NeMo: join the most frequent n-gram with single spaces; score = the code points removed by
 // deleting every (non-overlapping, left to right) occurrence of that string / len(text).
-double top_ngram_score(DocSegments& d, size_t n) {
-  const auto& words = d.words();
+double top_ngram_score(DocSegments& d, size_t n, WordSplit split) {
+  const auto& words = d.words(split);
   if (words.size() < n) return 1.0;  // fewer than n words (filters.md)
-  TopNgram top = top_ngram(d.word_ids(), n);
+  TopNgram top = top_ngram(d.word_ids(split), n);
+  // Words split on white space are joined with a space, as NeMo does. Segmented (zh / ja)
+  // words were contiguous in the text, so they are joined as they stood: a space-joined string
+  // would never occur in unspaced text.
+  const bool spaced = split == WordSplit::kWhitespace;
   thread_local std::string joined;
   joined.clear();
   size_t joined_chars = 0;
   for (size_t k = 0; k < n; ++k) {
-    if (k) joined += ' ';
+    if (k && spaced) joined += ' ';
     joined += d.piece(words[top.position + k]);
     joined_chars += words[top.position + k].chars;
   }
-  joined_chars += n - 1;
+  if (spaced) joined_chars += n - 1;
   size_t occurrences = count_occurrences(d.text(), joined);
   return ratio_or_one(static_cast<double>(occurrences * joined_chars), d.chars().chars);
 }
@@ -120,13 +124,15 @@ StageSpec repeating_top_ngrams_spec() {
       "repeating_top_ngrams",
       {{"n", ParamType::kInt, "2", "n-gram size in words"},
        {"max_repeating_ngram_ratio", ParamType::kFloat, "0.2",
-        "most code points covered by the top n-gram / code points kept"}},
+        "most code points covered by the top n-gram / code points kept"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_n(p));
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_repeating_ngram_ratio"));
         auto n = static_cast<size_t>(p.get_int("n"));
-        return ScoreRule{[n](DocSegments& d) { return top_ngram_score(d, n); }, -1.0,
-                         p.get_float("max_repeating_ngram_ratio")};
+        WordSplit split = word_split_for(p.get_string("lang"));
+        return ScoreRule{[n, split](DocSegments& d) { return top_ngram_score(d, n, split); },
+                         -1.0, p.get_float("max_repeating_ngram_ratio")};
       });
 }
 
@@ -138,15 +144,20 @@ StageSpec repeating_duplicate_ngrams_spec() {
       "repeating_dup_ngrams",
       {{"n", ParamType::kInt, "2", "n-gram size in words"},
        {"max_repeating_duplicate_ngram_ratio", ParamType::kFloat, "0.2",
-        "most code points in duplicated n-grams / code points kept"}},
+        "most code points in duplicated n-grams / code points kept"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_n(p));
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_repeating_duplicate_ngram_ratio"));
         auto n = static_cast<size_t>(p.get_int("n"));
-        return ScoreRule{[n](DocSegments& d) {
-                           if (d.words().size() < n) return 1.0;  // filters.md
-                           size_t dup =
-                               nemo_duplicate_ngram_chars(d.word_repeat_levels(n), d.words(), n);
+        WordSplit split = word_split_for(p.get_string("lang"));
+        return ScoreRule{[n, split](DocSegments& d) {
+                           const auto& words = d.words(split);
+                           if (words.size() < n) return 1.0;  // filters.md
+                           // Segmented (zh / ja) words stood without spaces between them.
+                           size_t dup = nemo_duplicate_ngram_chars(
+                               d.word_repeat_levels(n, split), words, n,
+                               split == WordSplit::kWhitespace);
                            return ratio_or_one(static_cast<double>(dup), d.chars().chars);
                          },
                          -1.0, p.get_float("max_repeating_duplicate_ngram_ratio")};

@@ -44,12 +44,14 @@ StageSpec symbols_to_words_spec() {
       "NeMo SymbolsToWordsFilter: drops documents where too many words are an ellipsis mark or "
       "mostly '#'.",
       "symbol_to_word",
-      {{"max_symbol_to_word_ratio", ParamType::kFloat, "0.1", "most symbol words / words kept"}},
+      {{"max_symbol_to_word_ratio", ParamType::kFloat, "0.1", "most symbol words / words kept"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_symbol_to_word_ratio"));
+        WordSplit split = word_split_for(p.get_string("lang"));
         return ScoreRule{
-            [](DocSegments& d) {
-              const auto& words = d.words();
+            [split](DocSegments& d) {
+              const auto& words = d.words(split);
               const bool any_hash = d.chars().hashes > 0;
               size_t symbols = 0;
               for (const TextPiece& w : words) {
@@ -81,14 +83,16 @@ StageSpec long_word_spec() {
   return score_filter_spec(
       "long_word", "NeMo LongWordFilter: drops documents with a word longer than max_word_length.",
       "max_word_length",
-      {{"max_word_length", ParamType::kInt, "1000", "longest word kept, in code points"}},
+      {{"max_word_length", ParamType::kInt, "1000", "longest word kept, in code points"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
         if (p.get_int("max_word_length") < 0)
           return p.error("max_word_length", "must be 0 or more");
+        WordSplit split = word_split_for(p.get_string("lang"));
         // A text without words scores 0 (NeMo's max() of nothing would raise).
-        return ScoreRule{[](DocSegments& d) {
+        return ScoreRule{[split](DocSegments& d) {
                            uint32_t longest = 0;
-                           for (const TextPiece& w : d.words())
+                           for (const TextPiece& w : d.words(split))
                              longest = std::max(longest, w.chars);
                            return static_cast<double>(longest);
                          },
@@ -101,12 +105,16 @@ StageSpec word_count_spec() {
       "word_count", "NeMo WordCountFilter: keeps documents with min_words to max_words words.",
       "word_count",
       {{"min_words", ParamType::kInt, "50", "fewest words kept"},
-       {"max_words", ParamType::kInt, "100000", "most words kept"}},
+       {"max_words", ParamType::kInt, "100000", "most words kept"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
         int64_t lo = p.get_int("min_words"), hi = p.get_int("max_words");
         if (lo < 0) return p.error("min_words", "must be 0 or more");
         if (hi < lo) return p.error("max_words", "must be at least min_words");
-        return ScoreRule{[](DocSegments& d) { return static_cast<double>(d.words().size()); },
+        WordSplit split = word_split_for(p.get_string("lang"));
+        return ScoreRule{[split](DocSegments& d) {
+                           return static_cast<double>(d.words(split).size());
+                         },
                          static_cast<double>(lo), static_cast<double>(hi)};
       });
 }
@@ -118,17 +126,19 @@ StageSpec mean_word_length_spec() {
       "Python's string.punctuation excluded) lies in [min, max].",
       "mean_word_length",
       {{"min_mean_word_length", ParamType::kFloat, "3", "shortest mean kept"},
-       {"max_mean_word_length", ParamType::kFloat, "10", "longest mean kept"}},
+       {"max_mean_word_length", ParamType::kFloat, "10", "longest mean kept"},
+       lang_param()},
       [](const StageParams& p) -> Result<ScoreRule> {
+        WordSplit split = word_split_for(p.get_string("lang"));
         WINNOW_RETURN_IF_ERROR(check_non_negative(p, "min_mean_word_length"));
         if (p.get_float("max_mean_word_length") < p.get_float("min_mean_word_length"))
           return p.error("max_mean_word_length", "must be at least min_mean_word_length");
         // NeMo skips a word when `w in string.punctuation`, a substring test: "." and "()" are
         // skipped, "..." is not. With no word left NeMo's mean is NaN and the document is
         // dropped; NaN is never kept here either (the recorded score is then NaN).
-        return ScoreRule{[](DocSegments& d) {
+        return ScoreRule{[split](DocSegments& d) {
                            size_t total = 0, count = 0;
-                           for (const TextPiece& w : d.words()) {
+                           for (const TextPiece& w : d.words(split)) {
                              // Only a word of ASCII punctuation can be a substring of it.
                              std::string_view word = d.piece(w);
                              if (w.bytes <= kPythonPunctuation.size() &&

@@ -31,6 +31,18 @@ StageSpec score_filter_spec(std::string name, std::string summary, std::string r
 Status check_ratio(const StageParams& p, const std::string& key);
 Status check_non_negative(const StageParams& p, const std::string& key);
 
+// NeMo's word splitter for a language: jieba for "zh", MeCab for "ja", a white-space split for
+// every other; here ICU's dictionary segmentation stands in for both jieba and MeCab.
+inline WordSplit word_split_for(const std::string& lang) {
+  std::string_view l = lang;
+  return (l.starts_with("zh") || l.starts_with("ja")) ? WordSplit::kIcu : WordSplit::kWhitespace;
+}
+inline ParamSpec lang_param() {
+  return {"lang", ParamType::kString, "en",
+          "language of the text: zh and ja are segmented with ICU's dictionaries (NeMo: jieba, "
+          "MeCab), every other language is split on white space"};
+}
+
 // A ratio as NeMo computes it: over an empty denominator it scores 1.0 (filters.md).
 inline double ratio_or_one(double part, double whole) { return whole > 0 ? part / whole : 1.0; }
 

@@ -11,6 +11,7 @@
 #endif
 
 #include "core/hash.h"
+#include "text/icu_words.h"
 #include "text/ngram_stats.h"
 #include "text/python_text.h"
 #include "text/word_tokenizer.h"
@@ -268,32 +269,43 @@ const CharCounts& DocSegments::chars() {
   return chars_;
 }
 
-const std::vector<TextPiece>& DocSegments::words() {
-  if (!(done_ & kWords)) {
-    split_words(text_, words_);
-    done_ |= kWords;
+const std::vector<TextPiece>& DocSegments::words(WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kWords << (8 * k);
+  if (!(done_ & flag)) {
+    if (split == WordSplit::kIcu) {
+      icu_word_split(text_, words_[k]);
+    } else {
+      split_words(text_, words_[k]);
+    }
+    done_ |= flag;
   }
-  return words_;
+  return words_[k];
 }
 
-const std::vector<uint32_t>& DocSegments::word_ids() {
-  if (!(done_ & kWordIds)) {
-    assign_piece_ids(text_, words(), word_ids_);
-    done_ |= kWordIds;
+const std::vector<uint32_t>& DocSegments::word_ids(WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kWordIds << (8 * k);
+  if (!(done_ & flag)) {
+    assign_piece_ids(text_, words(split), word_ids_[k]);
+    done_ |= flag;
   }
-  return word_ids_;
+  return word_ids_[k];
 }
 
-const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n) {
-  if (!(done_ & kRepeatLevels) || n < levels_lo_ || n > levels_hi_) {
-    size_t lo = (done_ & kRepeatLevels) ? std::min(n, levels_lo_) : n;
-    size_t hi = std::max<size_t>({n, (done_ & kRepeatLevels) ? levels_hi_ : 0, 10});
-    repeat_levels(word_ids(), lo, std::min<size_t>(hi, 255), repeat_levels_);
-    levels_lo_ = lo;
-    levels_hi_ = std::min<size_t>(hi, 255);
-    done_ |= kRepeatLevels;
+const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n, WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kRepeatLevels << (8 * k);
+  const bool held = done_ & flag;
+  if (!held || n < levels_lo_[k] || n > levels_hi_[k]) {
+    size_t lo = held ? std::min(n, levels_lo_[k]) : n;
+    size_t hi = std::max<size_t>({n, held ? levels_hi_[k] : 0, 10});
+    repeat_levels(word_ids(split), lo, std::min<size_t>(hi, 255), repeat_levels_[k]);
+    levels_lo_[k] = lo;
+    levels_hi_[k] = std::min<size_t>(hi, 255);
+    done_ |= flag;
   }
-  return repeat_levels_;
+  return repeat_levels_[k];
 }
 
 const std::vector<TextPiece>& DocSegments::lines() {
@@ -395,13 +407,15 @@ void trim_vector(std::vector<T>& v) {
 }  // namespace
 
 void DocSegments::trim() {
-  trim_vector(words_);
+  for (int k = 0; k < 2; ++k) {
+    trim_vector(words_[k]);
+    trim_vector(word_ids_[k]);
+    trim_vector(repeat_levels_[k]);
+  }
   trim_vector(lines_);
   trim_vector(paragraphs_);
   trim_vector(tokens_);
-  trim_vector(word_ids_);
   trim_vector(token_ids_);
-  trim_vector(repeat_levels_);
   done_ = 0;
   text_ = {};
 }

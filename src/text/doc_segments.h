@@ -37,6 +37,10 @@ struct CharCounts {
   uint32_t newlines = 0;     // '\n'
 };
 
+// How a text is split into words: Python's white-space split (NeMo's default), or ICU's
+// dictionary segmentation (NeMo's jieba / MeCab for Chinese / Japanese; see icu_words.h).
+enum class WordSplit : uint8_t { kWhitespace = 0, kIcu = 1 };
+
 class DocSegments {
  public:
   void reset(std::string_view text);
@@ -47,13 +51,14 @@ class DocSegments {
   std::string_view piece(const TextPiece& p) const { return text_.substr(p.begin, p.bytes); }
 
   const CharCounts& chars();
-  const std::vector<TextPiece>& words();
+  const std::vector<TextPiece>& words(WordSplit split = WordSplit::kWhitespace);
   // Dense ids for words(): equal words (byte for byte) have equal ids. N-gram statistics run
   // on these, so an n-gram is compared as integers, exactly.
-  const std::vector<uint32_t>& word_ids();
+  const std::vector<uint32_t>& word_ids(WordSplit split = WordSplit::kWhitespace);
   // repeat_levels (ngram_stats.h) over word_ids(), covering n: computed once for n up to at
   // least 10 (NeMo's chain asks 5..10), recomputed only for an n outside the range held.
-  const std::vector<uint8_t>& word_repeat_levels(size_t n);
+  const std::vector<uint8_t>& word_repeat_levels(size_t n,
+                                                 WordSplit split = WordSplit::kWhitespace);
   const std::vector<TextPiece>& lines();
   const std::vector<TextPiece>& paragraphs();
   const std::vector<TextPiece>& tokens();
@@ -73,10 +78,13 @@ class DocSegments {
   std::string_view text_;
   uint32_t done_ = 0;
   CharCounts chars_;
-  std::vector<TextPiece> words_, lines_, paragraphs_, tokens_;
-  std::vector<uint32_t> word_ids_, token_ids_;
-  std::vector<uint8_t> repeat_levels_;
-  size_t levels_lo_ = 0, levels_hi_ = 0;
+  // Per WordSplit: the words, their ids, their repeat levels (done_ bits shifted by 8 for kIcu).
+  std::vector<TextPiece> words_[2];
+  std::vector<uint32_t> word_ids_[2];
+  std::vector<uint8_t> repeat_levels_[2];
+  size_t levels_lo_[2] = {0, 0}, levels_hi_[2] = {0, 0};
+  std::vector<TextPiece> lines_, paragraphs_, tokens_;
+  std::vector<uint32_t> token_ids_;
 };
 
 // Assigns dense ids to pieces of `text` (first occurrence order); exact (bytes are compared).

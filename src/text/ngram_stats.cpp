@@ -213,7 +213,7 @@ void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
 }
 
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
-                                  const std::vector<TextPiece>& words, size_t n) {
+                                  const std::vector<TextPiece>& words, size_t n, bool spaces) {
   if (n == 0 || words.size() < n) return 0;
   size_t grams = words.size() - n + 1;
   size_t total = 0;
@@ -221,7 +221,7 @@ size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
   for (size_t i = 0; i < grams; ++i) {
     if (levels[i] >= n) {
       for (size_t k = overlap; k < n; ++k) total += words[i + k].chars;
-      total += std::min(n - overlap, n - 1);
+      if (spaces) total += std::min(n - overlap, n - 1);
       overlap = n;
     }
     if (overlap > 0) --overlap;

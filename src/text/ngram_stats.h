@@ -41,8 +41,10 @@ void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
 // (levels[i] >= n, from repeat_levels with lo <= n <= hi) adds the code points of its words not
 // covered by the previous duplicate plus the spaces between them (min(n - overlap, n - 1)); the
 // next n - 1 positions count as covered.
+// With `spaces` false (words segmented out of unspaced text) no spaces are added.
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
-                                  const std::vector<TextPiece>& words, size_t n);
+                                  const std::vector<TextPiece>& words, size_t n,
+                                  bool spaces = true);
 
 // datatrove's find_all_duplicate: walking from the start, an n-gram already seen adds the code
 // points of its words (joined without spaces) and the walk jumps n words; otherwise it is

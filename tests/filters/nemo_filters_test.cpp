@@ -324,6 +324,30 @@ TEST(NemoRepetitionFilters, HugeRepetitiveDocumentStaysLinear) {
   EXPECT_KEPT(f("repeating_duplicate_ngrams", "a b c d e f g", {{"n", int64_t{5}}}), 0.0);
 }
 
+TEST(NemoWordFilters, ChineseAndJapaneseAreSegmented) {
+  // lang zh / ja: ICU's dictionary segmentation (NeMo: jieba / MeCab); other languages split on
+  // white space, where an unspaced sentence is one word.
+  const std::string zh = "我们今天去北京。天气很好！";
+  EXPECT_DROPPED(f("word_count", zh, {{"min_words", int64_t{2}}}), "word_count/word_count", 1.0);
+  Outcome seg = f("word_count", zh, {{"min_words", int64_t{2}}, {"lang", std::string("zh")}});
+  EXPECT_TRUE(seg.kept);
+  EXPECT_GE(seg.score, 6.0);
+  EXPECT_TRUE(f("word_count", "東京タワーは高いです。", {{"min_words", int64_t{3}},
+                                                         {"lang", std::string("ja")}})
+                  .kept);
+  // "北京" x 4: segmented words are joined without spaces. Top bigram "北京北京" occurs twice
+  // without overlap: 8 of 8 code points. Duplicate bigrams: at 1 (2 words, 4 code points, no
+  // spaces) and at 2 (1 new word, 2): 6 of 8.
+  const std::string beijing = "北京北京北京北京";
+  EXPECT_DROPPED(f("repeating_top_ngrams", beijing, {{"lang", std::string("zh")}}),
+                 "repeating_top_ngrams/repeating_top_ngrams", 1.0);
+  EXPECT_DROPPED(f("repeating_duplicate_ngrams", beijing, {{"lang", std::string("zh")}}),
+                 "repeating_duplicate_ngrams/repeating_dup_ngrams", 0.75);
+  // Mean word length over segmented words: "北京" x 4 is four 2-code-point words.
+  EXPECT_DROPPED(f("mean_word_length", beijing, {{"lang", std::string("zh")}}),
+                 "mean_word_length/mean_word_length", 2.0);
+}
+
 TEST(NemoFilters, BadParametersNameTheKey) {
   const StageSpec* spec = testing::all_stages().find("urls");
   ASSERT_NE(spec, nullptr);

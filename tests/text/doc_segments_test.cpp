@@ -154,3 +154,38 @@ TEST(DocSegmentsCache, SharedAcrossCallsAndForgottenOnSetText) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+TEST(DocSegments, IcuSplitSegmentsUnspacedText) {
+  DocSegments d;
+  std::string zh = "我们今天去北京。天气很好！";
+  d.reset(zh);
+  std::vector<std::string> words;
+  for (const auto& w : d.words(WordSplit::kIcu)) words.emplace_back(d.piece(w));
+  // Dictionary words and punctuation; never one piece for the whole sentence.
+  EXPECT_GE(words.size(), 6u);
+  EXPECT_THAT(words, ::testing::Contains("北京"));
+  EXPECT_THAT(words, ::testing::Contains("。"));
+  std::string joined;
+  for (const auto& w : words) joined += w;
+  EXPECT_EQ(joined, zh);  // no space to skip: the pieces tile the text
+  // The white-space split sees one word; both splits are kept side by side.
+  EXPECT_EQ(d.words().size(), 1u);
+  EXPECT_EQ(d.words(WordSplit::kIcu).size(), words.size());
+  // Spaces are skipped, code points counted.
+  d.reset("東京 タワー  です");
+  words.clear();
+  for (const auto& w : d.words(WordSplit::kIcu)) {
+    words.emplace_back(d.piece(w));
+    EXPECT_EQ(w.chars, python_len(d.piece(w)));
+  }
+  EXPECT_THAT(words, ::testing::Contains("東京"));
+  EXPECT_THAT(words, ::testing::Not(::testing::Contains(" ")));
+  d.reset("");
+  EXPECT_TRUE(d.words(WordSplit::kIcu).empty());
+}
+
+}  // namespace
+}  // namespace winnow
