@@ -131,8 +131,8 @@ StageSpec repeating_top_ngrams_spec() {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_repeating_ngram_ratio"));
         auto n = static_cast<size_t>(p.get_int("n"));
         WordSplit split = word_split_for(p.get_string("lang"));
-        return ScoreRule{[n, split](DocSegments& d) { return top_ngram_score(d, n, split); },
-                         -1.0, p.get_float("max_repeating_ngram_ratio")};
+        return ScoreRule{[n, split](DocSegments& d) { return top_ngram_score(d, n, split); }, -1.0,
+                         p.get_float("max_repeating_ngram_ratio")};
       });
 }
 
@@ -155,9 +155,9 @@ StageSpec repeating_duplicate_ngrams_spec() {
                            const auto& words = d.words(split);
                            if (words.size() < n) return 1.0;  // filters.md
                            // Segmented (zh / ja) words stood without spaces between them.
-                           size_t dup = nemo_duplicate_ngram_chars(
-                               d.word_repeat_levels(n, split), words, n,
-                               split == WordSplit::kWhitespace);
+                           size_t dup =
+                               nemo_duplicate_ngram_chars(d.word_repeat_levels(n, split), words, n,
+                                                          split == WordSplit::kWhitespace);
                            return ratio_or_one(static_cast<double>(dup), d.chars().chars);
                          },
                          -1.0, p.get_float("max_repeating_duplicate_ngram_ratio")};

@@ -112,10 +112,9 @@ StageSpec word_count_spec() {
         if (lo < 0) return p.error("min_words", "must be 0 or more");
         if (hi < lo) return p.error("max_words", "must be at least min_words");
         WordSplit split = word_split_for(p.get_string("lang"));
-        return ScoreRule{[split](DocSegments& d) {
-                           return static_cast<double>(d.words(split).size());
-                         },
-                         static_cast<double>(lo), static_cast<double>(hi)};
+        return ScoreRule{
+            [split](DocSegments& d) { return static_cast<double>(d.words(split).size()); },
+            static_cast<double>(lo), static_cast<double>(hi)};
       });
 }
 

@@ -30,8 +30,8 @@ void icu_word_split(std::string_view text, std::vector<TextPiece>& out) {
     int32_t start = iterator->first();
     for (int32_t end = iterator->next(); end != icu::BreakIterator::DONE;
          start = end, end = iterator->next()) {
-      std::string_view piece = text.substr(static_cast<size_t>(start),
-                                           static_cast<size_t>(end - start));
+      std::string_view piece =
+          text.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
       if (python_strip(piece).empty()) continue;
       out.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(piece.size()),
                      static_cast<uint32_t>(python_len(piece))});

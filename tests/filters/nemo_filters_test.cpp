@@ -332,8 +332,8 @@ TEST(NemoWordFilters, ChineseAndJapaneseAreSegmented) {
   Outcome seg = f("word_count", zh, {{"min_words", int64_t{2}}, {"lang", std::string("zh")}});
   EXPECT_TRUE(seg.kept);
   EXPECT_GE(seg.score, 6.0);
-  EXPECT_TRUE(f("word_count", "東京タワーは高いです。", {{"min_words", int64_t{3}},
-                                                         {"lang", std::string("ja")}})
+  EXPECT_TRUE(f("word_count", "東京タワーは高いです。",
+                {{"min_words", int64_t{3}}, {"lang", std::string("ja")}})
                   .kept);
   // "北京" x 4: segmented words are joined without spaces. Top bigram "北京北京" occurs twice
   // without overlap: 8 of 8 code points. Duplicate bigrams: at 1 (2 words, 4 code points, no
