@@ -22,6 +22,7 @@ test: build
 bench: build
 	@bench/passthrough.sh $(BUILD)
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
+	@bench/filter_chain.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

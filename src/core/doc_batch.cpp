@@ -73,6 +73,7 @@ void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
 void DocBatch::set_text(size_t i, std::string_view text) {
   texts_[i] = arena_.append(text);
   flags_[i] |= kTextChanged;
+  if (cache_) cache_->text_changed(i);
 }
 
 void DocBatch::set_id(size_t i, std::string_view id) { ids_[i] = arena_.append(id); }

@@ -51,6 +51,16 @@ class AnnotationColumn {
   std::vector<std::string> strings_;
 };
 
+// Derived per-document data (segmentation: words, lines, n-grams...) that several stages of a
+// chain share, so a chain of filters splits each text once. The slot lives on the batch because
+// a batch visits its stages one at a time; text/ fills it. Core only owns it and tells it when a
+// document's text is replaced, so nothing stale is reused.
+class DocBatchCache {
+ public:
+  virtual ~DocBatchCache() = default;
+  virtual void text_changed(size_t row) = 0;
+};
+
 // A record that could not become a document (bad JSON, corrupt stream...), carried to errors/.
 struct InputErrorRecord {
   InputError kind;
@@ -116,6 +126,10 @@ class DocBatch {
   const AnnotationColumn* find_annotation(std::string_view name) const;
   const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const { return annotations_; }
 
+  // ---- Shared derived-data cache (see DocBatchCache) ----
+  DocBatchCache* cache() const { return cache_.get(); }
+  void set_cache(std::unique_ptr<DocBatchCache> cache) { cache_ = std::move(cache); }
+
   // ---- Errors met while reading this batch ----
   std::vector<InputErrorRecord> errors;
   uint64_t blank_lines = 0;
@@ -143,6 +157,7 @@ class DocBatch {
   std::vector<ReasonId> reasons_;
   std::vector<double> scores_;
   std::vector<std::unique_ptr<AnnotationColumn>> annotations_;
+  std::unique_ptr<DocBatchCache> cache_;
 };
 
 }  // namespace winnow

@@ -1,5 +1,8 @@
 #include "filters/builtin_stages.h"
 
+#include "filters/nemo_filters.h"
+#include "filters/quality_sets.h"
+
 namespace winnow {
 
 void register_builtin_stages(StageRegistry& registry) {
@@ -9,6 +12,13 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(add_id_spec());
   registry.add(exact_dedup_spec());
   registry.add(fuzzy_dedup_spec());
+  // Heuristic text-quality filters (issue #3): NeMo's one per stage, then the Gopher, C4,
+  // FineWeb sets and the code filters.
+  add_nemo_char_filters(registry);
+  add_nemo_word_filters(registry);
+  add_nemo_line_filters(registry);
+  add_nemo_repetition_filters(registry);
+  add_quality_set_filters(registry);
 }
 
 }  // namespace winnow

@@ -1,0 +1,464 @@
+#include "text/doc_segments.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <mutex>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "core/hash.h"
+#include "text/icu_words.h"
+#include "text/ngram_stats.h"
+#include "text/python_text.h"
+#include "text/word_tokenizer.h"
+
+namespace winnow {
+
+namespace {
+
+// Open-addressing table from a piece's bytes to its id, reused by each thread. Entries are
+// tagged with a generation so starting a new document costs nothing.
+class PieceIdTable {
+ public:
+  void start(size_t pieces) {
+    size_t want = 16;
+    while (want * 3 < pieces * 4) want <<= 1;  // load factor at most 3/4
+    // Grow as needed; give back what a huge document took once documents are small again.
+    if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
+      slots_.assign(want, Slot{});
+      slots_.shrink_to_fit();
+      generation_ = 0;
+    }
+    mask_ = want - 1;
+    if (++generation_ == 0) {
+      for (auto& s : slots_) s.generation = 0;
+      generation_ = 1;
+    }
+    next_id_ = 0;
+  }
+
+  // A piece of at most 8 bytes is its own key (its bytes packed, with its length): equal keys
+  // are equal pieces. Longer pieces are keyed by a hash and compared byte for byte.
+  uint32_t id(std::string_view text, const TextPiece& piece) {
+    std::string_view bytes = text.substr(piece.begin, piece.bytes);
+    const bool short_piece = piece.bytes <= 8;
+    uint64_t key;
+    if (short_piece) {
+      uint64_t packed = 0;
+      if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
+        // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
+        std::memcpy(&packed, text.data() + piece.begin, 8);
+        if (piece.bytes < 8) packed &= (uint64_t{1} << (8 * piece.bytes)) - 1;
+      } else {
+        std::memcpy(&packed, bytes.data(), bytes.size());
+      }
+      key = packed;
+    } else {
+      key = hash64(bytes);
+    }
+    uint64_t h = (key ^ piece.bytes) * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = (h >> 32) & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.generation != generation_) {
+        s = {key, piece.begin, piece.bytes, next_id_, generation_};
+        return next_id_++;
+      }
+      if (s.hash == key && s.bytes == piece.bytes &&
+          (short_piece || text.compare(s.begin, s.bytes, bytes) == 0)) {
+        return s.id;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t begin = 0, bytes = 0, id = 0, generation = 0;
+  };
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  uint32_t generation_ = 0;
+  uint32_t next_id_ = 0;
+};
+
+// Python's whitespace split of `text` into `out`, with code point lengths. Branch-light: each
+// 64-byte block becomes a bit mask of its white-space bytes (ASCII by table; of the non-ASCII
+// bytes only C2, E1, E2 and E3 can start a space, and only those are decoded), word starts and
+// ends are the mask's edges, and a word's code points are its bytes less its continuation bytes
+// (counted from a second mask). Word boundaries cost no mispredicted branches per byte.
+// bit 0: ASCII space; bit 1: may start a non-ASCII space; bit 2: continuation byte.
+const std::array<uint8_t, 256> kClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c : {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20}) t[c] = 1;
+  for (int c : {0xC2, 0xE1, 0xE2, 0xE3}) t[c] = 2;
+  for (int c = 0x80; c <= 0xBF; ++c) t[c] = 4;
+  return t;
+}();
+
+// The three masks of a 64-byte block. SSE2 is part of baseline x86-64, so it needs no run-time
+// dispatch; other targets take the table.
+void classify_block(const unsigned char* p, uint64_t& space, uint64_t& maybe, uint64_t& cont) {
+#if defined(__SSE2__)
+  const __m128i k80 = _mm_set1_epi8(static_cast<char>(0x80));
+  auto in_range = [&](__m128i x, int lo, int hi) {  // lo <= x <= hi, unsigned bytes
+    __m128i shifted = _mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(static_cast<char>(lo))), k80);
+    return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>((hi - lo + 1) ^ 0x80)));
+  };
+  for (int k = 0; k < 4; ++k) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    __m128i sp = _mm_or_si128(in_range(x, 0x09, 0x0D), in_range(x, 0x1C, 0x20));
+    __m128i mb = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(static_cast<char>(0xC2))),
+                              in_range(x, 0xE1, 0xE3));
+    __m128i ct = _mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8(static_cast<char>(0xC0))), k80);
+    space |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(sp))) << (16 * k);
+    maybe |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(mb))) << (16 * k);
+    cont |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(ct))) << (16 * k);
+  }
+#else
+  for (size_t i = 0; i < 64; ++i) {
+    uint64_t c = kClass[p[i]];
+    space |= (c & 1) << i;
+    maybe |= ((c >> 1) & 1) << i;
+    cont |= ((c >> 2) & 1) << i;
+  }
+#endif
+}
+
+void split_words(std::string_view text, std::vector<TextPiece>& out) {
+  out.clear();
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const char* end = text.data() + text.size();
+  const size_t n = text.size();
+  uint64_t carry_space = 0;  // bytes of a multi-byte space that spill into the next block
+  bool prev_space = true;    // the text's start behaves like a space before it
+  size_t cont_before = 0;    // continuation bytes before the current block
+  size_t word_start = 0, word_start_cont = 0;
+  for (size_t base = 0; base < n; base += 64) {
+    const size_t len = std::min<size_t>(64, n - base);
+    uint64_t space = 0, maybe = 0, cont = 0;
+    if (len == 64) {
+      classify_block(p + base, space, maybe, cont);
+    } else {
+      for (size_t i = 0; i < len; ++i) {
+        uint64_t c = kClass[p[base + i]];
+        space |= (c & 1) << i;
+        maybe |= ((c >> 1) & 1) << i;
+        cont |= ((c >> 2) & 1) << i;
+      }
+    }
+    space |= carry_space;
+    carry_space = 0;
+    while (maybe) {
+      int i = std::countr_zero(maybe);
+      maybe &= maybe - 1;
+      const char* q = text.data() + base + i;
+      const char* start = q;
+      if (!is_python_space(decode_utf8(q, end))) continue;
+      for (size_t k = 0; k < static_cast<size_t>(q - start); ++k) {
+        size_t bit = static_cast<size_t>(i) + k;
+        if (bit < 64) {
+          space |= 1ULL << bit;
+        } else {
+          carry_space |= 1ULL << (bit - 64);
+        }
+      }
+    }
+    const uint64_t valid = len == 64 ? ~0ULL : (1ULL << len) - 1;
+    space &= valid;
+    const uint64_t before = (space << 1) | (prev_space ? 1 : 0);
+    uint64_t bounds = ((~space & before) | (space & ~before)) & valid;
+    const uint64_t starts = ~space & before;
+    while (bounds) {
+      int i = std::countr_zero(bounds);
+      bounds &= bounds - 1;
+      size_t pos = base + static_cast<size_t>(i);
+      size_t cum = cont_before + static_cast<size_t>(popcount64(cont & ((1ULL << i) - 1)));
+      if ((starts >> i) & 1) {
+        word_start = pos;
+        word_start_cont = cum;
+      } else {
+        out.push_back({static_cast<uint32_t>(word_start), static_cast<uint32_t>(pos - word_start),
+                       static_cast<uint32_t>((pos - word_start) - (cum - word_start_cont))});
+      }
+    }
+    prev_space = (space >> (len - 1)) & 1;
+    cont_before += static_cast<size_t>(popcount64(cont));
+  }
+  if (n > 0 && !prev_space) {
+    out.push_back({static_cast<uint32_t>(word_start), static_cast<uint32_t>(n - word_start),
+                   static_cast<uint32_t>((n - word_start) - (cont_before - word_start_cont))});
+  }
+}
+
+bool is_blank(std::string_view s) {
+  // Most lines start with a printable ASCII byte: not blank, no decoding needed.
+  if (!s.empty() && static_cast<unsigned char>(s[0]) > 0x20 &&
+      static_cast<unsigned char>(s[0]) < 0x80)
+    return false;
+  return python_strip(s).empty();
+}
+
+}  // namespace
+
+void assign_piece_ids(std::string_view text, const std::vector<TextPiece>& pieces,
+                      std::vector<uint32_t>& ids) {
+  thread_local PieceIdTable table;
+  table.start(pieces.size());
+  ids.resize(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) ids[i] = table.id(text, pieces[i]);
+}
+
+void DocSegments::reset(std::string_view text) {
+  text_ = text;
+  done_ = 0;
+}
+
+const CharCounts& DocSegments::chars() {
+  if (done_ & kChars) return chars_;
+  // A byte histogram (a few cycles per byte, no branches), then the classes summed from it;
+  // only texts with non-ASCII bytes take a second, decoding pass for their non-ASCII letters
+  // and the ⟨ ⟩ brackets.
+  uint32_t hist[4][256] = {};
+  const auto* p = reinterpret_cast<const unsigned char*>(text_.data());
+  size_t size = text_.size(), i = 0;
+  for (; i + 4 <= size; i += 4) {
+    ++hist[0][p[i]];
+    ++hist[1][p[i + 1]];
+    ++hist[2][p[i + 2]];
+    ++hist[3][p[i + 3]];
+  }
+  for (; i < size; ++i) ++hist[0][p[i]];
+  uint32_t h[256];
+  for (int b = 0; b < 256; ++b) h[b] = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
+  auto range = [&](int from, int to) {
+    uint32_t sum = 0;
+    for (int b = from; b <= to; ++b) sum += h[b];
+    return sum;
+  };
+  CharCounts c;
+  uint32_t continuation = range(0x80, 0xBF);
+  uint32_t leads = range(0xC0, 0xFF);
+  c.chars = static_cast<uint32_t>(size) - continuation;
+  c.digits = range('0', '9');
+  uint32_t ascii_letters = range('a', 'z') + range('A', 'Z');
+  c.nemo_alnum = ascii_letters + c.digits + h['\n'] + h['?'] + h['!'] + h[','] + h['.'];
+  c.white_space = h['\t'] + h['\n'] + h['\r'] + h['\b'] + h[' '];
+  c.parentheses = h['{'] + h['}'] + h['['] + h[']'] + h['('] + h[')'];
+  c.hashes = h['#'];
+  c.newlines = h['\n'];
+  c.letters = ascii_letters;
+  if (leads > 0 || continuation > 0) {
+    const char* q = text_.data();
+    const char* end = q + size;
+    while (q < end) {
+      if (static_cast<unsigned char>(*q) < 0x80) {
+        ++q;
+        continue;
+      }
+      uint32_t cp = decode_utf8(q, end);
+      if (cp == 0x27E8 || cp == 0x27E9) ++c.parentheses;  // ⟨ ⟩
+      if (cp >= 0x80 && is_python_alpha(cp)) ++c.letters;
+    }
+  }
+  chars_ = c;
+  done_ |= kChars;
+  return chars_;
+}
+
+const std::vector<TextPiece>& DocSegments::words(WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kWords << (8 * k);
+  if (!(done_ & flag)) {
+    if (split == WordSplit::kIcu) {
+      icu_word_split(text_, words_[k]);
+    } else {
+      split_words(text_, words_[k]);
+    }
+    done_ |= flag;
+  }
+  return words_[k];
+}
+
+const std::vector<uint32_t>& DocSegments::word_ids(WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kWordIds << (8 * k);
+  if (!(done_ & flag)) {
+    assign_piece_ids(text_, words(split), word_ids_[k]);
+    done_ |= flag;
+  }
+  return word_ids_[k];
+}
+
+const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n, WordSplit split) {
+  const int k = static_cast<int>(split);
+  const uint32_t flag = kRepeatLevels << (8 * k);
+  const bool held = done_ & flag;
+  if (!held || n < levels_lo_[k] || n > levels_hi_[k]) {
+    size_t lo = held ? std::min(n, levels_lo_[k]) : n;
+    size_t hi = std::max<size_t>({n, held ? levels_hi_[k] : 0, 10});
+    repeat_levels(word_ids(split), lo, std::min<size_t>(hi, 255), repeat_levels_[k]);
+    levels_lo_[k] = lo;
+    levels_hi_[k] = std::min<size_t>(hi, 255);
+    done_ |= flag;
+  }
+  return repeat_levels_[k];
+}
+
+const std::vector<TextPiece>& DocSegments::lines() {
+  if (!(done_ & kLines)) {
+    lines_.clear();
+    // In an all-ASCII text (the common case) a piece's code points are its bytes.
+    const bool ascii = chars().chars == text_.size();
+    size_t start = 0;
+    while (true) {
+      size_t nl = text_.find('\n', start);
+      size_t stop = nl == std::string_view::npos ? text_.size() : nl;
+      std::string_view line = text_.substr(start, stop - start);
+      if (!is_blank(line)) {
+        lines_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(line.size()),
+                          static_cast<uint32_t>(ascii ? line.size() : python_len(line))});
+      }
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+    done_ |= kLines;
+  }
+  return lines_;
+}
+
+const std::vector<TextPiece>& DocSegments::paragraphs() {
+  if (!(done_ & kParagraphs)) {
+    paragraphs_.clear();
+    const bool ascii = chars().chars == text_.size();
+    size_t start = 0;
+    while (true) {
+      size_t sep = text_.find("\n\n", start);
+      size_t stop = sep == std::string_view::npos ? text_.size() : sep;
+      std::string_view para = text_.substr(start, stop - start);
+      paragraphs_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(para.size()),
+                             static_cast<uint32_t>(ascii ? para.size() : python_len(para))});
+      if (sep == std::string_view::npos) break;
+      start = sep + 2;
+    }
+    done_ |= kParagraphs;
+  }
+  return paragraphs_;
+}
+
+const std::vector<TextPiece>& DocSegments::tokens() {
+  if (!(done_ & kTokens)) {
+    word_tokenize(text_, tokens_);
+    done_ |= kTokens;
+  }
+  return tokens_;
+}
+
+const std::vector<uint32_t>& DocSegments::token_ids() {
+  if (!(done_ & kTokenIds)) {
+    assign_piece_ids(text_, tokens(), token_ids_);
+    done_ |= kTokenIds;
+  }
+  return token_ids_;
+}
+
+namespace {
+
+class SegmentPool {
+ public:
+  static SegmentPool& instance() {
+    static SegmentPool* pool = new SegmentPool();  // never destroyed: used until exit
+    return *pool;
+  }
+  void take(size_t n, std::vector<std::unique_ptr<DocSegments>>& out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (n-- > 0 && !free_.empty()) {
+      out.push_back(std::move(free_.back()));
+      free_.pop_back();
+    }
+  }
+  void give(std::vector<std::unique_ptr<DocSegments>>& docs) {
+    for (auto& d : docs) {
+      if (d) d->trim();
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& d : docs) {
+      if (d && free_.size() < kMaxPooled) free_.push_back(std::move(d));
+    }
+    docs.clear();
+  }
+
+ private:
+  // One batch's worth; with trim() that bounds the pool to tens of MB (1,024 objects of at most
+  // a few 2,048-entry vectors each), typically ~20 MB.
+  static constexpr size_t kMaxPooled = 1024;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<DocSegments>> free_;
+};
+
+template <typename T>
+void trim_vector(std::vector<T>& v) {
+  if (v.capacity() > (size_t{1} << 11)) std::vector<T>().swap(v);
+}
+
+}  // namespace
+
+void DocSegments::trim() {
+  for (int k = 0; k < 2; ++k) {
+    trim_vector(words_[k]);
+    trim_vector(word_ids_[k]);
+    trim_vector(repeat_levels_[k]);
+  }
+  trim_vector(lines_);
+  trim_vector(paragraphs_);
+  trim_vector(tokens_);
+  trim_vector(token_ids_);
+  done_ = 0;
+  text_ = {};
+}
+
+DocSegmentsCache::~DocSegmentsCache() {
+  SegmentPool::instance().give(docs_);
+  SegmentPool::instance().give(spare_);
+}
+
+DocSegments& DocSegmentsCache::at(const DocBatch& batch, size_t row) {
+  if (docs_.size() < batch.size()) {
+    docs_.resize(batch.size());
+    valid_.resize(batch.size(), 0);
+  }
+  auto& doc = docs_[row];
+  if (!doc) {
+    if (spare_.empty()) SegmentPool::instance().take(batch.size(), spare_);
+    if (spare_.empty()) {
+      doc = std::make_unique<DocSegments>();
+    } else {
+      doc = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  if (!valid_[row]) {
+    doc->reset(batch.text(row));
+    valid_[row] = 1;
+  }
+  return *doc;
+}
+
+void DocSegmentsCache::text_changed(size_t row) {
+  if (row < valid_.size()) valid_[row] = 0;
+}
+
+DocSegmentsCache& segment_cache(DocBatch& batch) {
+  auto* cache = dynamic_cast<DocSegmentsCache*>(batch.cache());
+  if (!cache) {
+    // Another kind of cache (or none): segments replace it; what it held can be recomputed.
+    batch.set_cache(std::make_unique<DocSegmentsCache>());
+    cache = static_cast<DocSegmentsCache*>(batch.cache());
+  }
+  return *cache;
+}
+
+}  // namespace winnow

@@ -1,0 +1,116 @@
+#pragma once
+// DocSegments: one document's text split the ways the heuristic filters need it, each split
+// computed on first use and kept, so a chain of 28 filter stages splits a text once.
+//
+// The splits follow NeMo Curator (filters.md): words = text.strip().split() (Python
+// whitespace), lines = the non-blank pieces of text.split("\n"), paragraphs = every piece of
+// text.split("\n\n"). tokens() is datatrove's English word_tokenize, approximated (see
+// word_tokenizer.h). Lengths are in code points, as Python's len() counts them.
+//
+// Per batch, a DocSegmentsCache lives in the DocBatch's cache slot; DocBatch::set_text tells
+// it to forget a document whose text a stage replaced (C4's line removal).
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/doc_batch.h"
+
+namespace winnow {
+
+// A piece of the text: byte offset and size, and its length in code points.
+struct TextPiece {
+  uint32_t begin = 0;
+  uint32_t bytes = 0;
+  uint32_t chars = 0;
+};
+
+// Character classes counted in one pass over the text.
+struct CharCounts {
+  uint32_t chars = 0;        // code points (len(text))
+  uint32_t nemo_alnum = 0;   // in [a-zA-Z0-9\n?!,.] (NeMo's NonAlphaNumeric keeps these)
+  uint32_t digits = 0;       // [0-9]
+  uint32_t white_space = 0;  // \t \n \r \b and space (NeMo's WhiteSpace list)
+  uint32_t parentheses = 0;  // { } ⟨ ⟩ [ ] ( )
+  uint32_t letters = 0;      // str.isalpha() code points
+  uint32_t hashes = 0;       // '#'
+  uint32_t newlines = 0;     // '\n'
+};
+
+// How a text is split into words: Python's white-space split (NeMo's default), or ICU's
+// dictionary segmentation (NeMo's jieba / MeCab for Chinese / Japanese; see icu_words.h).
+enum class WordSplit : uint8_t { kWhitespace = 0, kIcu = 1 };
+
+class DocSegments {
+ public:
+  void reset(std::string_view text);
+  // Frees oversized buffers before the object is pooled for reuse.
+  void trim();
+
+  std::string_view text() const { return text_; }
+  std::string_view piece(const TextPiece& p) const { return text_.substr(p.begin, p.bytes); }
+
+  const CharCounts& chars();
+  const std::vector<TextPiece>& words(WordSplit split = WordSplit::kWhitespace);
+  // Dense ids for words(): equal words (byte for byte) have equal ids. N-gram statistics run
+  // on these, so an n-gram is compared as integers, exactly.
+  const std::vector<uint32_t>& word_ids(WordSplit split = WordSplit::kWhitespace);
+  // repeat_levels (ngram_stats.h) over word_ids(), covering n: computed once for n up to at
+  // least 10 (NeMo's chain asks 5..10), recomputed only for an n outside the range held.
+  const std::vector<uint8_t>& word_repeat_levels(size_t n,
+                                                 WordSplit split = WordSplit::kWhitespace);
+  const std::vector<TextPiece>& lines();
+  const std::vector<TextPiece>& paragraphs();
+  const std::vector<TextPiece>& tokens();
+  const std::vector<uint32_t>& token_ids();
+
+ private:
+  enum : uint32_t {
+    kChars = 1,
+    kWords = 2,
+    kWordIds = 4,
+    kLines = 8,
+    kParagraphs = 16,
+    kTokens = 32,
+    kTokenIds = 64,
+    kRepeatLevels = 128
+  };
+  std::string_view text_;
+  uint32_t done_ = 0;
+  CharCounts chars_;
+  // Per WordSplit: the words, their ids, their repeat levels (done_ bits shifted by 8 for kIcu).
+  std::vector<TextPiece> words_[2];
+  std::vector<uint32_t> word_ids_[2];
+  std::vector<uint8_t> repeat_levels_[2];
+  size_t levels_lo_[2] = {0, 0}, levels_hi_[2] = {0, 0};
+  std::vector<TextPiece> lines_, paragraphs_, tokens_;
+  std::vector<uint32_t> token_ids_;
+};
+
+// Assigns dense ids to pieces of `text` (first occurrence order); exact (bytes are compared).
+void assign_piece_ids(std::string_view text, const std::vector<TextPiece>& pieces,
+                      std::vector<uint32_t>& ids);
+
+// Segment objects come from a process-wide pool and go back to it when the batch is freed, so
+// their vectors' capacity is reused batch after batch instead of being allocated (and
+// page-faulted) again for every document.
+class DocSegmentsCache final : public DocBatchCache {
+ public:
+  ~DocSegmentsCache() override;
+  DocSegments& at(const DocBatch& batch, size_t row);
+  void text_changed(size_t row) override;
+
+ private:
+  std::vector<std::unique_ptr<DocSegments>> docs_;
+  std::vector<std::unique_ptr<DocSegments>> spare_;
+  std::vector<uint8_t> valid_;
+};
+
+// The batch's segment cache, created (replacing any other kind of cache) on first use. A stage
+// takes it once per batch and then calls at(batch, row) per document.
+DocSegmentsCache& segment_cache(DocBatch& batch);
+inline DocSegments& doc_segments(DocBatch& batch, size_t row) {
+  return segment_cache(batch).at(batch, row);
+}
+
+}  // namespace winnow

@@ -1,0 +1,258 @@
+#include "text/ngram_stats.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/hash.h"
+
+namespace winnow {
+
+namespace {
+
+// Open addressing over 64-bit keys, 16-byte slots (a typical document's table fits in L1). A
+// slot is in use while its count is non-zero: every caller counts a slot as soon as it claims
+// it. The slots a pass claimed are listed and cleared when the next pass starts, so a new
+// document costs what the previous one used, not the table's size.
+// Slots never move during a pass, so callers may keep slot indices.
+class KeyTable {
+ public:
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+
+  void start(size_t entries) {
+    for (uint32_t i : used_) slots_[i].count = 0;
+    used_.clear();
+    size_t want = 16;
+    while (want * 3 < entries * 4) want <<= 1;  // load factor at most 3/4: stays in L1
+    // Grow as needed; give back the memory a huge document took once documents are small again
+    // (the table is per thread and lives as long as the thread).
+    if (want > slots_.size() || (slots_.size() > (size_t{1} << 20) && want <= (size_t{1} << 16))) {
+      slots_.assign(want, Slot{});
+      slots_.shrink_to_fit();
+    }
+    mask_ = want - 1;
+    shift_ = 64 - std::countr_zero(want);
+  }
+
+  // The slot of `key` (keys equal and same(first, position)), or a new one with count 0 that
+  // the caller must count before its next find.
+  template <typename Same>
+  size_t find(uint64_t key, uint32_t position, Same&& same) {
+    for (size_t i = (key * 0x9E3779B97F4A7C15ULL) >> shift_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.count == 0) {
+        s.key = key;
+        s.first = position;
+        used_.push_back(static_cast<uint32_t>(i));
+        return i;
+      }
+      if (s.key == key && same(s.first, position)) return i;
+    }
+  }
+  Slot& operator[](size_t i) { return slots_[i]; }
+
+ private:
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> used_;
+  size_t mask_ = 0;
+  unsigned shift_ = 60;
+};
+
+KeyTable& table() {
+  thread_local KeyTable t;
+  return t;
+}
+
+// N-gram keys: when n ids fit in 64 bits (n × the bit width of the largest id), the key is the
+// ids themselves, packed, and equal keys are equal n-grams; otherwise the key is a polynomial
+// hash and n-grams with equal keys are compared id by id. Either way the comparison is exact,
+// and both kinds of key roll from one position to the next in O(1).
+class Keyer {
+ public:
+  static constexpr uint64_t kBase = 0x100000001B3ULL * 2 + 1;  // odd
+
+  Keyer(const std::vector<uint32_t>& ids, size_t n) : ids_(ids.data()), n_(n) {
+    uint32_t max_id = 0;
+    for (uint32_t id : ids) max_id = std::max(max_id, id);
+    bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
+    packed_ = n * bits_ <= 64;
+    mask_ = n * bits_ >= 64 ? ~0ULL : (1ULL << (n * bits_)) - 1;
+    top_power_ = 1;
+    for (size_t j = 1; j < n; ++j) top_power_ *= kBase;
+  }
+
+  uint64_t key_at(size_t i) const {
+    uint64_t k = 0;
+    if (packed_) {
+      for (size_t j = 0; j < n_; ++j) k = (k << bits_) | ids_[i + j];
+    } else {
+      for (size_t j = 0; j < n_; ++j) k = k * kBase + ids_[i + j];
+    }
+    return k;
+  }
+  // The key at i + 1 from the key at i.
+  uint64_t next_key(uint64_t key, size_t i) const {
+    if (packed_) return ((key << bits_) | ids_[i + n_]) & mask_;
+    return (key - ids_[i] * top_power_) * kBase + ids_[i + n_];
+  }
+  bool same(uint32_t a, uint32_t b) const {
+    if (packed_) return true;
+    for (size_t j = 0; j < n_; ++j) {
+      if (ids_[a + j] != ids_[b + j]) return false;
+    }
+    return true;
+  }
+
+ private:
+  const uint32_t* ids_;
+  size_t n_;
+  int bits_ = 1;
+  bool packed_ = true;
+  uint64_t mask_ = 0;
+  uint64_t top_power_ = 1;
+};
+
+}  // namespace
+
+PieceRepetition piece_repetition(std::string_view text, const std::vector<TextPiece>& pieces) {
+  PieceRepetition r;
+  r.pieces = pieces.size();
+  KeyTable& t = table();
+  t.start(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const TextPiece& piece = pieces[i];
+    std::string_view p = text.substr(piece.begin, piece.bytes);
+    r.chars += piece.chars;
+    size_t slot = t.find(hash64(p), static_cast<uint32_t>(i), [&](uint32_t a, uint32_t) {
+      const TextPiece& other = pieces[a];
+      return other.bytes == piece.bytes && text.compare(other.begin, other.bytes, p) == 0;
+    });
+    if (t[slot].count++ == 0) {
+      ++r.distinct;
+      r.distinct_chars += piece.chars;
+    }
+  }
+  return r;
+}
+
+PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
+  PieceRepetition r;
+  r.pieces = pieces.size();
+  KeyTable& t = table();
+  t.start(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    std::string_view p = pieces[i];
+    size_t chars = 0;
+    for (char c : p) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    r.chars += chars;
+    size_t slot = t.find(hash64(p), static_cast<uint32_t>(i),
+                         [&](uint32_t a, uint32_t) { return pieces[a] == p; });
+    if (t[slot].count++ == 0) {
+      ++r.distinct;
+      r.distinct_chars += chars;
+    }
+  }
+  return r;
+}
+
+TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
+  TopNgram top;
+  if (n == 0 || ids.size() < n) return top;
+  size_t grams = ids.size() - n + 1;
+  KeyTable& t = table();
+  t.start(grams);
+  Keyer keyer(ids, n);
+  uint64_t key = keyer.key_at(0);
+  for (size_t i = 0; i < grams; ++i) {
+    if (i) key = keyer.next_key(key, i - 1);  // reads ids[i - 1 + n], inside the sequence
+    auto& slot = t[t.find(key, static_cast<uint32_t>(i),
+                          [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
+    ++slot.count;
+    // Among equally frequent n-grams the one met first (smallest first position) wins, as
+    // Counter.most_common does; every n-gram is compared when it reaches its final count.
+    if (slot.count > top.count || (slot.count == top.count && slot.first < top.position)) {
+      top.count = slot.count;
+      top.position = slot.first;
+    }
+  }
+  return top;
+}
+
+void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
+                   std::vector<uint8_t>& level) {
+  level.assign(ids.size(), 0);
+  if (lo == 0 || ids.size() < lo) return;
+  thread_local std::vector<uint32_t> positions, next, slots;
+  positions.resize(ids.size() - lo + 1);
+  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<uint32_t>(i);
+  KeyTable& t = table();
+  for (size_t m = lo; m <= hi && !positions.empty(); ++m) {
+    Keyer keyer(ids, m);
+    t.start(positions.size());
+    slots.resize(positions.size());
+    const bool contiguous = positions.back() + 1 == positions.size();
+    uint64_t key = 0;
+    for (size_t k = 0; k < positions.size(); ++k) {
+      uint32_t i = positions[k];
+      key = (contiguous && k > 0) ? keyer.next_key(key, i - 1) : keyer.key_at(i);
+      size_t s = t.find(key, i, [&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
+      slots[k] = static_cast<uint32_t>(s);
+      if (t[s].count++ > 0) level[i] = static_cast<uint8_t>(m);
+    }
+    // Only an m-gram that occurs twice can start an (m+1)-gram that occurs twice.
+    next.clear();
+    for (size_t k = 0; k < positions.size(); ++k) {
+      uint32_t i = positions[k];
+      if (t[slots[k]].count >= 2 && i + m + 1 <= ids.size()) next.push_back(i);
+    }
+    positions.swap(next);
+  }
+}
+
+size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
+                                  const std::vector<TextPiece>& words, size_t n, bool spaces) {
+  if (n == 0 || words.size() < n) return 0;
+  size_t grams = words.size() - n + 1;
+  size_t total = 0;
+  size_t overlap = 0;  // leading words of the current n-gram already counted
+  for (size_t i = 0; i < grams; ++i) {
+    if (levels[i] >= n) {
+      for (size_t k = overlap; k < n; ++k) total += words[i + k].chars;
+      if (spaces) total += std::min(n - overlap, n - 1);
+      overlap = n;
+    }
+    if (overlap > 0) --overlap;
+  }
+  return total;
+}
+
+size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
+                                       const std::vector<TextPiece>& words, size_t n) {
+  if (n == 0 || ids.size() < n) return 0;
+  size_t grams = ids.size() - n + 1;
+  KeyTable& t = table();
+  t.start(grams);
+  Keyer keyer(ids, n);
+  size_t total = 0;
+  size_t i = 0;
+  uint64_t key = keyer.key_at(0);
+  while (i < grams) {
+    auto& slot = t[t.find(key, static_cast<uint32_t>(i),
+                          [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
+    if (slot.count > 0) {
+      for (size_t k = 0; k < n; ++k) total += words[i + k].chars;
+      i += n;
+      if (i < grams) key = keyer.key_at(i);
+    } else {
+      slot.count = 1;
+      if (i + 1 < grams) key = keyer.next_key(key, i);
+      ++i;
+    }
+  }
+  return total;
+}
+
+}  // namespace winnow

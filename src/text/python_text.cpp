@@ -1,0 +1,173 @@
+#include "text/python_text.h"
+
+#include <unicode/uchar.h>
+#include <utf8proc.h>
+
+#include <bit>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace winnow {
+
+bool is_python_alpha(uint32_t cp) {
+  if (cp < 0x80) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_punctuation_or_symbol(uint32_t cp) {
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_PC:
+    case UTF8PROC_CATEGORY_PD:
+    case UTF8PROC_CATEGORY_PS:
+    case UTF8PROC_CATEGORY_PE:
+    case UTF8PROC_CATEGORY_PI:
+    case UTF8PROC_CATEGORY_PF:
+    case UTF8PROC_CATEGORY_PO:
+    case UTF8PROC_CATEGORY_SM:
+    case UTF8PROC_CATEGORY_SC:
+    case UTF8PROC_CATEGORY_SK:
+    case UTF8PROC_CATEGORY_SO:
+    case UTF8PROC_CATEGORY_CC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_sentence_terminal(uint32_t cp) {
+  if (cp < 0x80) return cp == '.' || cp == '!' || cp == '?';
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_S_TERM);
+}
+
+size_t python_len(std::string_view s) {
+  // Code points = bytes - continuation bytes (10xxxxxx), eight bytes at a time.
+  const char* p = s.data();
+  size_t n = s.size(), i = 0, continuation = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    // One bit (bit 7) per continuation byte; moved to bit 0 they sum by one multiply.
+    uint64_t m = (x & ~(x << 1) & 0x8080808080808080ULL) >> 7;
+    continuation += static_cast<size_t>((m * 0x0101010101010101ULL) >> 56);
+  }
+  for (; i < n; ++i) continuation += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
+  return n - continuation;
+}
+
+size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from) {
+  if (from > haystack.size()) return std::string_view::npos;
+  if (needle.size() == 1) return haystack.find(needle[0], from);
+  const void* hit =
+      memmem(haystack.data() + from, haystack.size() - from, needle.data(), needle.size());
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - haystack.data())
+             : std::string_view::npos;
+}
+
+namespace {
+
+// Length in bytes of the whitespace code point starting at `p`, or 0.
+size_t space_at(const char* p, const char* end) {
+  const char* q = p;
+  uint32_t cp = decode_utf8(q, end);
+  return is_python_space(cp) ? static_cast<size_t>(q - p) : 0;
+}
+
+// Start of the last code point before `end` (>= begin).
+const char* last_cp_start(const char* begin, const char* end) {
+  const char* p = end - 1;
+  while (p > begin && (static_cast<unsigned char>(*p) & 0xC0) == 0x80 && end - p < 4) --p;
+  return p;
+}
+
+}  // namespace
+
+std::string_view python_lstrip(std::string_view s) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (p < end) {
+    size_t n = space_at(p, end);
+    if (!n) break;
+    p += n;
+  }
+  return {p, static_cast<size_t>(end - p)};
+}
+
+std::string_view python_rstrip(std::string_view s) {
+  const char* begin = s.data();
+  const char* end = begin + s.size();
+  while (end > begin) {
+    const char* start = last_cp_start(begin, end);
+    if (space_at(start, end) != static_cast<size_t>(end - start)) break;
+    end = start;
+  }
+  return {begin, static_cast<size_t>(end - begin)};
+}
+
+std::string_view python_strip(std::string_view s) { return python_rstrip(python_lstrip(s)); }
+
+// Python lowers every cased letter; the phrases these filters look for are ASCII, and only two
+// non-ASCII letters lower to ASCII-bearing strings (U+0130 → "i̇", U+212A KELVIN → "k"). Those
+// are the one place this differs, and it is documented.
+void ascii_lower(std::string_view s, std::string& out) {
+  out.resize(s.size());
+  const char* in = s.data();
+  char* o = out.data();
+  size_t i = 0;
+#if defined(__SSE2__)
+  // 16 bytes at a time (SSE2 is baseline x86-64): add 0x20 where 'A' <= byte <= 'Z'.
+  const __m128i a = _mm_set1_epi8('A' - 1), z = _mm_set1_epi8('Z' + 1), bit = _mm_set1_epi8(0x20);
+  for (; i + 16 <= s.size(); i += 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, a), _mm_cmplt_epi8(x, z));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + i), _mm_add_epi8(x, _mm_and_si128(upper, bit)));
+  }
+#endif
+  for (; i < s.size(); ++i) {
+    char c = in[i];
+    o[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+}
+
+void python_splitlines(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  const char* begin = s.data();
+  const char* end = begin + s.size();
+  const char* start = begin;
+  const char* p = begin;
+  while (p < end) {
+    const char* here = p;
+    uint32_t cp = decode_utf8(p, end);
+    bool boundary = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || cp == 0x1C ||
+                    cp == 0x1D || cp == 0x1E || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+    if (!boundary) continue;
+    out.emplace_back(start, static_cast<size_t>(here - start));
+    if (cp == '\r' && p < end && *p == '\n') ++p;
+    start = p;
+  }
+  if (start < end) out.emplace_back(start, static_cast<size_t>(end - start));
+}
+
+size_t count_occurrences(std::string_view haystack, std::string_view needle) {
+  if (needle.empty()) return 0;
+  size_t count = 0;
+  size_t pos = 0;
+  while ((pos = find_bytes(haystack, needle, pos)) != std::string_view::npos) {
+    ++count;
+    pos += needle.size();
+  }
+  return count;
+}
+
+}  // namespace winnow
