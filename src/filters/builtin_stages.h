@@ -9,6 +9,10 @@ StageSpec text_length_spec();
 StageSpec select_spec();
 StageSpec sample_spec();
 StageSpec add_id_spec();
+StageSpec unicode_fix_spec();
+StageSpec language_id_spec();
+StageSpec fasttext_classify_spec();
+StageSpec fasttext_quality_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
