@@ -33,8 +33,9 @@ class FastTextModel {
   FastTextModel(const FastTextModel&) = delete;
   FastTextModel& operator=(const FastTextModel&) = delete;
 
-  // The k most probable labels, best first (k = -1: every label). Empty when the text has no
-  // token at all. Thread-safe: scratch space is thread_local.
+  // The k most probable labels, best first (k = -1: every label fastText reports, which leaves
+  // out those below about 1e-5). Even an empty text has the end-of-line token; the result is
+  // empty only when the model knows none of the tokens. Thread-safe (thread_local scratch).
   void predict(std::string_view text, int k, std::vector<FastTextPrediction>& out) const;
 
   // Labels without the model's prefix ("__label__en" -> "en").
