@@ -31,8 +31,8 @@ TEST_F(FastTextClassify, AnnotatesTopLabelAndEveryScore) {
   auto batch = make_text_batch({quality_text(true, rng), quality_text(false, rng)});
   ReasonTable reasons;
   StageContext context(reasons, "quality", 0, 42);
-  auto stage = build_stage(fasttext_classify_spec(), {{"model", *model_}, {"all_scores", true}},
-                           context);
+  auto stage =
+      build_stage(fasttext_classify_spec(), {{"model", *model_}, {"all_scores", true}}, context);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   ASSERT_TRUE(stage.value()->process(*batch).is_ok());
   const AnnotationColumn* label = batch->find_annotation("quality");
@@ -56,10 +56,12 @@ TEST_F(FastTextClassify, KeepRuleOnALabel) {
   auto batch = make_text_batch(texts);
   ReasonTable reasons;
   StageContext context(reasons, "cls", 0, 42);
-  auto stage = build_stage(
-      fasttext_classify_spec(),
-      {{"model", *model_}, {"keep_label", std::string("hq")}, {"min_score", 0.8}, {"field", std::string("q")}},
-      context);
+  auto stage = build_stage(fasttext_classify_spec(),
+                           {{"model", *model_},
+                            {"keep_label", std::string("hq")},
+                            {"min_score", 0.8},
+                            {"field", std::string("q")}},
+                           context);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   ASSERT_TRUE(stage.value()->process(*batch).is_ok());
   for (size_t i = 0; i < texts.size(); ++i) {

@@ -21,7 +21,8 @@ struct LabelledDoc {
 std::vector<LabelledDoc> load_corpus(const TempDir& dir) {
   std::string path = dir.file("langid.jsonl");
   std::string out;
-  int rc = run_command(std::string(WINNOW_SOURCE_DIR) + "/scripts/make_langid_corpus " + path, &out);
+  int rc =
+      run_command(std::string(WINNOW_SOURCE_DIR) + "/scripts/make_langid_corpus " + path, &out);
   if (rc != 0) throw std::runtime_error("make_langid_corpus failed: " + out);
   std::vector<LabelledDoc> docs;
   simdjson::dom::parser parser;
@@ -47,8 +48,7 @@ double accuracy(const std::vector<LabelledDoc>& docs,
   if (!stage.is_ok()) throw std::runtime_error(stage.status().message());
   auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(stage.value()->process(*batch).is_ok());
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const AnnotationColumn* language = batch->find_annotation("language");
   std::map<std::string, std::pair<int, int>> by_group;  // lang/source -> (right, total)
   std::map<std::string, int> confusions;
@@ -102,16 +102,15 @@ TEST_F(LanguageIdAccuracy, CorpusCoversTheLanguages) {
 }
 
 TEST_F(LanguageIdAccuracy, Cld2AtLeast95Percent) {
-  EXPECT_GE(accuracy(*docs_, {{"backend", std::string("cld2")}, {"min_score", 0.0}}, "cld2"),
-            0.95);
+  EXPECT_GE(accuracy(*docs_, {{"backend", std::string("cld2")}, {"min_score", 0.0}}, "cld2"), 0.95);
 }
 
 TEST_F(LanguageIdAccuracy, FastTextLid176AtLeast95Percent) {
   std::string model = std::string(WINNOW_SOURCE_DIR) + "/models/lid.176.ftz";
-  EXPECT_GE(accuracy(*docs_,
-                     {{"backend", std::string("fasttext")}, {"model", model}, {"min_score", 0.0}},
-                     "fasttext lid.176.ftz"),
-            0.95);
+  EXPECT_GE(
+      accuracy(*docs_, {{"backend", std::string("fasttext")}, {"model", model}, {"min_score", 0.0}},
+               "fasttext lid.176.ftz"),
+      0.95);
 }
 
 }  // namespace

@@ -65,8 +65,8 @@ TEST_P(LanguageIdBackends, AnnotatesLanguageAndScore) {
 }
 
 TEST_P(LanguageIdBackends, KeepsOnlyListedLanguages) {
-  auto r = run(params({{"languages", std::vector<std::string>{"de", "__label__fr"}},
-                       {"min_score", 0.0}}));
+  auto r = run(
+      params({{"languages", std::vector<std::string>{"de", "__label__fr"}}, {"min_score", 0.0}}));
   std::vector<std::string> reasons = reasons_of(*r->batch, r->reasons);
   reasons.pop_back();  // the digits: whatever the backend makes of them
   EXPECT_EQ(reasons,
@@ -100,8 +100,8 @@ TEST(LanguageId, ConfigErrorsNameTheKey) {
     EXPECT_FALSE(stage.is_ok());
     return stage.is_ok() ? std::string() : stage.status().message();
   };
-  std::string missing = error({{"backend", std::string("fasttext")},
-                               {"model", std::string("/no/such/lid.176.bin")}});
+  std::string missing =
+      error({{"backend", std::string("fasttext")}, {"model", std::string("/no/such/lid.176.bin")}});
   EXPECT_THAT(missing, HasSubstr("'lid'"));
   EXPECT_THAT(missing, HasSubstr("'model'"));
   EXPECT_THAT(missing, HasSubstr("/no/such/lid.176.bin"));

@@ -10,8 +10,8 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(UnicodeFix, RepairsTextAndNeverDrops) {
-  auto batch = make_text_batch({"CafÃ© and donâ€™t", "clean text", "bell\x07 and\r\nCRLF",
-                                "Cafe\xCC\x81", "bad \xff byte"});
+  auto batch = make_text_batch(
+      {"CafÃ© and donâ€™t", "clean text", "bell\x07 and\r\nCRLF", "Cafe\xCC\x81", "bad \xff byte"});
   ReasonTable reasons;
   StageContext context(reasons, "fix", 0, 42);
   auto stage = build_stage(unicode_fix_spec(), {{"annotate", true}}, context);
@@ -36,9 +36,9 @@ TEST(UnicodeFix, RepairsTextAndNeverDrops) {
 TEST(UnicodeFix, OptionsAndErrors) {
   ReasonTable reasons;
   StageContext context(reasons, "fix", 0, 42);
-  auto nfkc = build_stage(unicode_fix_spec(),
-                          {{"normalization", std::string("nfkc")}, {"fix_mojibake", false}},
-                          context);
+  auto nfkc =
+      build_stage(unicode_fix_spec(),
+                  {{"normalization", std::string("nfkc")}, {"fix_mojibake", false}}, context);
   ASSERT_TRUE(nfkc.is_ok());
   auto batch = make_text_batch({"ﬁle CafÃ©"});
   ASSERT_TRUE(nfkc.value()->process(*batch).is_ok());

@@ -92,9 +92,9 @@ TEST(FastTextModel, MatchesTheFastTextCommandLine) {
   for (const auto& line : lines) input += line + "\n";
   testing::write_file(dir.file("in.txt"), input);
   std::string out;
-  ASSERT_EQ(testing::run_command("fasttext predict-prob " + kLid + " " + dir.file("in.txt") + " 1",
-                                 &out),
-            0)
+  ASSERT_EQ(
+      testing::run_command("fasttext predict-prob " + kLid + " " + dir.file("in.txt") + " 1", &out),
+      0)
       << out;
   std::istringstream cli(out);
   auto model = load_lid();
@@ -143,10 +143,9 @@ TEST(FastTextModel, LoadErrorsNameThePath) {
 
 TEST(FastTextModel, ConcurrentPredictionsAgree) {
   auto model = load_lid();
-  std::vector<std::string> texts = {"This is an English sentence about computers.",
-                                    "Questo è un testo italiano sul computer.",
-                                    "Это русский текст о компьютерах.",
-                                    "Este es un texto en español sobre ordenadores."};
+  std::vector<std::string> texts = {
+      "This is an English sentence about computers.", "Questo è un testo italiano sul computer.",
+      "Это русский текст о компьютерах.", "Este es un texto en español sobre ordenadores."};
   std::vector<FastTextPrediction> expected_top;
   std::vector<FastTextPrediction> scratch;
   for (const auto& t : texts) {

@@ -17,15 +17,15 @@ namespace winnow::testing {
 // disjoint vocabularies so the trained model separates them clearly.
 inline std::string quality_text(bool high, std::mt19937& rng, int words = 30) {
   static const std::vector<std::string> prose = {
-      "the",      "committee", "published", "a",        "detailed",    "report",   "on",
-      "climate",  "research",  "and",       "its",      "consequences", "for",      "coastal",
-      "cities",   "scientists", "measured", "sea",      "levels",      "over",     "decades",
-      "while",    "historians", "studied",  "archives", "describing",  "earlier",  "floods",
-      "careful",  "analysis",  "shows",     "that",     "evidence",    "supports", "conclusion"};
+      "the",     "committee",  "published", "a",        "detailed",     "report",   "on",
+      "climate", "research",   "and",       "its",      "consequences", "for",      "coastal",
+      "cities",  "scientists", "measured",  "sea",      "levels",       "over",     "decades",
+      "while",   "historians", "studied",   "archives", "describing",   "earlier",  "floods",
+      "careful", "analysis",   "shows",     "that",     "evidence",     "supports", "conclusion"};
   static const std::vector<std::string> spam = {
-      "click", "here",   "buy",     "now",   "cheap", "free",    "viagra", "casino", "win",
-      "$$$",   "!!!",    "bonus",   "deal",  "sale",  "limited", "offer",  "xxx",    "hot",
-      "girls", "online", "subscribe", "lol", "best",  "price",   "order",  "today"};
+      "click", "here",   "buy",       "now",  "cheap", "free",    "viagra", "casino", "win",
+      "$$$",   "!!!",    "bonus",     "deal", "sale",  "limited", "offer",  "xxx",    "hot",
+      "girls", "online", "subscribe", "lol",  "best",  "price",   "order",  "today"};
   const auto& vocabulary = high ? prose : spam;
   std::string text;
   for (int i = 0; i < words; ++i) {
