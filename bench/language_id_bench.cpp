@@ -2,7 +2,7 @@
 // multilingual text gathered by scripts/make_langid_corpus, against a baseline measured in the
 // same run: one pass over the same documents counting code points.
 //
-// Usage: build/bench/language_id_bench [SECONDS_PER_CASE=2]
+// Usage: build/bench/language_id_bench [SECONDS_PER_CASE=2] [ONLY=substring of case names]
 // Runs from any folder; finds the corpus script and models/lid.176.ftz under WINNOW_SOURCE_DIR.
 #include <fasttext/args.h>
 #include <fasttext/fasttext.h>
@@ -149,6 +149,8 @@ std::unique_ptr<Stage> build(const StageSpec& spec,
 int main(int argc, char** argv) {
   using namespace winnow;
   double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+  std::string only = argc > 2 ? argv[2] : "";
+  auto wanted = [&](const std::string& name) { return name.find(only) != std::string::npos; };
   std::string dir =
       (std::filesystem::temp_directory_path() / ("winnow-langid-bench-" + std::to_string(getpid())))
           .string();
@@ -190,11 +192,15 @@ int main(int argc, char** argv) {
     // These stages drop or rewrite documents: each pass gets a fresh batch, made untimed.
     std::unique_ptr<DocBatch> fresh;
     auto refresh = [&] { fresh = make_batch(corpus); };
-    auto q = build(fasttext_quality_spec(), {{"model", quality}}, reasons);
-    row("fasttext_quality (dim 100, bigrams)",
-        measure([&] { (void)q->process(*fresh); }, n, seconds, refresh));
-    auto fix = build(unicode_fix_spec(), {}, reasons);
-    row("unicode_fix (NFC)", measure([&] { (void)fix->process(*fresh); }, n, seconds, refresh));
+    if (wanted("fasttext_quality")) {
+      auto q = build(fasttext_quality_spec(), {{"model", quality}}, reasons);
+      row("fasttext_quality (dim 100, bigrams)",
+          measure([&] { (void)q->process(*fresh); }, n, seconds, refresh));
+    }
+    if (wanted("unicode_fix")) {
+      auto fix = build(unicode_fix_spec(), {}, reasons);
+      row("unicode_fix (NFC)", measure([&] { (void)fix->process(*fresh); }, n, seconds, refresh));
+    }
     if (sink == 0) fmt::print("(empty corpus)\n");
   }
   std::filesystem::remove_all(dir);

@@ -85,12 +85,17 @@ TEST_F(FastTextQuality, KeepsGoodTextAndSamplesPoorTextAsNeMo) {
   for (size_t i = 0; i < texts.size(); ++i) {
     int high = i % 2 == 0;
     double p = score->float_at(i);
-    if (high) EXPECT_GT(p, 0.9) << i;
-    if (!high) EXPECT_LT(p, 0.1) << i;
+    if (high) {
+      EXPECT_GT(p, 0.9) << i;
+    } else {
+      EXPECT_LT(p, 0.1) << i;
+    }
     expected[high] += std::pow(2.0 - std::min(p, 1.0), -3.0);
     kept[high] += batch->kept(i);
     count[high] += 1;
-    if (!batch->kept(i)) EXPECT_EQ(reason_of(*batch, reasons, i), "quality/low_quality");
+    if (!batch->kept(i)) {
+      EXPECT_EQ(reason_of(*batch, reasons, i), "quality/low_quality");
+    }
   }
   EXPECT_NEAR(kept[1] / count[1], expected[1] / count[1], 0.02);
   EXPECT_NEAR(kept[0] / count[0], expected[0] / count[0], 0.03);

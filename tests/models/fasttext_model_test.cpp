@@ -47,7 +47,9 @@ TEST(FastTextModel, LanguageIdModelPredictsLanguages) {
   double sum = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     sum += all[i].probability;
-    if (i) EXPECT_LE(all[i].probability, all[i - 1].probability);
+    if (i) {
+      EXPECT_LE(all[i].probability, all[i - 1].probability);
+    }
   }
   EXPECT_NEAR(sum, 1.0, 0.01);
   EXPECT_EQ(model->find_label("__label__fr"), all[0].label);
