@@ -182,13 +182,17 @@ int main(int argc, char** argv) {
     row("baseline: count code points", base);
     ReasonTable reasons;
     // min_score 0 and no language list: nothing is dropped, so every pass does the same work.
-    auto cld2 = build(language_id_spec(), {{"min_score", 0.0}}, reasons);
-    row("language_id cld2", measure([&] { (void)cld2->process(*batch); }, n, seconds));
-    auto ft =
-        build(language_id_spec(),
-              {{"backend", std::string("fasttext")}, {"model", lid}, {"min_score", 0.0}}, reasons);
-    row("language_id fasttext lid.176.ftz",
-        measure([&] { (void)ft->process(*batch); }, n, seconds));
+    if (wanted("language_id cld2")) {
+      auto cld2 = build(language_id_spec(), {{"min_score", 0.0}}, reasons);
+      row("language_id cld2", measure([&] { (void)cld2->process(*batch); }, n, seconds));
+    }
+    if (wanted("language_id fasttext")) {
+      auto ft = build(language_id_spec(),
+                      {{"backend", std::string("fasttext")}, {"model", lid}, {"min_score", 0.0}},
+                      reasons);
+      row("language_id fasttext lid.176.ftz",
+          measure([&] { (void)ft->process(*batch); }, n, seconds));
+    }
     // These stages drop or rewrite documents: each pass gets a fresh batch, made untimed.
     std::unique_ptr<DocBatch> fresh;
     auto refresh = [&] { fresh = make_batch(corpus); };
