@@ -1,8 +1,11 @@
 #include "models/fasttext_model.h"
 
+#include <fasttext/densematrix.h>
 #include <fasttext/dictionary.h>
 #include <fasttext/fasttext.h>
+#include <math.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <istream>
@@ -67,6 +70,10 @@ Result<std::shared_ptr<const FastTextModel>> FastTextModel::load(const std::stri
     if (label.compare(0, args.label.size(), args.label) == 0) label.erase(0, args.label.size());
     model->labels_.push_back(std::move(label));
   }
+  if (args.loss == fasttext::loss_name::softmax && !model->model_->isQuant()) {
+    model->input_ = model->model_->getInputMatrix();
+    model->output_ = model->model_->getOutputMatrix();
+  }
   model->path_ = path;
   cache()[key] = model;
   return std::shared_ptr<const FastTextModel>(std::move(model));
@@ -87,14 +94,14 @@ std::string FastTextModel::labels_text() const {
   return joined;
 }
 
-void FastTextModel::predict(std::string_view text, int k,
-                            std::vector<FastTextPrediction>& out) const {
+namespace {
+
+// The document as fastText's word and n-gram ids: one line, newlines read as spaces, ended by
+// '\n' so the end-of-sentence token is counted as Python's predict() counts it.
+const std::vector<int32_t>& line_ids(const fasttext::Dictionary& dictionary,
+                                     std::string_view text) {
   thread_local std::string line;
   thread_local std::vector<int32_t> words, labels;
-  thread_local fasttext::Predictions predictions;
-  out.clear();
-  // fastText ends a line at '\n'; the whole document is one line, closed by one '\n' so the
-  // end-of-sentence token is counted as Python's predict() counts it.
   line.assign(text);
   for (char& c : line) {
     if (c == '\n') c = ' ';
@@ -102,11 +109,105 @@ void FastTextModel::predict(std::string_view text, int k,
   line += '\n';
   ViewStreambuf buffer(line.data(), line.data() + line.size());
   std::istream in(&buffer);
-  dictionary_->getLine(in, words, labels);
-  predictions.clear();
+  dictionary.getLine(in, words, labels);
+  return words;
+}
+
+// fastText's ordering of predictions (Loss::findKBest's heap): higher log-probability first.
+bool better(const std::pair<float, int32_t>& l, const std::pair<float, int32_t>& r) {
+  return l.first > r.first;
+}
+
+}  // namespace
+
+void FastTextModel::predict(std::string_view text, int k,
+                            std::vector<FastTextPrediction>& out) const {
+  out.clear();
+  const std::vector<int32_t>& words = line_ids(*dictionary_, text);
   if (words.empty()) return;
+  if (input_) {
+    predict_softmax(words, k, out);
+    return;
+  }
+  thread_local fasttext::Predictions predictions;
+  predictions.clear();
   model_->predict(k, words, predictions, 0.0f);
   for (const auto& [log_probability, label] : predictions) {
+    out.push_back({label, std::exp(log_probability)});
+  }
+}
+
+void FastTextModel::predict_reference(std::string_view text, int k,
+                                      std::vector<FastTextPrediction>& out) const {
+  out.clear();
+  const std::vector<int32_t>& words = line_ids(*dictionary_, text);
+  if (words.empty()) return;
+  fasttext::Predictions predictions;
+  model_->predict(k, words, predictions, 0.0f);
+  for (const auto& [log_probability, label] : predictions) {
+    out.push_back({label, std::exp(log_probability)});
+  }
+}
+
+void FastTextModel::predict_softmax(const std::vector<int32_t>& words, int k,
+                                    std::vector<FastTextPrediction>& out) const {
+  const int64_t dim = input_->cols();
+  const int64_t labels = output_->rows();
+  thread_local std::vector<float> hidden, output;
+  hidden.assign(dim, 0.0f);
+  output.resize(labels);
+  const float* in = input_->data();
+  // Model::computeHidden: the rows summed in order, then scaled by 1 / count. The row a few
+  // tokens ahead is fetched while this one is added: the rows are scattered over a matrix far
+  // larger than the caches.
+  constexpr size_t kAhead = 8;
+  const size_t n = words.size();
+  auto prefetch = [&](size_t t) {
+    const char* row = reinterpret_cast<const char*>(in + words[t] * dim);
+    for (int64_t byte = 0; byte < dim * int64_t(sizeof(float)); byte += 64) {
+      __builtin_prefetch(row + byte);
+    }
+  };
+  for (size_t t = 0; t < std::min(n, kAhead); ++t) prefetch(t);
+  for (size_t t = 0; t < n; ++t) {
+    if (t + kAhead < n) prefetch(t + kAhead);
+    const float* row = in + words[t] * dim;
+    for (int64_t j = 0; j < dim; ++j) hidden[j] += row[j];
+  }
+  const float scale = static_cast<float>(1.0 / n);
+  for (int64_t j = 0; j < dim; ++j) hidden[j] *= scale;
+  // SoftmaxLoss::computeOutput: one dot product per label, then a softmax.
+  const float* wo = output_->data();
+  for (int64_t i = 0; i < labels; ++i) {
+    float d = 0.0f;
+    for (int64_t j = 0; j < dim; ++j) d += wo[i * dim + j] * hidden[j];
+    output[i] = d;
+  }
+  float max = output[0], z = 0.0f;
+  for (int64_t i = 0; i < labels; ++i) max = std::max(output[i], max);
+  for (int64_t i = 0; i < labels; ++i) {
+    // fastText calls the C library's double exp on a float (unqualified exp in its source).
+    output[i] = static_cast<float>(::exp(static_cast<double>(output[i] - max)));
+    z += output[i];
+  }
+  for (int64_t i = 0; i < labels; ++i) output[i] /= z;
+  // Loss::findKBest with threshold 0: a heap of the k best log-probabilities (log(p + 1e-5)).
+  const size_t best = k < 0 ? static_cast<size_t>(labels) : static_cast<size_t>(k);
+  thread_local std::vector<std::pair<float, int32_t>> heap;
+  heap.clear();
+  for (int64_t i = 0; i < labels; ++i) {
+    if (output[i] < 0.0f) continue;
+    const float log_p = static_cast<float>(std::log(output[i] + 1e-5));
+    if (heap.size() == best && log_p < heap.front().first) continue;
+    heap.emplace_back(log_p, static_cast<int32_t>(i));
+    std::push_heap(heap.begin(), heap.end(), better);
+    if (heap.size() > best) {
+      std::pop_heap(heap.begin(), heap.end(), better);
+      heap.pop_back();
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end(), better);
+  for (const auto& [log_probability, label] : heap) {
     out.push_back({label, std::exp(log_probability)});
   }
 }

@@ -12,6 +12,7 @@
 #include "core/status.h"
 
 namespace fasttext {
+class DenseMatrix;
 class Dictionary;
 class FastText;
 }  // namespace fasttext
@@ -37,6 +38,8 @@ class FastTextModel {
   // out those below about 1e-5). Even an empty text has the end-of-line token; the result is
   // empty only when the model knows none of the tokens. Thread-safe (thread_local scratch).
   void predict(std::string_view text, int k, std::vector<FastTextPrediction>& out) const;
+  // The same through libfasttext's own Model::predict, for tests of the fast path.
+  void predict_reference(std::string_view text, int k, std::vector<FastTextPrediction>& out) const;
 
   // Labels without the model's prefix ("__label__en" -> "en").
   const std::vector<std::string>& labels() const { return labels_; }
@@ -52,6 +55,12 @@ class FastTextModel {
 
   std::unique_ptr<fasttext::FastText> model_;
   std::shared_ptr<const fasttext::Dictionary> dictionary_;  // held to avoid a refcount per call
+  // Softmax models with dense matrices (quality classifiers) take predict_softmax(): fastText's
+  // own arithmetic in its own order, with the next rows prefetched (the pass is memory-bound).
+  std::shared_ptr<const fasttext::DenseMatrix> input_, output_;
+
+  void predict_softmax(const std::vector<int32_t>& words, int k,
+                       std::vector<FastTextPrediction>& out) const;
   std::vector<std::string> labels_;
   std::string label_prefix_;
   std::string path_;
