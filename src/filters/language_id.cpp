@@ -19,7 +19,7 @@ namespace winnow {
 namespace {
 
 // CLD2 keeps a few legacy or script-qualified codes where lid.176 has one plain code.
-std::string normalize_cld2_code(std::string code) {
+std::string_view normalize_cld2_code(std::string_view code) {
   if (code == "iw") return "he";
   if (code == "jw") return "jv";
   if (code == "zh-Hant") return "zh";
@@ -62,7 +62,7 @@ class LanguageIdStage final : public Stage {
         }
       } else {
         LanguageGuess guess = detect_language_cld2(batch.text(i));
-        code = normalize_cld2_code(std::move(guess.code));
+        code.assign(normalize_cld2_code(guess.code));
         score = guess.score;
       }
       if (language_column) {

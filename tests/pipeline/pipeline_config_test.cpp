@@ -206,8 +206,10 @@ TEST_F(PipelineConfigTest, UnknownStageTypeListsKnownStages) {
       "    min_chars: 1\n"
       "  - stage: dedupe\n");
   EXPECT_THAT(message, StartsWith("name.yaml:5: "));
-  EXPECT_THAT(message,
-              HasSubstr("unknown stage 'dedupe' (known: add_id, sample, select, text_length)"));
+  // The list grows with every stage added; check its shape, not its exact contents.
+  EXPECT_THAT(message, HasSubstr("unknown stage 'dedupe' (known: add_id, "));
+  EXPECT_THAT(message, HasSubstr(", select, "));
+  EXPECT_THAT(message, HasSubstr(", text_length"));
 }
 
 TEST_F(PipelineConfigTest, StageWithoutTypeIsAnError) {
