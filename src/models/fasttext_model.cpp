@@ -74,6 +74,7 @@ Result<std::shared_ptr<const FastTextModel>> FastTextModel::load(const std::stri
     model->input_ = model->model_->getInputMatrix();
     model->output_ = model->model_->getOutputMatrix();
   }
+  model->vocabulary_ = FastTextVocabulary::build(*model->model_);
   model->path_ = path;
   cache()[key] = model;
   return std::shared_ptr<const FastTextModel>(std::move(model));
@@ -123,7 +124,14 @@ bool better(const std::pair<float, int32_t>& l, const std::pair<float, int32_t>&
 void FastTextModel::predict(std::string_view text, int k,
                             std::vector<FastTextPrediction>& out) const {
   out.clear();
-  const std::vector<int32_t>& words = line_ids(*dictionary_, text);
+  thread_local std::vector<int32_t> ids;
+  const std::vector<int32_t>* line = &ids;
+  if (vocabulary_) {
+    vocabulary_->line_ids(text, ids);
+  } else {
+    line = &line_ids(*dictionary_, text);
+  }
+  const std::vector<int32_t>& words = *line;
   if (words.empty()) return;
   if (input_) {
     predict_softmax(words, k, out);

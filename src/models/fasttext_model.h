@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "models/fasttext_vocabulary.h"
 
 namespace fasttext {
 class DenseMatrix;
@@ -58,6 +59,8 @@ class FastTextModel {
   // Softmax models with dense matrices (quality classifiers) take predict_softmax(): fastText's
   // own arithmetic in its own order, with the next rows prefetched (the pass is memory-bound).
   std::shared_ptr<const fasttext::DenseMatrix> input_, output_;
+  // Models without subwords or pruning read their tokens through our compact vocabulary.
+  std::unique_ptr<FastTextVocabulary> vocabulary_;
 
   void predict_softmax(const std::vector<int32_t>& words, int k,
                        std::vector<FastTextPrediction>& out) const;

@@ -132,26 +132,30 @@ TEST(FastTextModel, TrainedQualityModelAndSharing) {
   EXPECT_EQ(again.value().get(), model.value().get());
 }
 
-// Softmax models take winnow's own forward pass (prefetching rows); it must give exactly
-// libfasttext's probabilities and order, for top-1 and for every label.
+// Softmax models take winnow's own reading (compact vocabulary) and forward pass (prefetching
+// rows); they must give exactly libfasttext's probabilities and order, for top-1 and for every
+// label, on text with unknown words, labels, every separator and non-ASCII bytes.
 TEST(FastTextModel, SoftmaxFastPathEqualsLibFastText) {
   testing::TempDir dir;
-  auto model = FastTextModel::load(testing::train_quality_model(dir));
-  ASSERT_TRUE(model.is_ok());
-  std::mt19937 rng(5);
-  std::vector<FastTextPrediction> fast, reference;
-  for (int i = 0; i < 500; ++i) {
-    std::string text = testing::quality_text(i % 3 == 0, rng, 1 + i % 200);
-    if (i % 5 == 0) text += " unknown words here\nand a second line " + std::to_string(i);
-    if (i % 7 == 0)
-      text = testing::quality_text(true, rng, 20) + " " + testing::quality_text(false, rng, 20);
-    for (int k : {1, -1}) {
-      model.value()->predict(text, k, fast);
-      model.value()->predict_reference(text, k, reference);
-      ASSERT_EQ(fast.size(), reference.size()) << text;
-      for (size_t j = 0; j < fast.size(); ++j) {
-        EXPECT_EQ(fast[j].label, reference[j].label) << text;
-        EXPECT_EQ(fast[j].probability, reference[j].probability) << text;
+  for (int ngrams : {1, 3}) {
+    auto model = FastTextModel::load(testing::train_quality_model(dir, ngrams));
+    ASSERT_TRUE(model.is_ok());
+    std::mt19937 rng(5);
+    std::vector<FastTextPrediction> fast, reference;
+    for (int i = 0; i < 500; ++i) {
+      std::string text = testing::quality_text(i % 3 == 0, rng, 1 + i % 200);
+      if (i % 5 == 0) text += " unknown words here\nand a second line " + std::to_string(i);
+      if (i % 11 == 0) text += " __label__hq __label__other\t\r\v\f déjà vu \xE2\x80\x99 ";
+      if (i % 7 == 0)
+        text = testing::quality_text(true, rng, 20) + " " + testing::quality_text(false, rng, 20);
+      for (int k : {1, -1}) {
+        model.value()->predict(text, k, fast);
+        model.value()->predict_reference(text, k, reference);
+        ASSERT_EQ(fast.size(), reference.size()) << text;
+        for (size_t j = 0; j < fast.size(); ++j) {
+          EXPECT_EQ(fast[j].label, reference[j].label) << text;
+          EXPECT_EQ(fast[j].probability, reference[j].probability) << text;
+        }
       }
     }
   }

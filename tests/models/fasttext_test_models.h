@@ -36,7 +36,7 @@ inline std::string quality_text(bool high, std::mt19937& rng, int words = 30) {
 }
 
 // Trains the quality model into `dir` and returns its path.
-inline std::string train_quality_model(const TempDir& dir) {
+inline std::string train_quality_model(const TempDir& dir, int word_ngrams = 1) {
   std::mt19937 rng(7);
   std::string train;
   for (int i = 0; i < 400; ++i) {
@@ -55,11 +55,13 @@ inline std::string train_quality_model(const TempDir& dir) {
   args.lr = 0.5;
   args.dim = 16;
   args.epoch = 10;
+  args.wordNgrams = word_ngrams;
+  args.bucket = 10000;
   args.thread = 1;
   args.verbose = 0;
   fasttext::FastText model;
   model.train(args);
-  std::string path = dir.file("quality.bin");
+  std::string path = dir.file("quality-" + std::to_string(word_ngrams) + ".bin");
   model.saveModel(path);
   return path;
 }
