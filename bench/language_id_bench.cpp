@@ -24,6 +24,7 @@
 
 #include "core/utf8.h"
 #include "filters/builtin_stages.h"
+#include "models/fasttext_model.h"
 
 namespace winnow {
 namespace {
@@ -200,6 +201,24 @@ int main(int argc, char** argv) {
       auto q = build(fasttext_quality_spec(), {{"model", quality}}, reasons);
       row("fasttext_quality (dim 100, bigrams)",
           measure([&] { (void)q->process(*fresh); }, n, seconds, refresh));
+    }
+    if (wanted("predict")) {
+      // The model alone, both ways, to show what winnow's reading and forward pass save.
+      auto model = FastTextModel::load(quality).value();
+      std::vector<FastTextPrediction> out;
+      row("  quality predict, libfasttext", measure(
+                                                [&] {
+                                                  for (size_t i = 0; i < n; ++i)
+                                                    model->predict_reference(batch->text(i), 1,
+                                                                             out);
+                                                },
+                                                n, seconds));
+      row("  quality predict, winnow", measure(
+                                           [&] {
+                                             for (size_t i = 0; i < n; ++i)
+                                               model->predict(batch->text(i), 1, out);
+                                           },
+                                           n, seconds));
     }
     if (wanted("unicode_fix")) {
       auto fix = build(unicode_fix_spec(), {}, reasons);
