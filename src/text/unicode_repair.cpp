@@ -1,7 +1,10 @@
 #include "text/unicode_repair.h"
 
+#include <unicode/normalizer2.h>
+#include <unicode/stringpiece.h>
 #include <utf8proc.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -68,6 +71,17 @@ bool normalize_unicode(std::string_view s, UnicodeNormalization form, std::strin
   }
   if (ascii) return false;
   if (form == UnicodeNormalization::kNfc && below_combining) return false;
+  // Most text is normalised already: ICU's quick check says so without building a copy.
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* normalizer = form == UnicodeNormalization::kNfc
+                                           ? icu::Normalizer2::getNFCInstance(status)
+                                           : icu::Normalizer2::getNFKCInstance(status);
+  if (U_SUCCESS(status) && s.size() <= INT32_MAX &&
+      normalizer->isNormalizedUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())),
+                                   status) &&
+      U_SUCCESS(status)) {
+    return false;
+  }
 
   int options = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
   if (form == UnicodeNormalization::kNfkc) options |= UTF8PROC_COMPAT;
