@@ -14,10 +14,10 @@ namespace {
 // Windows-1252 character (the five bytes it leaves undefined become C1 controls, as browsers
 // and Python's latin-1 do), encoded again as UTF-8.
 std::string mis_decode_as_cp1252(const std::string& utf8) {
-  static const uint16_t k80[32] = {
-      0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-      0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+  static const uint16_t k80[32] = {0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+                                   0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
   std::string out;
   for (unsigned char byte : utf8) {
     uint32_t cp = byte >= 0x80 && byte < 0xA0 ? k80[byte - 0x80] : byte;
@@ -62,9 +62,9 @@ TEST(Mojibake, RepairsCommonPairsSeenInTheWild) {
 
 TEST(Mojibake, LeavesLegitimateTextAlone) {
   std::string out = "untouched";
-  for (const char* text : {"Café, naïve, “quoted” – ok", "muß… und „Zitat“", "café…” said she",
-                           "É» and ß…", "日本語のテキスト", "plain ascii", "À la carte ©2024",
-                           "×½ ±°"}) {
+  for (const char* text :
+       {"Café, naïve, “quoted” – ok", "muß… und „Zitat“", "café…” said she", "É» and ß…",
+        "日本語のテキスト", "plain ascii", "À la carte ©2024", "×½ ±°"}) {
     EXPECT_EQ(count_mojibake(text), 0u) << text;
     EXPECT_FALSE(repair_mojibake(text, out)) << text;
   }

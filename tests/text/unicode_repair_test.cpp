@@ -16,8 +16,8 @@ std::string repair(const std::string& text, UnicodeRepairOptions options = {},
 TEST(UnicodeRepair, CleanTextIsUnchanged) {
   UnicodeRepairChanges changes;
   std::string out = "untouched";
-  for (const char* text : {"plain ascii\twith tab\nand newline", "Café déjà vu", "日本語",
-                           "Ελληνικά", ""}) {
+  for (const char* text :
+       {"plain ascii\twith tab\nand newline", "Café déjà vu", "日本語", "Ελληνικά", ""}) {
     changes = repair_unicode(text, {}, out);
     EXPECT_FALSE(changes.any()) << text;
   }
@@ -26,21 +26,34 @@ TEST(UnicodeRepair, CleanTextIsUnchanged) {
 
 TEST(UnicodeRepair, ReplacesInvalidUtf8) {
   UnicodeRepairChanges changes;
-  EXPECT_EQ(repair("ab\xff" "c\xc3", {}, &changes), "ab\xEF\xBF\xBD" "c\xEF\xBF\xBD");
+  EXPECT_EQ(repair("ab\xff"
+                   "c\xc3",
+                   {}, &changes),
+            "ab\xEF\xBF\xBD"
+            "c\xEF\xBF\xBD");
   EXPECT_TRUE(changes.invalid_utf8);
   EXPECT_FALSE(changes.mojibake);
 }
 
 TEST(UnicodeRepair, RemovesControlsKeepingLines) {
   UnicodeRepairChanges changes;
-  EXPECT_EQ(repair(std::string("a\x00" "b\x07" "c\x1b[0md\x7f", 12), {}, &changes), "abc[0md");
+  EXPECT_EQ(repair(std::string("a\x00"
+                               "b\x07"
+                               "c\x1b[0md\x7f",
+                               11),
+                   {}, &changes),
+            "abc[0md");
   EXPECT_TRUE(changes.control_chars);
   EXPECT_EQ(repair("one\r\ntwo\rthree\ffour\vfive"), "one\ntwo\nthree\nfour\nfive");
   EXPECT_EQ(repair("\xEF\xBB\xBFhello \xC2\x80world\xC2\x85next"), "hello world\nnext");
   EXPECT_EQ(repair("tab\tand\nnewline stay"), "tab\tand\nnewline stay");
   UnicodeRepairOptions keep;
   keep.remove_control_chars = false;
-  EXPECT_EQ(repair("a\x07" "b", keep), "a\x07" "b");
+  EXPECT_EQ(repair("a\x07"
+                   "b",
+                   keep),
+            "a\x07"
+            "b");
 }
 
 TEST(UnicodeRepair, NormalisesToNfcOrNfkc) {
