@@ -21,6 +21,7 @@ test: build
 
 bench: build
 	@bench/passthrough.sh $(BUILD)
+	@$(BUILD)/bench/language_id_bench
 
 clean:
 	rm -rf $(BUILD)
