@@ -186,6 +186,10 @@ int main(int argc, char** argv) {
     if (wanted("language_id cld2")) {
       auto cld2 = build(language_id_spec(), {{"min_score", 0.0}}, reasons);
       row("language_id cld2", measure([&] { (void)cld2->process(*batch); }, n, seconds));
+      auto cld2_prefix =
+          build(language_id_spec(), {{"min_score", 0.0}, {"max_chars", int64_t{2000}}}, reasons);
+      row("language_id cld2, max_chars 2000",
+          measure([&] { (void)cld2_prefix->process(*batch); }, n, seconds));
     }
     if (wanted("language_id fasttext")) {
       auto ft = build(language_id_spec(),

@@ -18,6 +18,18 @@ namespace winnow {
 
 namespace {
 
+// The first `max_chars` code points of `text` (all of it when max_chars is 0).
+std::string_view prefix(std::string_view text, int64_t max_chars) {
+  if (max_chars <= 0 || text.size() <= static_cast<size_t>(max_chars)) return text;
+  int64_t seen = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == max_chars) {
+      return text.substr(0, i);
+    }
+  }
+  return text;
+}
+
 // CLD2 keeps a few legacy or script-qualified codes where lid.176 has one plain code.
 std::string_view normalize_cld2_code(std::string_view code) {
   if (code == "iw") return "he";
@@ -28,11 +40,12 @@ std::string_view normalize_cld2_code(std::string_view code) {
 
 class LanguageIdStage final : public Stage {
  public:
-  LanguageIdStage(std::shared_ptr<const FastTextModel> model, double min_score,
+  LanguageIdStage(std::shared_ptr<const FastTextModel> model, double min_score, int64_t max_chars,
                   std::vector<std::string> languages, bool annotate, std::string language_field,
                   std::string score_field, StageContext& context)
       : model_(std::move(model)),
         min_score_(min_score),
+        max_chars_(max_chars),
         languages_(std::move(languages)),
         annotate_(annotate),
         language_field_(std::move(language_field)),
@@ -51,9 +64,10 @@ class LanguageIdStage final : public Stage {
     std::string code;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
+      const std::string_view text = prefix(batch.text(i), max_chars_);
       double score = 0.0;
       if (model_) {
-        model_->predict(batch.text(i), 1, predictions);
+        model_->predict(text, 1, predictions);
         if (predictions.empty()) {
           code = "un";  // no token at all: nothing to identify
         } else {
@@ -61,7 +75,7 @@ class LanguageIdStage final : public Stage {
           score = predictions[0].probability;
         }
       } else {
-        LanguageGuess guess = detect_language_cld2(batch.text(i));
+        LanguageGuess guess = detect_language_cld2(text);
         code.assign(normalize_cld2_code(guess.code));
         score = guess.score;
       }
@@ -82,6 +96,7 @@ class LanguageIdStage final : public Stage {
  private:
   std::shared_ptr<const FastTextModel> model_;  // null: CLD2
   double min_score_;
+  int64_t max_chars_;
   std::vector<std::string> languages_;
   bool annotate_;
   std::string language_field_, score_field_;
@@ -107,6 +122,9 @@ StageSpec language_id_spec() {
           {"languages", ParamType::kStringList, "",
            "keep only these languages (ISO 639 codes as lid.176 labels them: en, de, zh...); "
            "default: any"},
+          {"max_chars", ParamType::kInt, "0",
+           "identify from the first max_chars code points only (faster on long documents); "
+           "0 = the whole text, as NeMo"},
           {"annotate", ParamType::kBool, "true", "record the language and its score"},
           {"language_field", ParamType::kString, "language", "field for the language code"},
           {"score_field", ParamType::kString, "language_score", "field for the score"},
@@ -130,6 +148,8 @@ StageSpec language_id_spec() {
         double min_score = p.get_float("min_score");
         if (!(min_score >= 0.0 && min_score <= 1.0))
           return p.error("min_score", "must be in [0, 1]");
+        int64_t max_chars = p.get_int("max_chars");
+        if (max_chars < 0) return p.error("max_chars", "must be 0 or more");
         std::vector<std::string> languages;
         for (std::string code : p.get_string_list("languages")) {
           if (code.rfind("__label__", 0) == 0) code.erase(0, 9);
@@ -141,7 +161,7 @@ StageSpec language_id_spec() {
         }
         if (p.get_string("score_field").empty()) return p.error("score_field", "must not be empty");
         return std::unique_ptr<Stage>(new LanguageIdStage(
-            std::move(model), min_score, std::move(languages), p.get_bool("annotate"),
+            std::move(model), min_score, max_chars, std::move(languages), p.get_bool("annotate"),
             p.get_string("language_field"), p.get_string("score_field"), context));
       },
   };

@@ -82,6 +82,22 @@ TEST_P(LanguageIdBackends, DropsLowScores) {
   EXPECT_EQ(r->batch->find_annotation("language"), nullptr);
 }
 
+TEST_P(LanguageIdBackends, MaxCharsLooksAtThePrefixOnly) {
+  // German first (about 270 characters), then much more English.
+  std::string text = kTexts[1] + " " + kTexts[1] + " ";
+  for (int i = 0; i < 12; ++i) text += kTexts[0] + " ";
+  for (int64_t max_chars : {int64_t{0}, int64_t{250}}) {
+    auto batch = make_text_batch({text});
+    ReasonTable reasons;
+    StageContext context(reasons, "lid", 0, 42);
+    auto stage = build_stage(language_id_spec(), params({{"max_chars", max_chars}}), context);
+    ASSERT_TRUE(stage.is_ok()) << stage.status().message();
+    ASSERT_TRUE(stage.value()->process(*batch).is_ok());
+    EXPECT_EQ(batch->find_annotation("language")->string_at(0), max_chars == 0 ? "en" : "de")
+        << max_chars;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, LanguageIdBackends,
                          ::testing::Values(std::string("cld2"), std::string("fasttext")));
 
@@ -109,6 +125,7 @@ TEST(LanguageId, ConfigErrorsNameTheKey) {
   EXPECT_THAT(error({{"model", kLid}}), HasSubstr("only used by backend fasttext"));
   EXPECT_THAT(error({{"backend", std::string("langdetect")}}), HasSubstr("'backend'"));
   EXPECT_THAT(error({{"min_score", 1.5}}), HasSubstr("'min_score'"));
+  EXPECT_THAT(error({{"max_chars", int64_t{-1}}}), HasSubstr("'max_chars'"));
   EXPECT_THAT(error({{"languages", std::vector<std::string>{""}}}), HasSubstr("'languages'"));
 }
 
