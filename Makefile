@@ -23,6 +23,7 @@ bench: build
 	@bench/passthrough.sh $(BUILD)
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
 	@bench/filter_chain.sh $(BUILD)
+	@$(BUILD)/bench/language_id_bench
 
 clean:
 	rm -rf $(BUILD)

@@ -19,6 +19,10 @@ void register_builtin_stages(StageRegistry& registry) {
   add_nemo_line_filters(registry);
   add_nemo_repetition_filters(registry);
   add_quality_set_filters(registry);
+  registry.add(unicode_fix_spec());
+  registry.add(language_id_spec());
+  registry.add(fasttext_classify_spec());
+  registry.add(fasttext_quality_spec());
 }
 
 }  // namespace winnow

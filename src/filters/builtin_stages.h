@@ -11,6 +11,10 @@ StageSpec sample_spec();
 StageSpec add_id_spec();
 StageSpec exact_dedup_spec();
 StageSpec fuzzy_dedup_spec();
+StageSpec unicode_fix_spec();
+StageSpec language_id_spec();
+StageSpec fasttext_classify_spec();
+StageSpec fasttext_quality_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
