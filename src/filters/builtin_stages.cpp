@@ -7,6 +7,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(select_spec());
   registry.add(sample_spec());
   registry.add(add_id_spec());
+  registry.add(html_extract_spec());
 }
 
 }  // namespace winnow

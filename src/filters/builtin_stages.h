@@ -9,6 +9,7 @@ StageSpec text_length_spec();
 StageSpec select_spec();
 StageSpec sample_spec();
 StageSpec add_id_spec();
+StageSpec html_extract_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
