@@ -93,6 +93,8 @@ StageSpec html_extract_spec() {
           {"max_heading_distance", ParamType::kInt, "200",
            "justext: characters between a heading and good text"},
           {"no_headings", ParamType::kBool, "false", "justext: treat headings as paragraphs"},
+          {"code_in_context", ParamType::kBool, "false",
+           "justext (not in NeMo): <pre> blocks start near-good, kept when among good text"},
           {"language", ParamType::kString, "",
            "justext: stop-word language (ISO 639-1); empty: detect with CLD2"},
           {"stopwords_dir", ParamType::kString, std::string(kDefaultStopWordsDir),
@@ -144,6 +146,7 @@ StageSpec html_extract_spec() {
         }
         o.justext.max_link_density = p.get_float("max_link_density");
         o.justext.no_headings = p.get_bool("no_headings");
+        o.justext.code_in_context = p.get_bool("code_in_context");
         o.language = p.get_string("language");
         if (p.get_int("max_input_bytes") < 1024) {
           return p.error("max_input_bytes", "must be at least 1024");

@@ -70,7 +70,14 @@ class ParagraphMaker final : public HtmlVisitor {
   }
 
   void text(std::string_view content) override {
-    if (is_blank_unicode(content)) return;
+    if (is_blank_unicode(content)) {
+      // jusText drops whitespace-only text nodes, which glues the words around them when
+      // they sit between inline elements ("<b>import</b> <i>json</i>" -> "importjson", all
+      // over highlighted code). Keeping them as one separator fixes that and changes nothing
+      // else: a blank node neither counts as text nor ends a <br><br> pair.
+      if (current_.has_text) append_normalized_whitespace(current_.raw, content);
+      return;
+    }
     size_t before = current_.raw.size();
     append_normalized_whitespace(current_.raw, content);
     current_.has_text = true;
@@ -90,15 +97,18 @@ class ParagraphMaker final : public HtmlVisitor {
     bool has_text = false;
     bool heading = false;
     bool in_select = false;
+    bool in_pre = false;
   };
 
   void enter(std::string_view tag) {
     if (is_heading_tag(tag)) ++headings_open_;
     if (tag == "select") ++selects_open_;
+    if (tag == "pre") ++pres_open_;
   }
   void leave(std::string_view tag) {
     if (is_heading_tag(tag) && headings_open_ > 0) --headings_open_;
     if (tag == "select" && selects_open_ > 0) --selects_open_;
+    if (tag == "pre" && pres_open_ > 0) --pres_open_;
   }
 
   void start_paragraph() {
@@ -111,11 +121,13 @@ class ParagraphMaker final : public HtmlVisitor {
       p.chars_in_links = current_.links;
       p.heading = current_.heading;
       p.in_select = current_.in_select;
+      p.in_pre = current_.in_pre;
       paragraphs.push_back(std::move(p));
     }
     current_ = Pending();
     current_.heading = headings_open_ > 0;
     current_.in_select = selects_open_ > 0;
+    current_.in_pre = pres_open_ > 0;
   }
 
   Pending current_;
@@ -123,6 +135,7 @@ class ParagraphMaker final : public HtmlVisitor {
   bool link_ = false;
   int headings_open_ = 0;
   int selects_open_ = 0;
+  int pres_open_ = 0;
 };
 
 double stopword_density(const JusTextParagraph& p, const StopWords* stop_words) {
@@ -205,6 +218,8 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
       c = JusTextClass::kBad;  // a copyright line
     } else if (p.in_select) {
       c = JusTextClass::kBad;
+    } else if (o.code_in_context && p.in_pre) {
+      c = JusTextClass::kNearGood;
     } else if (p.length < o.length_low) {
       c = p.chars_in_links > 0 ? JusTextClass::kBad : JusTextClass::kShort;
     } else if (stops >= stop_high) {

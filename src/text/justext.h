@@ -24,6 +24,10 @@ struct JusTextOptions {  // NeMo Curator's defaults
   double max_link_density = 0.2;
   size_t max_heading_distance = 200;
   bool no_headings = false;
+  // Not in jusText: a <pre> block (code, usually) that is not link-heavy starts as near-good
+  // instead of being judged by its stop words, so code inside good text is kept and code
+  // among boilerplate is not.
+  bool code_in_context = false;
 };
 
 enum class JusTextClass { kBad, kShort, kNearGood, kGood };
@@ -34,6 +38,7 @@ struct JusTextParagraph {
   size_t chars_in_links = 0;
   bool heading = false;    // inside h1..h6
   bool in_select = false;  // inside a <select>
+  bool in_pre = false;     // inside a <pre>
   JusTextClass context_free = JusTextClass::kBad;
   JusTextClass final_class = JusTextClass::kBad;
 };
