@@ -1,6 +1,8 @@
 #include "io/warc_reader.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -60,8 +62,9 @@ bool parse_u64(std::string_view s, uint64_t& out) {
   return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
 }
 
+// Appends `"key":"value"` (with a leading comma unless it is the object's first member).
 void append_json_field(std::string& out, std::string_view key, std::string_view value) {
-  if (out.size() > 1) out.push_back(',');
+  if (out.back() != '{') out.push_back(',');
   append_json_string(out, key);
   out.push_back(':');
   if (is_valid_utf8(value)) {
@@ -73,13 +76,118 @@ void append_json_field(std::string& out, std::string_view key, std::string_view 
   }
 }
 
+// gzip for WARC files. Unlike the JSONL source it recovers from a damaged member: it hands
+// back what it inflated before the damage, then reports a break (the error, naming the
+// compressed offset) and goes on at the next gzip member header, which in a Common Crawl file
+// starts the next record. A header split across two reads of the file is missed (the next one
+// is found instead).
+class RecoveringGzipSource final : public ByteSource {
+ public:
+  static std::unique_ptr<RecoveringGzipSource> open(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    auto source = std::unique_ptr<RecoveringGzipSource>(new RecoveringGzipSource());
+    source->path_ = path;
+    source->fd_ = fd;
+    source->compression_ = Compression::kGzip;
+    source->in_ = std::make_unique_for_overwrite<char[]>(kInputBufferBytes);
+    return source;
+  }
+  ~RecoveringGzipSource() override { inflateEnd(&stream_); }
+
+  size_t read(char* dst, size_t capacity) override {
+    if (failed_ || finished_ || broken_) return 0;
+    stream_.next_out = reinterpret_cast<Bytef*>(dst);
+    stream_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, 1u << 30));
+    while (stream_.avail_out > 0) {
+      if (in_pos_ == in_end_ && !refill_input()) {
+        if (failed_) return 0;  // a read error: the rest of the file is gone
+        finished_ = true;
+        if (member_open_) {
+          set_break(InputError::kTruncatedCompressed,
+                    fmt::format("truncated gzip stream: the file ends inside a member (at "
+                                "compressed byte {})",
+                                file_offset_));
+        }
+        break;
+      }
+      stream_.next_in = reinterpret_cast<Bytef*>(in_.get() + in_pos_);
+      stream_.avail_in = static_cast<uInt>(in_end_ - in_pos_);
+      member_open_ = true;
+      int rc = inflate(&stream_, Z_NO_FLUSH);
+      in_pos_ = in_end_ - stream_.avail_in;
+      if (rc == Z_STREAM_END) {
+        member_open_ = false;
+        inflateReset(&stream_);
+        continue;
+      }
+      if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        set_break(InputError::kCorruptCompressed,
+                  fmt::format("corrupt gzip data near compressed byte {}: {}",
+                              compressed_bytes_read(), stream_.msg ? stream_.msg : "error"));
+        skip_to_next_member();
+        break;
+      }
+    }
+    return capacity - stream_.avail_out;
+  }
+
+  // After read() returned 0: true (once) when that was a recoverable break, not the end.
+  bool take_break(StreamError* error) {
+    if (!broken_) return false;
+    broken_ = false;
+    *error = break_error_;
+    return true;
+  }
+
+ private:
+  RecoveringGzipSource() {
+    std::memset(&stream_, 0, sizeof(stream_));
+    inflateInit2(&stream_, 15 + 16);
+  }
+  void set_break(InputError kind, std::string message) {
+    broken_ = true;
+    break_error_ = {kind, fmt::format("{}: {}", path_, message)};
+  }
+  void skip_to_next_member() {
+    inflateReset(&stream_);
+    member_open_ = false;
+    if (in_pos_ < in_end_) ++in_pos_;  // not the damaged member's own header again
+    while (true) {
+      for (; in_pos_ + 2 < in_end_; ++in_pos_) {
+        if (static_cast<unsigned char>(in_[in_pos_]) == 0x1f &&
+            static_cast<unsigned char>(in_[in_pos_ + 1]) == 0x8b && in_[in_pos_ + 2] == 0x08)
+          return;
+      }
+      in_pos_ = in_end_;
+      if (!refill_input()) {
+        finished_ = true;
+        return;
+      }
+    }
+  }
+
+  z_stream stream_;
+  bool member_open_ = false;
+  bool finished_ = false;
+  bool broken_ = false;
+  StreamError break_error_;
+};
+
 // Buffered reading over a ByteSource with the uncompressed offset of the next byte.
 class Input {
  public:
   enum class Line { kOk, kTooLong, kEof };
 
-  explicit Input(ByteSource& source)
-      : source_(source), buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
+  Input(ByteSource& source, RecoveringGzipSource* gzip)
+      : source_(source),
+        gzip_(gzip),
+        buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
+
+  // A damaged gzip member stopped the stream (reads return nothing until resume()).
+  bool broken() const { return broken_; }
+  const StreamError& break_error() const { return break_error_; }
+  void resume() { broken_ = false; }
 
   uint64_t offset() const { return offset_; }
   uint64_t total() const { return offset_ + (end_ - pos_); }
@@ -141,15 +249,24 @@ class Input {
  private:
   bool fill() {
     if (pos_ < end_) return true;
-    if (eof_) return false;
+    if (eof_ || broken_) return false;
     size_t n = source_.read(buffer_.get(), kBufferBytes);
     pos_ = 0;
     end_ = n;
-    if (n == 0) eof_ = true;
+    if (n == 0) {
+      if (gzip_ && gzip_->take_break(&break_error_)) {
+        broken_ = true;
+      } else {
+        eof_ = true;
+      }
+    }
     return n > 0;
   }
 
   ByteSource& source_;
+  RecoveringGzipSource* gzip_;
+  bool broken_ = false;
+  StreamError break_error_;
   std::unique_ptr<char[]> buffer_;
   size_t pos_ = 0;
   size_t end_ = 0;
@@ -298,8 +415,19 @@ class WarcReader::Impl {
     record.excerpt.assign(excerpt.substr(0, kExcerptBytes));
     batch.errors.push_back(std::move(record));
   }
-  // After the stream ended: an error if the source failed, a truncated record otherwise.
-  void report_end(DocBatch& batch, uint64_t record_offset, std::string_view what) {
+  // After the stream stopped inside a record: a damaged gzip member (an error, then reading
+  // goes on at the next record), a failed source, or a record cut short by the end of the
+  // file. Returns whether reading goes on.
+  bool report_end(DocBatch& batch, uint64_t record_offset, std::string_view what) {
+    if (input_->broken()) {
+      const StreamError& e = input_->break_error();
+      add_error(batch, e.kind, record_offset,
+                fmt::format("{} (in the record at byte {}); skipped to the next record",
+                            e.message, record_offset));
+      input_->resume();
+      if (!resync()) finished_ = true;
+      return !finished_;
+    }
     finished_ = true;
     if (source_->failed()) {
       add_error(batch, source_->error().kind, record_offset,
@@ -309,6 +437,7 @@ class WarcReader::Impl {
       add_error(batch, InputError::kTruncatedWarc, record_offset,
                 fmt::format("{}: record at byte {} is cut short: {}", path_, record_offset, what));
     }
+    return false;
   }
   // Skips to the next line that starts a WARC record; false at the end of the stream.
   bool resync() {
@@ -321,7 +450,10 @@ class WarcReader::Impl {
         pending_offset_ = start;
         return true;
       }
-      if (status == Input::Line::kEof) return false;
+      if (status == Input::Line::kEof) {
+        if (!input_->broken()) return false;
+        input_->resume();  // a damaged member while looking: keep looking after it
+      }
     }
   }
   bool type_wanted(const std::string& type) const {
@@ -385,6 +517,7 @@ bool WarcReader::Impl::read_record(DocBatch& batch, std::string& data,
       record_offset = input_->offset();
       Input::Line status = input_->read_line(line_, kMaxHeaderLine);
       if (status == Input::Line::kEof && line_.empty()) {
+        if (input_->broken()) return report_end(batch, record_offset, "");
         if (source_->failed()) report_end(batch, record_offset, "");
         if (input_->total() == 0 && !source_->failed()) {
           add_error(batch, InputError::kEmptyFile, 0, fmt::format("{}: file is empty", path_));
@@ -414,9 +547,8 @@ bool WarcReader::Impl::read_record(DocBatch& batch, std::string& data,
   while (true) {
     Input::Line status = input_->read_line(line_, kMaxHeaderLine);
     if (status == Input::Line::kEof) {
-      report_end(batch, record_offset, "the file ends inside its WARC headers");
       ++record_index_;
-      return false;
+      return report_end(batch, record_offset, "the file ends inside its WARC headers");
     }
     header_bytes += line_.size() + 1;
     if (status == Input::Line::kTooLong || header_bytes > kMaxHeaderBlock) {
@@ -468,9 +600,8 @@ bool WarcReader::Impl::read_record(DocBatch& batch, std::string& data,
   uint64_t length = headers.content_length;
   auto skip_rest = [&](uint64_t remaining) {
     if (input_->skip(remaining) < remaining) {
-      report_end(batch, record_offset,
-                 fmt::format("Content-Length is {} but the file ends first", length));
-      return false;
+      return report_end(batch, record_offset,
+                        fmt::format("Content-Length is {} but the file ends first", length));
     }
     consume_trailer();
     return true;
@@ -495,9 +626,8 @@ bool WarcReader::Impl::read_record(DocBatch& batch, std::string& data,
     size_t first = static_cast<size_t>(std::min<uint64_t>(length, kMaxHttpHead));
     read = input_->read(block_, first);
     if (read < first) {
-      report_end(batch, record_offset,
-                 fmt::format("Content-Length is {} but the file ends first", length));
-      return false;
+      return report_end(batch, record_offset,
+                        fmt::format("Content-Length is {} but the file ends first", length));
     }
     if (!parse_http_head(block_, read == length, head)) {
       add_error(batch, InputError::kCorruptWarc, record_offset,
@@ -521,9 +651,8 @@ bool WarcReader::Impl::read_record(DocBatch& batch, std::string& data,
   }
   uint64_t rest = length - read;
   if (input_->read(block_, static_cast<size_t>(rest)) < rest) {
-    report_end(batch, record_offset,
-               fmt::format("Content-Length is {} but the file ends first", length));
-    return false;
+    return report_end(batch, record_offset,
+                      fmt::format("Content-Length is {} but the file ends first", length));
   }
   consume_trailer();
 
@@ -580,7 +709,14 @@ std::unique_ptr<DocBatch> WarcReader::Impl::next() {
       finished_ = true;
       return batch;
     }
-    input_ = std::make_unique<Input>(*source_);
+    RecoveringGzipSource* gzip = nullptr;
+    if (source_->compression() == Compression::kGzip) {
+      if (auto recovering = RecoveringGzipSource::open(path_)) {
+        gzip = recovering.get();
+        source_ = std::move(recovering);
+      }
+    }
+    input_ = std::make_unique<Input>(*source_, gzip);
   }
 
   uint64_t start = input_->offset();
