@@ -98,21 +98,50 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
   std::string low = lower_ascii(head);
   size_t pos = 0;
   while ((pos = low.find("<meta", pos)) != std::string::npos) {
-    size_t end = low.find('>', pos);
-    if (end == std::string::npos) end = low.size();
-    std::string_view tag = std::string_view(head).substr(pos, end - pos);
-    std::string_view low_tag = std::string_view(low).substr(pos, end - pos);
-    pos = end;
-    // <meta charset=...>, or <meta http-equiv="content-type" content="...; charset=...">.
-    bool direct = low_tag.find("charset=") != std::string_view::npos &&
-                  (low_tag.find(" charset") != std::string_view::npos ||
-                   low_tag.find("\tcharset") != std::string_view::npos ||
-                   low_tag.find("\ncharset") != std::string_view::npos);
-    bool http_equiv = low_tag.find("http-equiv") != std::string_view::npos &&
-                      low_tag.find("content-type") != std::string_view::npos;
-    if (!direct && !http_equiv) continue;
-    std::string value = charset_value(tag);
-    if (!value.empty()) return value;
+    // The tag's attributes, quotes respected (the HTML prescan, simplified).
+    size_t i = pos + 5;
+    std::string charset, http_equiv, content;
+    while (i < low.size() && low[i] != '>') {
+      while (i < low.size() && (is_space(low[i]) || low[i] == '/')) ++i;
+      size_t name_start = i;
+      while (i < low.size() && !is_space(low[i]) && low[i] != '=' && low[i] != '>' &&
+             low[i] != '/')
+        ++i;
+      std::string_view name = std::string_view(low).substr(name_start, i - name_start);
+      while (i < low.size() && is_space(low[i])) ++i;
+      std::string value;
+      if (i < low.size() && low[i] == '=') {
+        ++i;
+        while (i < low.size() && is_space(low[i])) ++i;
+        if (i < low.size() && (low[i] == '"' || low[i] == '\'')) {
+          char quote = low[i++];
+          size_t end = low.find(quote, i);
+          if (end == std::string::npos) end = low.size();
+          value = std::string(head.substr(i, end - i));
+          i = std::min(end + 1, low.size());
+        } else {
+          size_t start = i;
+          while (i < low.size() && !is_space(low[i]) && low[i] != '>') ++i;
+          value = std::string(head.substr(start, i - start));
+          // "<meta charset=utf-8/>": strictly the label is "utf-8/"; pages mean utf-8.
+          while (!value.empty() && value.back() == '/') value.pop_back();
+        }
+      }
+      if (name.empty()) {
+        if (i < low.size() && low[i] != '>') ++i;  // a stray character
+        continue;
+      }
+      if (name == "charset") charset = value;
+      if (name == "http-equiv") http_equiv = lower_ascii(value);
+      if (name == "content") content = value;
+    }
+    pos = i;
+    while (!charset.empty() && is_space(charset.back())) charset.pop_back();
+    if (!charset.empty()) return charset;
+    if (http_equiv == "content-type") {
+      std::string value = charset_value(content);
+      if (!value.empty()) return value;
+    }
   }
   return {};
 }
