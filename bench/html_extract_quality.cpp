@@ -122,9 +122,18 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  for (HtmlAlgorithm algorithm : {HtmlAlgorithm::kJusText, HtmlAlgorithm::kPlain}) {
+  struct Variant {
+    const char* name;
+    HtmlAlgorithm algorithm;
+    bool code_in_context;
+  };
+  for (Variant v : {Variant{"justext", HtmlAlgorithm::kJusText, false},
+                    Variant{"justext+code", HtmlAlgorithm::kJusText, true},
+                    Variant{"plain", HtmlAlgorithm::kPlain, false}}) {
+    HtmlAlgorithm algorithm = v.algorithm;
     HtmlExtractOptions options;
     options.algorithm = algorithm;
+    options.justext.code_in_context = v.code_in_context;
     HtmlExtractor extractor(options, table.value());
     long tp = 0, extracted = 0, reference = 0, pages = 0;
     double p_sum = 0, r_sum = 0;
@@ -149,18 +158,16 @@ int main(int argc, char** argv) {
       p_sum += p;
       r_sum += rc;
       if (debug) {
-        std::printf("%s %s P=%.3f R=%.3f\n",
-                    algorithm == HtmlAlgorithm::kJusText ? "justext" : "plain", file.c_str(), p,
-                    rc);
+        std::printf("%s %s P=%.3f R=%.3f\n", v.name, file.c_str(), p, rc);
         if (algorithm == HtmlAlgorithm::kJusText && files.size() == 1) {
           std::printf("%s\n", result.text.c_str());
         }
       }
     }
     std::printf(
-        "%-8s pages=%ld  precision=%.3f recall=%.3f (micro)  precision=%.3f recall=%.3f "
+        "%-13s pages=%ld  precision=%.3f recall=%.3f (micro)  precision=%.3f recall=%.3f "
         "(page mean)\n",
-        algorithm == HtmlAlgorithm::kJusText ? "justext" : "plain", pages,
+        v.name, pages,
         extracted ? double(tp) / extracted : 0.0, reference ? double(tp) / reference : 0.0,
         pages ? p_sum / pages : 0.0, pages ? r_sum / pages : 0.0);
   }

@@ -1,9 +1,12 @@
 #pragma once
 // HtmlDocument: a page parsed by gumbo (the HTML5 parsing algorithm, tolerant of real-world
-// markup) and walked without recursion. Hostile pages stay bounded: gumbo's nodes live in an
-// arena freed in one go (gumbo's own destructor recurses once per level of nesting and can
-// overflow the stack on deeply nested input), the walk keeps its own stack, and elements
-// nested deeper than `max_depth` are walked for their text only.
+// markup) and walked without recursion. Hostile pages stay bounded:
+// - nesting is capped before gumbo sees the page: gumbo's scope checks walk the stack of open
+//   elements, so 100,000 nested <div>s take minutes; a light tag scanner drops start tags that
+//   would nest deeper than `max_depth` (their text stays), which real pages never reach;
+// - gumbo's nodes live in an arena freed in one go (its own destructor recurses once per
+//   level of nesting and can overflow the stack);
+// - the walk keeps its own stack, and elements deeper than its `max_depth` give text only.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -33,10 +36,15 @@ class HtmlVisitor {
   virtual void text(std::string_view text) = 0;
 };
 
+// `html` with the start tags that would nest deeper than `max_depth` (as a tag scanner that
+// knows void elements and implied end tags estimates it) and their end tags removed; empty
+// when nothing needs removing. Exposed for tests.
+std::string limit_html_nesting(std::string_view html, size_t max_depth);
+
 class HtmlDocument {
  public:
   // `html` must be UTF-8 (gumbo's requirement; invalid bytes become U+FFFD).
-  explicit HtmlDocument(std::string_view html);
+  explicit HtmlDocument(std::string_view html, size_t max_depth = 1000);
   ~HtmlDocument();
   HtmlDocument(const HtmlDocument&) = delete;
   HtmlDocument& operator=(const HtmlDocument&) = delete;

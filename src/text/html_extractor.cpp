@@ -49,7 +49,7 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     result.truncated = true;
   }
 
-  HtmlDocument document(html);
+  HtmlDocument document(html, options_.max_depth);
   if (options_.algorithm == HtmlAlgorithm::kPlain) {
     result.text = html_plain_text(document, options_.max_depth);
     return result;

@@ -83,8 +83,7 @@ TEST_F(HtmlExtractTest, DropsPagesWithNothingLeft) {
                            std::string(5000, '\0') + std::string(3000, '\xff')}});
   ASSERT_TRUE(stage->process(*batch).is_ok());
   EXPECT_THAT(reasons_of(*batch, reasons_),
-              ElementsAre("html_extract/unknown_language", "kept",
-                          "html_extract/unknown_language"));
+              ElementsAre("html_extract/no_text", "kept", "html_extract/unknown_language"));
   auto keep_unknown = make({{"drop_unknown_language", false}});
   batch = raw_batch({{page("<p>Too short.</p>")}});
   ASSERT_TRUE(keep_unknown->process(*batch).is_ok());
