@@ -32,6 +32,12 @@ for name in warc_reader_fuzz html_extract_fuzz; do
   corpus="$out/corpus-$name"
   mkdir -p "$corpus"
   # Seeds: a few real pages and a real WARC, when the test left one.
+  if [ "$name" = warc_reader_fuzz ]; then
+    body='HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n<p>\r\n0\r\n\r\n'
+    len=$(printf "$body" | wc -c)
+    printf "\000WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <http://a/>\r\nContent-Type: application/http\r\nContent-Length: $len\r\n\r\n$body\r\n\r\nWARC/1.1\r\nWARC-Type: resource\r\nContent-Type: text/html\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n" \
+      > "$corpus/seed-records"
+  fi
   if [ "$name" = html_extract_fuzz ]; then
     for f in /usr/share/doc/python3.11/html/tutorial/appetite.html \
              /usr/share/doc/debian-reference-fr/docs/apa.ja.html; do
