@@ -21,6 +21,8 @@ test: build
 
 bench: build
 	@bench/passthrough.sh $(BUILD)
+	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
+	@bench/warc_extract.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
