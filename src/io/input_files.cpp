@@ -98,7 +98,7 @@ std::string shard_stem(const std::string& path) {
   std::string name = fs::path(path).filename().string();
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json", ".warc"}) {
+    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json"}) {
       if (ends_with(name, suffix) && name.size() > suffix.size()) {
         name.resize(name.size() - suffix.size());
         changed = true;

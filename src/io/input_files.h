@@ -20,8 +20,8 @@ struct InputFile {
 // file is taken whatever its name. A pattern that matches nothing is an error.
 Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns);
 
-// The output name stem for an input path: its file name without .jsonl/.json/.warc/.gz/.zst
-// suffixes.
+// The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst
+// suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...).
 std::string shard_stem(const std::string& path);
 
 }  // namespace winnow

@@ -219,10 +219,10 @@ TEST_F(WarcExample, OutputDoesNotDependOnThreadsOrBatchSize) {
   std::string a = dir_.file("a"), b = dir_.file("b");
   ASSERT_EQ(run_example(a, "--threads 4 --batch-size 1000"), 0);
   ASSERT_EQ(run_example(b, "--threads 1 --batch-size 3"), 0);
-  for (const char* name : {"crawl.jsonl", "pages.jsonl", "rejected/pages.jsonl"}) {
+  for (const char* name : {"crawl.warc.jsonl", "pages.warc.jsonl", "rejected/pages.warc.jsonl"}) {
     EXPECT_EQ(read_file(a + "/" + name), read_file(b + "/" + name)) << name;
   }
-  EXPECT_FALSE(read_file(a + "/crawl.jsonl").empty());
+  EXPECT_FALSE(read_file(a + "/crawl.warc.jsonl").empty());
 }
 
 }  // namespace

@@ -207,7 +207,7 @@ TEST_F(PipelineConfigTest, UnknownStageTypeListsKnownStages) {
       "  - stage: dedupe\n");
   EXPECT_THAT(message, StartsWith("name.yaml:5: "));
   EXPECT_THAT(message,
-              HasSubstr("unknown stage 'dedupe' (known: add_id, sample, select, text_length)"));
+              HasSubstr("unknown stage 'dedupe' (known: add_id, html_extract, sample, select, text_length)"));
 }
 
 TEST_F(PipelineConfigTest, StageWithoutTypeIsAnError) {
