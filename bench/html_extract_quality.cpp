@@ -43,7 +43,7 @@ class MainText final : public HtmlVisitor {
     if (depth_ > 0) --depth_;
     // Words never span a block boundary; inline tags (code, a, em) do not split words.
     static const std::set<std::string_view> kBlocks = {
-        "p",  "div", "li", "pre", "h1", "h2", "h3",    "h4",         "h5", "h6", "td",
+        "p",  "div", "li", "pre", "h1", "h2", "h3",    "h4",         "h5", "h6",     "td",
         "th", "tr",  "dt", "dd",  "ul", "ol", "table", "blockquote", "br", "section"};
     if (depth_ > 0 && kBlocks.count(e.tag())) content += ' ';
   }
@@ -115,9 +115,8 @@ int main(int argc, char** argv) {
       const char* names[] = {"bad", "short", "neargood", "good"};
       for (const auto& p : ps) {
         std::printf("%-8s %-8s len=%-5zu links=%-4zu %s| %.90s\n",
-                    names[static_cast<int>(p.context_free)],
-                    names[static_cast<int>(p.final_class)], p.length, p.chars_in_links,
-                    p.heading ? "H" : " ", p.text.c_str());
+                    names[static_cast<int>(p.context_free)], names[static_cast<int>(p.final_class)],
+                    p.length, p.chars_in_links, p.heading ? "H" : " ", p.text.c_str());
       }
     }
     return 0;
@@ -167,9 +166,9 @@ int main(int argc, char** argv) {
     std::printf(
         "%-13s pages=%ld  precision=%.3f recall=%.3f (micro)  precision=%.3f recall=%.3f "
         "(page mean)\n",
-        v.name, pages,
-        extracted ? double(tp) / extracted : 0.0, reference ? double(tp) / reference : 0.0,
-        pages ? p_sum / pages : 0.0, pages ? r_sum / pages : 0.0);
+        v.name, pages, extracted ? double(tp) / extracted : 0.0,
+        reference ? double(tp) / reference : 0.0, pages ? p_sum / pages : 0.0,
+        pages ? r_sum / pages : 0.0);
   }
   return 0;
 }

@@ -9,13 +9,15 @@
 using namespace winnow;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const StopWordTable table =
-      StopWordTable::load(std::string(kDefaultStopWordsDir)).value();
+  static const StopWordTable table = StopWordTable::load(std::string(kDefaultStopWordsDir)).value();
   if (size == 0) return 0;
-  static const char* kContentTypes[] = {"", "text/html; charset=utf-8",
+  static const char* kContentTypes[] = {"",
+                                        "text/html; charset=utf-8",
                                         "text/html; charset=iso-8859-1",
-                                        "text/html; charset=shift_jis", "text/html; charset=utf-16",
-                                        "text/html; charset=bogus", "text/html; charset=gb2312",
+                                        "text/html; charset=shift_jis",
+                                        "text/html; charset=utf-16",
+                                        "text/html; charset=bogus",
+                                        "text/html; charset=gb2312",
                                         "text/html; charset=koi8-r"};
   HtmlExtractOptions options;
   options.algorithm = (data[0] & 1) ? HtmlAlgorithm::kPlain : HtmlAlgorithm::kJusText;

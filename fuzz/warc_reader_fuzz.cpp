@@ -32,8 +32,9 @@ std::string gzip(const uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::string path = "/tmp/winnow-warc-fuzz-" + std::to_string(getpid()) + ".warc";
-  std::string bytes = (size > 0 && (data[0] & 1)) ? gzip(data + 1, size - 1)
-                                                   : std::string(reinterpret_cast<const char*>(data), size);
+  std::string bytes = (size > 0 && (data[0] & 1))
+                          ? gzip(data + 1, size - 1)
+                          : std::string(reinterpret_cast<const char*>(data), size);
   if (size > 0 && (data[0] & 2) && bytes.size() > 8) bytes.resize(bytes.size() - 5);  // cut
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) return 0;

@@ -158,10 +158,9 @@ StageSpec html_extract_spec() {
         auto table = StopWordTable::load(p.get_string("stopwords_dir"));
         if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
         if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0) {
-          return p.error("stopwords_dir",
-                         "no Lingua::StopWords lists (XX.pm) in '" +
-                             p.get_string("stopwords_dir") +
-                             "' (Debian: liblingua-stopwords-perl)");
+          return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
+                                              p.get_string("stopwords_dir") +
+                                              "' (Debian: liblingua-stopwords-perl)");
         }
         if (!o.language.empty() && o.algorithm == HtmlAlgorithm::kJusText &&
             !table->find(o.language)) {

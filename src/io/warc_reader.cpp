@@ -39,8 +39,8 @@ bool iequals(std::string_view a, std::string_view b) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' ||
-                        s.back() == '\n'))
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
     s.remove_suffix(1);
   return s;
 }
@@ -395,9 +395,7 @@ class WarcReader::Impl {
   }
 
   std::unique_ptr<DocBatch> next();
-  uint64_t compressed_bytes_read() const {
-    return source_ ? source_->compressed_bytes_read() : 0;
-  }
+  uint64_t compressed_bytes_read() const { return source_ ? source_->compressed_bytes_read() : 0; }
 
  private:
   struct Pending {
@@ -422,8 +420,8 @@ class WarcReader::Impl {
     if (input_->broken()) {
       const StreamError& e = input_->break_error();
       add_error(batch, e.kind, record_offset,
-                fmt::format("{} (in the record at byte {}); skipped to the next record",
-                            e.message, record_offset));
+                fmt::format("{} (in the record at byte {}); skipped to the next record", e.message,
+                            record_offset));
       input_->resume();
       if (!resync()) finished_ = true;
       return !finished_;

@@ -119,8 +119,8 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
       int value = 0;
       auto [ptr, ec] = std::from_chars(code.data(), code.data() + code.size(), value);
       if (ec != std::errc() || ptr != code.data() + code.size() || value < 100 || value > 599) {
-        return r.error(codes, fmt::format("status code '{}' is not an HTTP status (100-599)",
-                                          code));
+        return r.error(codes,
+                       fmt::format("status code '{}' is not an HTTP status (100-599)", code));
       }
       options.status_codes.push_back(value);
     }

@@ -104,8 +104,7 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
     while (i < low.size() && low[i] != '>') {
       while (i < low.size() && (is_space(low[i]) || low[i] == '/')) ++i;
       size_t name_start = i;
-      while (i < low.size() && !is_space(low[i]) && low[i] != '=' && low[i] != '>' &&
-             low[i] != '/')
+      while (i < low.size() && !is_space(low[i]) && low[i] != '=' && low[i] != '>' && low[i] != '/')
         ++i;
       std::string_view name = std::string_view(low).substr(name_start, i - name_start);
       while (i < low.size() && is_space(low[i])) ++i;
@@ -166,20 +165,34 @@ std::string normalize_charset(std::string_view label) {
   if (name.empty()) return {};
   // WHATWG: these labels mean windows-1252 / gbk / utf-8 in browsers, and pages rely on it.
   static const std::map<std::string, std::string, std::less<>> kAliases = {
-      {"ascii", "windows-1252"},       {"us-ascii", "windows-1252"},
-      {"iso-8859-1", "windows-1252"},  {"iso8859-1", "windows-1252"},
-      {"iso_8859-1", "windows-1252"},  {"latin1", "windows-1252"},
-      {"l1", "windows-1252"},          {"cp1252", "windows-1252"},
-      {"x-cp1252", "windows-1252"},    {"gb2312", "gbk"},
-      {"x-gbk", "gbk"},                {"gb_2312-80", "gbk"},
-      {"utf8", "utf-8"},               {"unicode-1-1-utf-8", "utf-8"},
-      {"iso-8859-9", "windows-1254"},  {"latin5", "windows-1254"},
-      {"tis-620", "windows-874"},      {"iso-8859-11", "windows-874"},
-      {"euc-kr", "windows-949"},       {"ks_c_5601-1987", "windows-949"},
-      {"x-sjis", "shift_jis"},         {"shift-jis", "shift_jis"},
-      {"sjis", "shift_jis"},           {"ms_kanji", "shift_jis"},
-      {"windows-31j", "shift_jis"},    {"x-euc-jp", "euc-jp"},
-      {"big5-hkscs", "big5-hkscs"},    {"x-mac-cyrillic", "x-mac-cyrillic"},
+      {"ascii", "windows-1252"},
+      {"us-ascii", "windows-1252"},
+      {"iso-8859-1", "windows-1252"},
+      {"iso8859-1", "windows-1252"},
+      {"iso_8859-1", "windows-1252"},
+      {"latin1", "windows-1252"},
+      {"l1", "windows-1252"},
+      {"cp1252", "windows-1252"},
+      {"x-cp1252", "windows-1252"},
+      {"gb2312", "gbk"},
+      {"x-gbk", "gbk"},
+      {"gb_2312-80", "gbk"},
+      {"utf8", "utf-8"},
+      {"unicode-1-1-utf-8", "utf-8"},
+      {"iso-8859-9", "windows-1254"},
+      {"latin5", "windows-1254"},
+      {"tis-620", "windows-874"},
+      {"iso-8859-11", "windows-874"},
+      {"euc-kr", "windows-949"},
+      {"ks_c_5601-1987", "windows-949"},
+      {"x-sjis", "shift_jis"},
+      {"shift-jis", "shift_jis"},
+      {"sjis", "shift_jis"},
+      {"ms_kanji", "shift_jis"},
+      {"windows-31j", "shift_jis"},
+      {"x-euc-jp", "euc-jp"},
+      {"big5-hkscs", "big5-hkscs"},
+      {"x-mac-cyrillic", "x-mac-cyrillic"},
   };
   if (auto it = kAliases.find(name); it != kAliases.end()) name = it->second;
   if (name == "utf-8") return name;

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <iterator>
 #include <string>
-#include <cstring>
 #include <vector>
 
 namespace winnow {
@@ -49,15 +49,14 @@ void* arena_allocate(void* userdata, size_t size) {
 }
 void arena_free(void*, void*) {}
 
-
 bool in_list(std::string_view tag, std::initializer_list<std::string_view> list) {
   return std::find(list.begin(), list.end(), tag) != list.end();
 }
 
 bool is_void(std::string_view tag) {
-  return in_list(tag, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                       "meta", "param", "source", "track", "wbr", "keygen", "basefont",
-                       "bgsound", "frame", "image"});
+  return in_list(
+      tag, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+            "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image"});
 }
 
 // Elements whose content is text up to their end tag.
@@ -68,10 +67,11 @@ bool is_raw_text(std::string_view tag) {
 
 // Opening one of these closes an open <p> (the common implied end tag).
 bool closes_p(std::string_view tag) {
-  return in_list(tag, {"address", "article", "aside", "blockquote", "div", "dl", "fieldset",
-                       "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
-                       "main", "nav", "ol", "p", "pre", "section", "table", "ul", "li", "dd",
-                       "dt", "figure", "details", "menu"});
+  return in_list(
+      tag, {"address", "article", "aside", "blockquote", "div",    "dl",      "fieldset", "footer",
+            "form",    "h1",      "h2",    "h3",         "h4",     "h5",      "h6",       "header",
+            "hr",      "main",    "nav",   "ol",         "p",      "pre",     "section",  "table",
+            "ul",      "li",      "dd",    "dt",         "figure", "details", "menu"});
 }
 
 // Tags that close an open sibling of their own kind.
@@ -86,7 +86,7 @@ bool closes_sibling(std::string_view tag, std::string_view open) {
 std::string limit_html_nesting(std::string_view html, size_t max_depth) {
   std::vector<std::string> stack;
   std::vector<std::pair<size_t, size_t>> cuts;  // byte ranges of tags to drop
-  size_t dropped_open = 0;  // start tags dropped and not yet closed
+  size_t dropped_open = 0;                      // start tags dropped and not yet closed
   std::string name;
   auto read_name = [&](size_t i) {
     name.clear();
@@ -171,8 +171,6 @@ struct HtmlDocument::Impl {
   GumboOutput* output = nullptr;
 };
 
-
-
 std::string_view HtmlElement::tag() const {
   const auto* node = static_cast<const GumboNode*>(node_);
   GumboTag tag = node->v.element.tag;
@@ -192,7 +190,6 @@ std::optional<std::string_view> HtmlElement::attribute(std::string_view name) co
   }
   return std::nullopt;
 }
-
 
 HtmlDocument::HtmlDocument(std::string_view html, size_t max_depth)
     : impl_(std::make_unique<Impl>()) {

@@ -24,12 +24,12 @@ struct HtmlExtractOptions {
 
 struct HtmlExtraction {
   std::string text;
-  std::string charset;                             // as decode_html chose it
+  std::string charset;  // as decode_html chose it
   CharsetSource charset_source = CharsetSource::kDefault;
-  std::string language;      // the stop-word language ("un" when unknown); justext only
+  std::string language;  // the stop-word language ("un" when unknown); justext only
   bool has_stop_words = false;
-  bool truncated = false;    // the input was cut to max_input_bytes
-  size_t paragraphs = 0;     // found
+  bool truncated = false;  // the input was cut to max_input_bytes
+  size_t paragraphs = 0;   // found
   size_t kept_paragraphs = 0;
 };
 
@@ -40,8 +40,7 @@ class HtmlExtractor {
 
   // `bytes`: the page; `content_type`: its HTTP Content-Type ("" if unknown). With
   // `is_utf8` the bytes are already UTF-8 text (say, from JSONL) and are not decoded again.
-  HtmlExtraction extract(std::string_view bytes, std::string_view content_type,
-                         bool is_utf8) const;
+  HtmlExtraction extract(std::string_view bytes, std::string_view content_type, bool is_utf8) const;
 
   const HtmlExtractOptions& options() const { return options_; }
 

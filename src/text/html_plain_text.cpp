@@ -13,19 +13,19 @@ bool in_list(std::string_view tag, std::initializer_list<std::string_view> list)
 }
 
 bool is_block(std::string_view tag) {
-  return in_list(tag, {"address", "article", "aside",    "blockquote", "body",    "caption",
-                       "center",  "dd",      "details",  "dialog",     "div",     "dl",
-                       "dt",      "fieldset", "figcaption", "figure",  "footer",  "form",
-                       "h1",      "h2",      "h3",       "h4",         "h5",      "h6",
-                       "header",  "hgroup",  "hr",       "li",         "main",    "menu",
-                       "nav",     "ol",      "option",   "p",          "pre",     "section",
-                       "summary", "table",   "tbody",    "td",         "tfoot",   "th",
-                       "thead",   "tr",      "ul",       "legend",     "textarea", "title"});
+  return in_list(
+      tag,
+      {"address", "article", "aside", "blockquote", "body",    "caption",  "center",     "dd",
+       "details", "dialog",  "div",   "dl",         "dt",      "fieldset", "figcaption", "figure",
+       "footer",  "form",    "h1",    "h2",         "h3",      "h4",       "h5",         "h6",
+       "header",  "hgroup",  "hr",    "li",         "main",    "menu",     "nav",        "ol",
+       "option",  "p",       "pre",   "section",    "summary", "table",    "tbody",      "td",
+       "tfoot",   "th",      "thead", "tr",         "ul",      "legend",   "textarea",   "title"});
 }
 
 bool is_invisible_tag(std::string_view tag) {
-  return in_list(tag, {"head", "script", "style", "template", "noscript", "iframe", "object",
-                       "svg", "math", "select", "datalist"});
+  return in_list(tag, {"head", "script", "style", "template", "noscript", "iframe", "object", "svg",
+                       "math", "select", "datalist"});
 }
 
 std::string lower(std::string_view s) {
@@ -69,9 +69,8 @@ class PlainText final : public HtmlVisitor {
       size_t start = 0;
       while (start <= content.size()) {
         size_t nl = content.find('\n', start);
-        std::string_view piece = content.substr(start, nl == std::string_view::npos
-                                                            ? std::string_view::npos
-                                                            : nl - start);
+        std::string_view piece = content.substr(
+            start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
         std::string collapsed;
         append_normalized_whitespace(collapsed, piece);
         line_ += collapsed;

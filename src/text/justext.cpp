@@ -16,16 +16,14 @@ bool in_list(std::string_view tag, std::initializer_list<std::string_view> list)
 
 // jusText's PARAGRAPH_TAGS, plus the HTML5 block elements (see the header).
 bool is_paragraph_tag(std::string_view tag) {
-  return in_list(tag, {"body",  "blockquote", "caption", "center", "col",      "colgroup",
-                       "dd",    "div",        "dl",      "dt",     "fieldset", "form",
-                       "legend", "optgroup",  "option",  "p",      "pre",      "table",
-                       "td",    "textarea",   "tfoot",   "th",     "thead",    "tr",
-                       "ul",    "li",         "h1",      "h2",     "h3",       "h4",
-                       "h5",    "h6",
-                       // HTML5 and other block elements jusText predates
-                       "article", "aside", "footer", "header", "main", "nav", "section",
-                       "figure", "figcaption", "ol", "hr", "address", "details", "summary",
-                       "tbody", "dialog", "menu", "hgroup"});
+  return in_list(
+      tag,
+      {"body", "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt",
+       "fieldset", "form", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea",
+       "tfoot", "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+       // HTML5 and other block elements jusText predates
+       "article", "aside", "footer", "header", "main", "nav", "section", "figure", "figcaption",
+       "ol", "hr", "address", "details", "summary", "tbody", "dialog", "menu", "hgroup"});
 }
 
 // What lxml's Cleaner removes in jusText's preprocessor (kill_tags head; scripts, style,
@@ -82,8 +80,7 @@ class ParagraphMaker final : public HtmlVisitor {
     append_normalized_whitespace(current_.raw, content);
     current_.has_text = true;
     if (link_) {
-      current_.links +=
-          count_code_points(std::string_view(current_.raw).substr(before));
+      current_.links += count_code_points(std::string_view(current_.raw).substr(before));
     }
     br_ = false;
   }

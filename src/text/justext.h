@@ -33,7 +33,7 @@ struct JusTextOptions {  // NeMo Curator's defaults
 enum class JusTextClass { kBad, kShort, kNearGood, kGood };
 
 struct JusTextParagraph {
-  std::string text;  // whitespace normalised and trimmed
+  std::string text;   // whitespace normalised and trimmed
   size_t length = 0;  // code points of text
   size_t chars_in_links = 0;
   bool heading = false;    // inside h1..h6

@@ -28,8 +28,9 @@ void append_lowercase_utf8(std::string& out, std::string_view utf8) {
       continue;
     }
     utf8proc_int32_t cp;
-    utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(utf8.data() + i),
-                                          static_cast<utf8proc_ssize_t>(utf8.size() - i), &cp);
+    utf8proc_ssize_t n =
+        utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(utf8.data() + i),
+                         static_cast<utf8proc_ssize_t>(utf8.size() - i), &cp);
     if (n <= 0) {
       out.push_back(utf8[i]);
       ++i;

@@ -11,10 +11,10 @@ namespace winnow {
 namespace {
 
 using testing::build_stage;
-using testing::make_batch;
-using testing::reasons_of;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::make_batch;
+using testing::reasons_of;
 
 const std::string kProse =
     "The committee met on Tuesday to discuss the plans for the new library, which had been "
@@ -22,8 +22,10 @@ const std::string kProse =
     "Most of the members said that they were happy with the new design of the building.";
 
 std::string page(const std::string& body, const std::string& head = "") {
-  return "<html><head>" + head + "<title>t</title></head><body><ul><li><a href=/>Home</a>"
-         "</li></ul>" + body + "<p><a href=/x>Privacy</a></p></body></html>";
+  return "<html><head>" + head +
+         "<title>t</title></head><body><ul><li><a href=/>Home</a>"
+         "</li></ul>" +
+         body + "<p><a href=/x>Privacy</a></p></body></html>";
 }
 
 class HtmlExtractTest : public ::testing::Test {
@@ -79,7 +81,9 @@ TEST_F(HtmlExtractTest, DropsPagesWithNothingLeft) {
   auto stage = make();
   auto batch = raw_batch({{page("<p>Too short.</p>")},
                           {page("<p>" + kProse + "</p>")},
-                          {std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) +
+                          {std::string("\x7f"
+                                       "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+                                       20) +
                            std::string(5000, '\0') + std::string(3000, '\xff')}});
   ASSERT_TRUE(stage->process(*batch).is_ok());
   EXPECT_THAT(reasons_of(*batch, reasons_),

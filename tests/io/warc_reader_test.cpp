@@ -122,8 +122,7 @@ TEST_F(WarcReaderTest, KeepsHtmlResponsesAndSkipsTheRest) {
     EXPECT_EQ(read.docs[1].status, 404);
     EXPECT_EQ(read.docs[1].row, 4u);
     EXPECT_EQ(read.docs[2].url, "http://b.example/");
-    EXPECT_THAT(read.docs[0].record,
-                HasSubstr("\"warc_record_id\":\"<urn:uuid:") );
+    EXPECT_THAT(read.docs[0].record, HasSubstr("\"warc_record_id\":\"<urn:uuid:"));
     EXPECT_THAT(read.docs[0].record, HasSubstr("\"warc_date\":\"2024-01-02T03:04:05Z\""));
   }
 }
@@ -149,8 +148,7 @@ TEST_F(WarcReaderTest, FiltersByStatusContentTypeAndRecordType) {
 TEST_F(WarcReaderTest, ReadsWarc11ResourceAndConversionRecords) {
   std::string bytes =
       warc_record("resource", "file:///x.html", "text/html", "<p>resource</p>", "WARC/1.1") +
-      warc_record("conversion", "http://c.example/", "text/plain", "plain text\nlines",
-                  "WARC/1.1");
+      warc_record("conversion", "http://c.example/", "text/plain", "plain text\nlines", "WARC/1.1");
   std::string path = write("a.warc", bytes);
   WarcOptions resources;
   resources.record_types = {"resource"};
@@ -169,13 +167,14 @@ TEST_F(WarcReaderTest, ReadsWarc11ResourceAndConversionRecords) {
 }
 
 TEST_F(WarcReaderTest, DecodesChunkedAndGzippedBodies) {
-  std::string chunked = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
-                        "chunked\r\n\r\n5\r\n<p>he\r\n8;ext=1\r\nllo</p>!\r\n0\r\n\r\n";
+  std::string chunked =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: "
+      "chunked\r\n\r\n5\r\n<p>he\r\n8;ext=1\r\nllo</p>!\r\n0\r\n\r\n";
   std::string gz_body = compress("<p>zipped</p>", Compression::kGzip);
   std::string gzipped = http_response(200, "text/html", gz_body, "Content-Encoding: gzip\r\n");
-  std::string path = write(
-      "a.warc", warc_record("response", "http://a/", "application/http", chunked) +
-                    warc_record("response", "http://b/", "application/http", gzipped));
+  std::string path =
+      write("a.warc", warc_record("response", "http://a/", "application/http", chunked) +
+                          warc_record("response", "http://b/", "application/http", gzipped));
   Read read = read_all(path);
   ASSERT_EQ(read.docs.size(), 2u);
   EXPECT_EQ(read.docs[0].text, "<p>hello</p>!");
@@ -194,8 +193,8 @@ TEST_F(WarcReaderTest, CorruptRecordIsAnErrorAndReadingGoesOn) {
   ASSERT_EQ(read.errors.size(), 1u);  // the garbage is skipped while resynchronising
   EXPECT_EQ(read.errors[0].kind, InputError::kCorruptWarc);
   EXPECT_EQ(read.errors[0].byte_offset, good1.size());
-  EXPECT_THAT(read.errors[0].message, HasSubstr(path + ": record at byte " +
-                                                std::to_string(good1.size())));
+  EXPECT_THAT(read.errors[0].message,
+              HasSubstr(path + ": record at byte " + std::to_string(good1.size())));
   EXPECT_THAT(read.errors[0].message, HasSubstr("Content-Length 'lots'"));
 }
 
@@ -222,10 +221,10 @@ TEST_F(WarcReaderTest, TruncatedRecordIsAnErrorAfterTheGoodOnes) {
 }
 
 TEST_F(WarcReaderTest, DamagedGzipMemberCostsOnlyItsRecord) {
-  std::string a = compress(response("http://a/", "<p>" + std::string(3000, 'a') + "</p>"),
-                           Compression::kGzip);
-  std::string b = compress(response("http://b/", "<p>" + std::string(3000, 'b') + "</p>"),
-                           Compression::kGzip);
+  std::string a =
+      compress(response("http://a/", "<p>" + std::string(3000, 'a') + "</p>"), Compression::kGzip);
+  std::string b =
+      compress(response("http://b/", "<p>" + std::string(3000, 'b') + "</p>"), Compression::kGzip);
   std::string c = compress(response("http://c/", "<p>c</p>"), Compression::kGzip);
   for (size_t i = b.size() / 2; i < b.size() / 2 + 8; ++i) b[i] ^= 0x55;
   std::string path = write("a.warc.gz", a + b + c);
@@ -262,7 +261,8 @@ TEST_F(WarcReaderTest, EmptyAndMissingFiles) {
 
 TEST_F(WarcReaderTest, BatchesFollowTheLimits) {
   std::vector<std::string> records;
-  for (int i = 0; i < 25; ++i) records.push_back(response("http://" + std::to_string(i) + "/", "x"));
+  for (int i = 0; i < 25; ++i)
+    records.push_back(response("http://" + std::to_string(i) + "/", "x"));
   WarcOptions options;
   options.batch_records = 10;
   Read read = read_all(write("a.warc.gz", gzip_per_record(records)), options);

@@ -74,8 +74,9 @@ TEST(Charset, DetectsWithoutDeclarations) {
   EXPECT_EQ(d.source, CharsetSource::kDetected);
   // Russian in windows-1251 with no declaration: uchardet's job.
   std::string text;
-  std::string sentence = "\xDD\xF2\xEE \xEF\xF0\xEE\xF1\xF2\xEE\xE9 \xF2\xE5\xEA\xF1\xF2 \xED\xE0 "
-                         "\xF0\xF3\xF1\xF1\xEA\xEE\xEC \xFF\xE7\xFB\xEA\xE5. ";
+  std::string sentence =
+      "\xDD\xF2\xEE \xEF\xF0\xEE\xF1\xF2\xEE\xE9 \xF2\xE5\xEA\xF1\xF2 \xED\xE0 "
+      "\xF0\xF3\xF1\xF1\xEA\xEE\xEC \xFF\xE7\xFB\xEA\xE5. ";
   for (int i = 0; i < 20; ++i) text += sentence;
   d = decode_html("<p>" + text + "</p>", "text/html");
   EXPECT_EQ(d.source, CharsetSource::kDetected);

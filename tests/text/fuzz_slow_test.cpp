@@ -15,8 +15,7 @@ TEST(Fuzz, WarcReaderAndHtmlExtractorSurviveRandomInput) {
   }
   std::string build_dir = std::filesystem::path(WINNOW_BINARY).parent_path().string();
   std::string output;
-  int rc = run_command(std::string(WINNOW_SOURCE_DIR) + "/fuzz/run_fuzzers.sh " + build_dir +
-                           " 20",
+  int rc = run_command(std::string(WINNOW_SOURCE_DIR) + "/fuzz/run_fuzzers.sh " + build_dir + " 20",
                        &output);
   EXPECT_EQ(rc, 0) << output;
   EXPECT_NE(output.find("stat::number_of_executed_units"), std::string::npos) << output;

@@ -40,8 +40,9 @@ TEST(HtmlDocument, NestingLimitDropsOnlyTheDeepTags) {
   EXPECT_EQ(limit_html_nesting("<div><p>a<p>b</div><ul><li>x<li>y</ul>", 3), "");
   EXPECT_EQ(limit_html_nesting("<a><b><c>x</c></b></a>", 2), "<a><b>x</b></a>");
   // Void elements, self-closing tags, comments and script text do not nest.
-  std::string flat = "<div><br><img src=x><x/><!-- <div><div> --><script>'<div><div>'</script>"
-                     "</div>";
+  std::string flat =
+      "<div><br><img src=x><x/><!-- <div><div> --><script>'<div><div>'</script>"
+      "</div>";
   EXPECT_EQ(limit_html_nesting(flat, 1), "");
   std::string deep;
   for (int i = 0; i < 5000; ++i) deep += "<div><span>";

@@ -37,9 +37,10 @@ const std::string kProse2 =
     "year, and that the old one would be turned into a museum for the history of the town.";
 
 TEST(JusText, SplitsParagraphsAtBlockTagsAndNormalisesWhitespace) {
-  auto ps = classify("<html><head><title>T</title><script>var x;</script></head><body>"
-                     "<div>one <b>two</b>\n  three</div><p>four&amp;five&nbsp;six</p>"
-                     "<style>p{}</style>text<br>after br<br><br>new para</body></html>");
+  auto ps = classify(
+      "<html><head><title>T</title><script>var x;</script></head><body>"
+      "<div>one <b>two</b>\n  three</div><p>four&amp;five&nbsp;six</p>"
+      "<style>p{}</style>text<br>after br<br><br>new para</body></html>");
   std::vector<std::string> texts;
   for (const auto& p : ps) texts.push_back(p.text);
   EXPECT_THAT(texts, ElementsAre("one two\nthree", "four&five six", "text after br", "new para"));
@@ -48,14 +49,14 @@ TEST(JusText, SplitsParagraphsAtBlockTagsAndNormalisesWhitespace) {
 TEST(JusText, KeepsProseAndDropsBoilerplate) {
   std::string html =
       "<body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>"
-      "<h1>The new library</h1><p>" + kProse1 + "</p><p>Short line.</p><p>" + kProse2 +
+      "<h1>The new library</h1><p>" +
+      kProse1 + "</p><p>Short line.</p><p>" + kProse2 +
       "</p><div><a href=/a>Related article one</a> | <a href=/b>Related article two</a></div>"
       "<p>Copyright \xC2\xA9 2024 The Town Paper, all rights reserved by the town.</p>"
       "<select><option>Choose the option that you want to see on this page now</option>"
       "</select></body>";
   auto ps = classify(html);
-  EXPECT_THAT(good_texts(ps),
-              ElementsAre("The new library", kProse1, "Short line.", kProse2));
+  EXPECT_THAT(good_texts(ps), ElementsAre("The new library", kProse1, "Short line.", kProse2));
   // The context-free classes before revision.
   for (const auto& p : ps) {
     if (p.text == "Home") {
@@ -73,14 +74,16 @@ TEST(JusText, KeepsProseAndDropsBoilerplate) {
 }
 
 TEST(JusText, ShortTextBetweenBoilerplateIsDropped) {
-  auto ps = classify("<body><p><a href=x>Login</a></p><p>Tiny note.</p><p><a href=y>Help</a>"
-                     "</p></body>");
+  auto ps = classify(
+      "<body><p><a href=x>Login</a></p><p>Tiny note.</p><p><a href=y>Help</a>"
+      "</p></body>");
   EXPECT_TRUE(good_texts(ps).empty());
 }
 
 TEST(JusText, LongLowStopwordTextIsBadButCodeInContextIsKept) {
-  std::string code = "<pre>for x in range(10):\n    print(x * x, sorted(list_of_values))\n"
-                     "    result.append(compute(x, y, z))</pre>";
+  std::string code =
+      "<pre>for x in range(10):\n    print(x * x, sorted(list_of_values))\n"
+      "    result.append(compute(x, y, z))</pre>";
   std::string html = "<body><p>" + kProse1 + "</p>" + code + "<p>" + kProse2 + "</p></body>";
   // The code is bad; the short-ish prose after it then has two bad neighbours.
   auto plain = classify(html);
