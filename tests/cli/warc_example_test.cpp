@@ -225,5 +225,40 @@ TEST_F(WarcExample, OutputDoesNotDependOnThreadsOrBatchSize) {
   EXPECT_FALSE(read_file(a + "/crawl.warc.jsonl").empty());
 }
 
+// A damaged record under each error policy: skip logs it (file, byte offset) and keeps the
+// records around it; fail stops with exit code 1 naming the file and offset.
+TEST(WarcErrors, DamagedRecordFollowsOnError) {
+  TempDir dir;
+  auto record = [](const std::string& uri, const std::string& body) {
+    std::string http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body;
+    return "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri +
+           "\r\nContent-Type: application/http\r\nContent-Length: " + std::to_string(http.size()) +
+           "\r\n\r\n" + http + "\r\n\r\n";
+  };
+  std::string first = record("http://a/", "<p>first</p>");
+  std::string bad =
+      "WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 99999999999999999999"
+      "\r\n\r\n";
+  write_file(dir.file("in.warc"), first + bad + record("http://b/", "<p>second</p>"));
+  std::string pipeline = dir.file("p.yaml");
+  write_file(pipeline,
+             "output:\n  format: jsonl\nstages:\n  - stage: html_extract\n"
+             "    algorithm: plain\n");
+  std::string output;
+  std::string run = kWinnow + " run " + pipeline + " -i " + dir.file("in.warc") + " -o ";
+  ASSERT_EQ(run_command(run + dir.file("skip") + " --on-error skip", &output), 0) << output;
+  std::vector<std::string> kept = split_lines(read_file(dir.file("skip/in.warc.jsonl")));
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_THAT(kept[0], HasSubstr("\"text\":\"first\""));
+  EXPECT_THAT(kept[1], HasSubstr("\"text\":\"second\""));
+  std::string errors = read_file(dir.file("skip/errors/in.warc.jsonl"));
+  EXPECT_THAT(errors, HasSubstr("\"error\":\"corrupt_warc\""));
+  EXPECT_THAT(errors, HasSubstr("\"byte_offset\":" + std::to_string(first.size())));
+
+  EXPECT_EQ(run_command(run + dir.file("fail"), &output), 1);
+  EXPECT_THAT(output,
+              HasSubstr(dir.file("in.warc") + ": record at byte " + std::to_string(first.size())));
+}
+
 }  // namespace
 }  // namespace winnow::testing
