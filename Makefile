@@ -24,6 +24,8 @@ bench: build
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
 	@bench/filter_chain.sh $(BUILD)
 	@$(BUILD)/bench/language_id_bench
+	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
+	@bench/warc_extract.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -72,7 +72,7 @@ void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
 
 void DocBatch::set_text(size_t i, std::string_view text) {
   texts_[i] = arena_.append(text);
-  flags_[i] |= kTextChanged;
+  flags_[i] = static_cast<uint8_t>((flags_[i] | kTextChanged) & ~kTextUnchecked);
   if (cache_) cache_->text_changed(i);
 }
 

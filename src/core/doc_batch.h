@@ -105,6 +105,10 @@ class DocBatch {
   bool id_generated(size_t i) const { return flags_[i] & kIdGenerated; }
   std::string_view text(size_t i) const { return texts_[i]; }
   bool text_changed(size_t i) const { return flags_[i] & kTextChanged; }
+  // Unchecked text: raw bytes from a reader that does not validate them (a WARC payload,
+  // possibly not UTF-8), written sanitised unless a stage replaces it with set_text.
+  bool text_unchecked(size_t i) const { return flags_[i] & kTextUnchecked; }
+  void mark_text_unchecked(size_t i) { flags_[i] |= kTextChanged | kTextUnchecked; }
   std::string_view record(size_t i) const { return records_[i]; }
   uint64_t line(size_t i) const { return lines_[i]; }
 
@@ -133,6 +137,7 @@ class DocBatch {
   // ---- Errors met while reading this batch ----
   std::vector<InputErrorRecord> errors;
   uint64_t blank_lines = 0;
+  uint64_t skipped_records = 0;  // WARC records of unwanted types: not documents
 
   // ---- Encoded output (filled by the encoder, written by the sink) ----
   std::string encoded_kept;
@@ -143,6 +148,7 @@ class DocBatch {
  private:
   static constexpr uint8_t kTextChanged = 1;
   static constexpr uint8_t kIdGenerated = 2;
+  static constexpr uint8_t kTextUnchecked = 4;
   bool in_raw(std::string_view bytes) const;
 
   std::unique_ptr<char[]> raw_;

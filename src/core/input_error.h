@@ -18,8 +18,12 @@ enum class InputError : uint8_t {
   kUnreadableFile,
   kCorruptCompressed,
   kTruncatedCompressed,
+  // WARC input
+  kCorruptWarc,
+  kTruncatedWarc,
+  kRecordTooLarge,
 };
-inline constexpr int kInputErrorCount = 11;
+inline constexpr int kInputErrorCount = 14;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -45,6 +49,12 @@ constexpr std::string_view input_error_name(InputError e) {
       return "corrupt_compressed";
     case InputError::kTruncatedCompressed:
       return "truncated_compressed";
+    case InputError::kCorruptWarc:
+      return "corrupt_warc";
+    case InputError::kTruncatedWarc:
+      return "truncated_warc";
+    case InputError::kRecordTooLarge:
+      return "record_too_large";
   }
   return "unknown";
 }

@@ -22,6 +22,7 @@ void RunCounts::merge(const RunCounts& other) {
   for (const auto& [reason, n] : other.dropped) dropped[reason] += n;
   for (const auto& [kind, n] : other.errors) errors[kind] += n;
   blank_lines += other.blank_lines;
+  skipped_records += other.skipped_records;
   input_bytes += other.input_bytes;
   output_bytes += other.output_bytes;
 }
@@ -39,6 +40,7 @@ void RunCounts::write_json(JsonWriter& out) const {
   for (const auto& [kind, n] : errors) out.key(kind).value(n);
   out.end_object();
   out.key("blank_lines").value(blank_lines);
+  if (skipped_records) out.key("skipped_records").value(skipped_records);
   out.key("input_bytes").value(input_bytes);
   out.key("output_bytes").value(output_bytes);
   out.end_object();
@@ -58,6 +60,7 @@ Result<RunCounts> RunCounts::parse_json(std::string_view json) {
   WINNOW_RETURN_IF_ERROR(read_u64("documents", counts.documents));
   WINNOW_RETURN_IF_ERROR(read_u64("kept", counts.kept));
   WINNOW_RETURN_IF_ERROR(read_u64("blank_lines", counts.blank_lines));
+  if (root["skipped_records"].get(counts.skipped_records)) counts.skipped_records = 0;
   WINNOW_RETURN_IF_ERROR(read_u64("input_bytes", counts.input_bytes));
   WINNOW_RETURN_IF_ERROR(read_u64("output_bytes", counts.output_bytes));
   for (auto [key, target] : {std::pair{"dropped_by_reason", &counts.dropped},

@@ -17,6 +17,7 @@ struct RunCounts {
   std::map<std::string, uint64_t> dropped;  // "stage/reason" -> count
   std::map<std::string, uint64_t> errors;   // error kind -> count
   uint64_t blank_lines = 0;                 // skipped, not documents
+  uint64_t skipped_records = 0;             // WARC records not wanted (type, content type)
   uint64_t input_bytes = 0;                 // uncompressed bytes read
   uint64_t output_bytes = 0;                // uncompressed bytes of kept documents written
 

@@ -23,6 +23,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(language_id_spec());
   registry.add(fasttext_classify_spec());
   registry.add(fasttext_quality_spec());
+  registry.add(html_extract_spec());
 }
 
 }  // namespace winnow

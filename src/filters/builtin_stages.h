@@ -15,6 +15,7 @@ StageSpec unicode_fix_spec();
 StageSpec language_id_spec();
 StageSpec fasttext_classify_spec();
 StageSpec fasttext_quality_spec();
+StageSpec html_extract_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

@@ -23,7 +23,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 bool looks_like_input(const std::string& name) {
   if (name.empty() || name[0] == '.' || name[0] == '_') return false;
   return name.find(".jsonl") != std::string::npos || ends_with(name, ".json") ||
-         ends_with(name, ".gz") || ends_with(name, ".zst");
+         ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".warc");
 }
 
 Status add_path(const std::string& path, bool from_pattern, std::vector<InputFile>& out) {
@@ -47,7 +47,7 @@ Status add_path(const std::string& path, bool from_pattern, std::vector<InputFil
     }
     if (ec) return Status::errorf("cannot list input directory '{}': {}", path, ec.message());
     if (out.size() == before && !from_pattern) {
-      return Status::errorf("input directory '{}' holds no .jsonl[.gz|.zst] files", path);
+      return Status::errorf("input directory '{}' holds no .jsonl or .warc[.gz|.zst] files", path);
     }
     return Status::ok();
   }

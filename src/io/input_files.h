@@ -15,12 +15,13 @@ struct InputFile {
   uint64_t size = 0;  // bytes on disk (compressed), for progress and ETA
 };
 
-// Directories contribute files whose names contain ".jsonl" or end in ".json", ".gz" or ".zst",
-// skipping hidden names and names starting with '_' (markers, temporaries). A named file is
-// taken whatever its name. A pattern that matches nothing is an error.
+// Directories contribute files whose names contain ".jsonl" or end in ".json", ".gz", ".zst" or
+// ".warc", skipping hidden names and names starting with '_' (markers, temporaries). A named
+// file is taken whatever its name. A pattern that matches nothing is an error.
 Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns);
 
-// The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst suffixes.
+// The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst
+// suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...).
 std::string shard_stem(const std::string& path);
 
 }  // namespace winnow

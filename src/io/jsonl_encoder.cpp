@@ -62,7 +62,14 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
     if (member.key == options_.text_field && batch.text_changed(i)) {
       append_json_string(out, options_.text_field);
       out.push_back(':');
-      append_json_string(out, batch.text(i));
+      if (batch.text_unchecked(i) && !is_valid_utf8(batch.text(i))) {
+        thread_local std::string clean;
+        clean.clear();
+        append_sanitized_utf8(clean, batch.text(i));
+        append_json_string(out, clean);
+      } else {
+        append_json_string(out, batch.text(i));
+      }
     } else {
       out.append(member.member);
     }

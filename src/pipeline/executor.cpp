@@ -10,6 +10,7 @@
 
 #include "core/hash.h"
 #include "io/input_files.h"
+#include "io/input_reader.h"
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
 #include "io/shard_output.h"
@@ -215,12 +216,18 @@ Status PipelineRun::build_stages() {
 }
 
 void PipelineRun::read_shards() {
-  ReaderOptions options{batch_size_, config_.batch_bytes, config_.max_line_bytes};
+  // JSONL or WARC per file (InputReader); WARC batches arrive parsed and skip the parse step.
+  InputOptions options{config_.input_format,
+                       {batch_size_, config_.batch_bytes, config_.max_line_bytes},
+                       config_.warc};
+  options.warc.batch_records = batch_size_;
+  options.warc.batch_bytes = config_.batch_bytes;
+  options.warc.text_field = config_.text_field;
   while (!failed_) {
     size_t slot = next_pending_.fetch_add(1);
     if (slot >= pending_shards_.size()) return;
     uint32_t shard = pending_shards_[slot];
-    ShardReader reader(inputs_[shard].path, shard, options);
+    InputReader reader(inputs_[shard].path, shard, options);
     uint64_t reported = 0;
     while (true) {
       if (!in_flight_->acquire()) return;  // cancelled
@@ -262,6 +269,7 @@ Status PipelineRun::write_batch(BatchPtr batch) {
     }
     for (const auto& e : b.errors) ++c.errors[std::string(input_error_name(e.kind))];
     c.blank_lines += b.blank_lines;
+    c.skipped_records += b.skipped_records;
     c.input_bytes += b.raw_input_bytes;
     c.output_bytes += b.encoded_kept.size();
     documents_done_ += records;

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -109,6 +110,66 @@ Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& 
   return Status::ok();
 }
 
+// input.format and input.warc.
+Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConfig& config) {
+  if (YAML::Node format = input["format"]) {
+    auto parsed = input_format_from_name(format.IsScalar() ? format.Scalar() : "");
+    if (!parsed) return r.error(format, "input format must be one of auto, jsonl, warc");
+    config.input_format = *parsed;
+  }
+  YAML::Node warc = input["warc"];
+  if (!warc) return Status::ok();
+  WINNOW_RETURN_IF_ERROR(r.check_keys(
+      warc, "input.warc", {"record_types", "content_types", "status_codes", "max_record_bytes"}));
+  WarcOptions& options = config.warc;
+  if (warc["record_types"]) {
+    options.record_types.clear();
+    WINNOW_RETURN_IF_ERROR(r.read_string_list(warc, "record_types", options.record_types));
+    for (const auto& type : options.record_types) {
+      if (type != "response" && type != "resource" && type != "conversion") {
+        return r.error(warc["record_types"],
+                       fmt::format("record type '{}' is not one of response, resource, "
+                                   "conversion",
+                                   type));
+      }
+    }
+    if (options.record_types.empty()) {
+      return r.error(warc["record_types"], "record_types must name at least one type");
+    }
+  }
+  if (warc["content_types"]) {
+    options.content_types.clear();
+    WINNOW_RETURN_IF_ERROR(r.read_string_list(warc, "content_types", options.content_types));
+    for (const auto& type : options.content_types) {
+      if (type != "*" && type.find('/') == std::string::npos) {
+        return r.error(warc["content_types"],
+                       fmt::format("content type '{}' must be type/subtype, type/* or *", type));
+      }
+    }
+    if (options.content_types.empty()) {
+      return r.error(warc["content_types"], "content_types must name at least one type");
+    }
+  }
+  if (YAML::Node codes = warc["status_codes"]) {
+    std::vector<std::string> list;
+    WINNOW_RETURN_IF_ERROR(r.read_string_list(warc, "status_codes", list));
+    for (const auto& code : list) {
+      int value = 0;
+      auto [ptr, ec] = std::from_chars(code.data(), code.data() + code.size(), value);
+      if (ec != std::errc() || ptr != code.data() + code.size() || value < 100 || value > 599) {
+        return r.error(codes,
+                       fmt::format("status code '{}' is not an HTTP status (100-599)", code));
+      }
+      options.status_codes.push_back(value);
+    }
+  }
+  uint64_t max_record = options.max_record_bytes;
+  WINNOW_RETURN_IF_ERROR(r.read(warc, "max_record_bytes", max_record, "a positive integer"));
+  if (max_record == 0) return r.error(warc["max_record_bytes"], "max_record_bytes must be >= 1");
+  options.max_record_bytes = max_record;
+  return Status::ok();
+}
+
 Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& registry,
                   PipelineConfig& config) {
   if (root.IsNull()) return Status::ok();  // an empty file: every default, paths from the CLI
@@ -119,8 +180,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
                     "batch_bytes", "seed", "stages"}));
 
   if (YAML::Node input = root["input"]) {
-    WINNOW_RETURN_IF_ERROR(
-        r.check_keys(input, "input", {"paths", "text_field", "id_field", "max_line_bytes"}));
+    WINNOW_RETURN_IF_ERROR(r.check_keys(
+        input, "input", {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc"}));
     WINNOW_RETURN_IF_ERROR(r.read_string_list(input, "paths", config.input_paths));
     WINNOW_RETURN_IF_ERROR(r.read(input, "text_field", config.text_field, "a string"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
@@ -129,6 +190,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     if (config.max_line_bytes == 0) {
       return r.error(input["max_line_bytes"], "max_line_bytes must be at least 1");
     }
+    WINNOW_RETURN_IF_ERROR(parse_input_format(input, r, config));
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(
@@ -278,6 +340,15 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
       "{}|{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
       config.id_field, static_cast<int>(config.output_compression), config.compression_level,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
+  // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
+  if (root.IsMap() && root["input"] && root["input"].IsMap()) {
+    for (const char* name : {"format", "warc"}) {
+      if (YAML::Node node = root["input"][name]) {
+        key += fmt::format("|{}:", name);
+        append_canonical(node, key);
+      }
+    }
+  }
   config.fingerprint = fmt::format("{:016x}", hash64(key));
   return config;
 }

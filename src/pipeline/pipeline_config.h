@@ -2,7 +2,10 @@
 // PipelineConfig: a pipeline YAML file, fully checked when loaded: unknown keys, wrong types
 // and unknown stages are errors that name the file and line, before any data is read.
 //
-//   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432}
+//   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432,
+//            format: auto,    # auto | jsonl | warc (auto: WARC by extension .warc[.gz|.zst])
+//            warc: {record_types: [response], content_types: [text/html, application/xhtml+xml],
+//                   status_codes: [], max_record_bytes: 33554432}}
 //   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
 //            max_file_bytes: 0}
 //   on_error: fail | skip
@@ -27,6 +30,7 @@
 #include "core/status.h"
 #include "io/compression.h"
 #include "pipeline/autoscaler.h"
+#include "io/input_reader.h"
 
 namespace winnow {
 
@@ -46,6 +50,8 @@ struct PipelineConfig {
   std::string text_field = "text";
   std::string id_field = "id";
   uint64_t max_line_bytes = 32 << 20;
+  InputFormat input_format = InputFormat::kAuto;
+  WarcOptions warc;  // batch sizes and the text field are filled in by the executor
   // output
   std::string output_path;
   Compression output_compression = Compression::kZstd;

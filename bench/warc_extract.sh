@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# WARC read + HTML extraction throughput, against one pass of plain gunzip over the same file.
+#
+# Usage: bench/warc_extract.sh [BUILD_DIR=build] [WORK_DIR=build/bench/warc]
+#
+# Makes a real WARC the first time: wget crawls all of Debian's python3.11-doc HTML (about
+# 530 pages) from a local python3 http.server on 127.0.0.1. Then times, on one thread:
+#   gunzip   gzip -dc crawl.warc.gz > /dev/null          (the floor: decompression alone)
+#   read     winnow with no stages (WARC parsing, JSONL writing of the raw payloads)
+#   justext  winnow with html_extract (charset, gumbo, CLD2, jusText)
+#   plain    winnow with html_extract algorithm: plain
+# and reports MB/s of uncompressed WARC and records/s per core (best of 2), and each against
+# gunzip. Also prints the extraction quality figures (bench/html_extract_quality.cpp).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+build_dir=$(abspath "${1:-$repo/build}")
+work=$(abspath "${2:-$repo/build/bench/warc}")
+winnow=$build_dir/winnow
+docs=/usr/share/doc/python3.11/html
+mkdir -p "$work"
+warc=$work/crawl.warc.gz
+
+if [ ! -f "$warc" ]; then
+  echo "warc_extract: crawling $docs into $warc ..." >&2
+  log=$work/server.log
+  python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$docs" >"$log" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do grep -q 'port [0-9]' "$log" && break; sleep 0.1; done
+  port=$(grep -o 'port [0-9]*' "$log" | head -1 | cut -d' ' -f2)
+  (cd "$work" && wget -q -r -l inf -np -e robots=off --reject-regex '/_(sources|static|images|downloads)/' \
+     --warc-file=crawl -P dl "http://127.0.0.1:$port/index.html") || [ $? = 8 ]
+  kill $server; trap - EXIT
+  rm -rf "$work/dl"
+fi
+
+bytes=$(gzip -dc "$warc" | wc -c)
+records=$(gzip -dc "$warc" | grep -ac '^WARC-Type: response')
+echo "WARC: $(stat -c %s "$warc") bytes gzip, $bytes bytes, $records response records"
+
+best() {  # best wall time of 2 runs of "$@"
+  local best=""
+  for _ in 1 2; do
+    local t0 t1
+    t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+    local t; t=$(echo "$t1 - $t0" | bc -l)
+    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+  done
+  echo "$best"
+}
+pipeline() {  # a pipeline file for the given stage block
+  local f=$work/$1.yaml
+  printf 'output:\n  format: jsonl\nstages:\n%s\n' "$2" > "$f"
+  echo "$f"
+}
+run() { "$winnow" run "$1" --input "$warc" --output "$work/out-$2" --threads 1 --overwrite; }
+
+floor=$(best sh -c "gzip -dc '$warc' > /dev/null")
+read_only=$(pipeline read "  []")
+justext=$(pipeline justext "  - stage: html_extract")
+plain=$(pipeline plain "  - stage: html_extract
+    algorithm: plain")
+printf '%-8s %8s %10s %11s %12s\n' step seconds "MB/s" "records/s" "vs gunzip"
+report() {
+  printf '%-8s %8.2f %10.1f %11.0f %11.3fx\n' "$1" "$2" "$(echo "$bytes / $2 / 1000000" | bc -l)" \
+    "$(echo "$records / $2" | bc -l)" "$(echo "$floor / $2" | bc -l)"
+}
+report gunzip "$floor"
+report read "$(best run "$read_only" read)"
+report justext "$(best run "$justext" justext)"
+report plain "$(best run "$plain" plain)"
+
+if [ -x "$build_dir/html_extract_quality" ]; then
+  echo
+  echo "Extraction quality against div[role=main] on $docs:"
+  "$build_dir/html_extract_quality" $(find "$docs" -name '*.html' -not -path '*/_*' | sort)
+fi

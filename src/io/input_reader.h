@@ -1,0 +1,41 @@
+#pragma once
+// InputReader: the reader for one input file, chosen by its format. JSONL files go through
+// ShardReader (raw lines; the parse step makes documents); WARC files through WarcReader, whose
+// batches already hold documents (the parse step finds no raw lines and leaves them alone).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/doc_batch.h"
+#include "io/shard_reader.h"
+#include "io/warc_reader.h"
+
+namespace winnow {
+
+enum class InputFormat { kAuto, kJsonl, kWarc };
+std::optional<InputFormat> input_format_from_name(std::string_view name);  // auto|jsonl|warc
+
+struct InputOptions {
+  InputFormat format = InputFormat::kAuto;  // auto: WARC by extension (.warc[.gz|.zst])
+  ReaderOptions jsonl;
+  WarcOptions warc;
+};
+
+class InputReader {
+ public:
+  InputReader(const std::string& path, uint32_t shard_index, const InputOptions& options);
+
+  // The next batch; the last one is empty and marked end_of_shard; null after it.
+  std::unique_ptr<DocBatch> next();
+  uint64_t compressed_bytes_read() const;
+
+  static InputFormat format_of(const std::string& path, InputFormat configured);
+
+ private:
+  std::unique_ptr<ShardReader> jsonl_;
+  std::unique_ptr<WarcReader> warc_;
+};
+
+}  // namespace winnow

@@ -1,0 +1,84 @@
+#include "text/html_extractor.h"
+
+#include "core/utf8.h"
+#include "text/cld2_language.h"
+#include "text/html_document.h"
+#include "text/html_plain_text.h"
+
+namespace winnow {
+
+namespace {
+
+// The longest prefix of at most `limit` bytes that does not cut a UTF-8 sequence.
+std::string_view cut_utf8(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return text;
+  size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+}  // namespace
+
+HtmlExtractor::HtmlExtractor(HtmlExtractOptions options, const StopWordTable& stop_words)
+    : options_(std::move(options)), stop_words_(stop_words) {}
+
+HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view content_type,
+                                      bool is_utf8) const {
+  HtmlExtraction result;
+  // Cut the raw bytes first (bounded decoding), then again after decoding, which can grow
+  // single-byte text up to three times.
+  if (bytes.size() > options_.max_input_bytes) {
+    bytes = bytes.substr(0, options_.max_input_bytes);
+    result.truncated = true;
+  }
+  std::string decoded_storage;
+  std::string_view html;
+  if (is_utf8) {
+    html = cut_utf8(bytes, options_.max_input_bytes);
+    result.charset = "utf-8";
+    result.charset_source = CharsetSource::kDefault;
+  } else {
+    DecodedHtml decoded = decode_html(bytes, content_type);
+    decoded_storage = std::move(decoded.text);
+    html = decoded_storage;
+    result.charset = std::move(decoded.charset);
+    result.charset_source = decoded.source;
+  }
+  if (html.size() > options_.max_input_bytes) {
+    html = cut_utf8(html, options_.max_input_bytes);
+    result.truncated = true;
+  }
+
+  HtmlDocument document(html, options_.max_depth);
+  if (options_.algorithm == HtmlAlgorithm::kPlain) {
+    result.text = html_plain_text(document, options_.max_depth);
+    return result;
+  }
+
+  std::vector<JusTextParagraph> paragraphs = justext_paragraphs(document, options_.max_depth);
+  result.paragraphs = paragraphs.size();
+  if (!options_.language.empty()) {
+    result.language = options_.language;
+  } else {
+    // The paragraphs' text, not the markup: CLD2 then sees what jusText will judge.
+    std::string sample;
+    for (const auto& p : paragraphs) {
+      if (sample.size() > (256 << 10)) break;
+      sample += p.text;
+      sample += '\n';
+    }
+    result.language = detect_language_cld2(sample, true).code;
+  }
+  const StopWords* stop_words = stop_words_.find(result.language);
+  result.has_stop_words = stop_words != nullptr;
+  justext_classify(paragraphs, stop_words, options_.justext);
+  for (const auto& p : paragraphs) {
+    if (p.final_class != JusTextClass::kGood) continue;
+    if (!result.text.empty()) result.text += "\n\n";
+    result.text += p.text;
+    ++result.kept_paragraphs;
+  }
+  return result;
+}
+
+}  // namespace winnow

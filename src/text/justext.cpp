@@ -1,0 +1,279 @@
+#include "text/justext.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/utf8.h"
+#include "text/unicode_space.h"
+
+namespace winnow {
+
+namespace {
+
+bool in_list(std::string_view tag, std::initializer_list<std::string_view> list) {
+  return std::find(list.begin(), list.end(), tag) != list.end();
+}
+
+// jusText's PARAGRAPH_TAGS, plus the HTML5 block elements (see the header).
+bool is_paragraph_tag(std::string_view tag) {
+  return in_list(
+      tag,
+      {"body", "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt",
+       "fieldset", "form", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea",
+       "tfoot", "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+       // HTML5 and other block elements jusText predates
+       "article", "aside", "footer", "header", "main", "nav", "section", "figure", "figcaption",
+       "ol", "hr", "address", "details", "summary", "tbody", "dialog", "menu", "hgroup"});
+}
+
+// What lxml's Cleaner removes in jusText's preprocessor (kill_tags head; scripts, style,
+// links, meta), plus template contents, which a browser never shows.
+bool is_killed_tag(std::string_view tag) {
+  return in_list(tag, {"head", "script", "style", "link", "meta", "template"});
+}
+
+bool is_heading_tag(std::string_view tag) {
+  return tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6';
+}
+
+class ParagraphMaker final : public HtmlVisitor {
+ public:
+  std::vector<JusTextParagraph> paragraphs;
+
+  bool start(const HtmlElement& element) override {
+    std::string_view tag = element.tag();
+    if (is_killed_tag(tag)) return false;
+    bool br = tag == "br";
+    if (is_paragraph_tag(tag) || (br && br_)) {
+      // Heading and select state describe the path at the paragraph's start, tag included.
+      enter(tag);
+      start_paragraph();
+    } else {
+      enter(tag);
+      br_ = br;
+      if (br) {
+        current_.raw += ' ';
+      } else if (tag == "a") {
+        link_ = true;
+      }
+    }
+    return true;
+  }
+
+  void end(const HtmlElement& element) override {
+    std::string_view tag = element.tag();
+    leave(tag);
+    if (is_paragraph_tag(tag)) start_paragraph();
+    if (tag == "a") link_ = false;
+  }
+
+  void text(std::string_view content) override {
+    if (is_blank_unicode(content)) {
+      // jusText drops whitespace-only text nodes, which glues the words around them when
+      // they sit between inline elements ("<b>import</b> <i>json</i>" -> "importjson", all
+      // over highlighted code). Keeping them as one separator fixes that and changes nothing
+      // else: a blank node neither counts as text nor ends a <br><br> pair.
+      if (current_.has_text) append_normalized_whitespace(current_.raw, content);
+      return;
+    }
+    size_t before = current_.raw.size();
+    append_normalized_whitespace(current_.raw, content);
+    current_.has_text = true;
+    if (link_) {
+      current_.links += count_code_points(std::string_view(current_.raw).substr(before));
+    }
+    br_ = false;
+  }
+
+  void finish() { start_paragraph(); }
+
+ private:
+  struct Pending {
+    std::string raw;
+    size_t links = 0;
+    bool has_text = false;
+    bool heading = false;
+    bool in_select = false;
+    bool in_pre = false;
+  };
+
+  void enter(std::string_view tag) {
+    if (is_heading_tag(tag)) ++headings_open_;
+    if (tag == "select") ++selects_open_;
+    if (tag == "pre") ++pres_open_;
+  }
+  void leave(std::string_view tag) {
+    if (is_heading_tag(tag) && headings_open_ > 0) --headings_open_;
+    if (tag == "select" && selects_open_ > 0) --selects_open_;
+    if (tag == "pre" && pres_open_ > 0) --pres_open_;
+  }
+
+  void start_paragraph() {
+    if (current_.has_text) {
+      JusTextParagraph p;
+      std::string normalized;
+      append_normalized_whitespace(normalized, current_.raw);
+      p.text = std::string(trim_unicode_space(normalized));
+      p.length = count_code_points(p.text);
+      p.chars_in_links = current_.links;
+      p.heading = current_.heading;
+      p.in_select = current_.in_select;
+      p.in_pre = current_.in_pre;
+      paragraphs.push_back(std::move(p));
+    }
+    current_ = Pending();
+    current_.heading = headings_open_ > 0;
+    current_.in_select = selects_open_ > 0;
+    current_.in_pre = pres_open_ > 0;
+  }
+
+  Pending current_;
+  bool br_ = false;
+  bool link_ = false;
+  int headings_open_ = 0;
+  int selects_open_ = 0;
+  int pres_open_ = 0;
+};
+
+double stopword_density(const JusTextParagraph& p, const StopWords* stop_words) {
+  size_t words = 0;
+  size_t stops = 0;
+  std::string lower;
+  const std::string& text = p.text;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t n;
+    while (i < text.size() && (n = unicode_space_length(text, i)) != 0) i += n;
+    size_t start = i;
+    while (i < text.size() && unicode_space_length(text, i) == 0) ++i;
+    if (i == start) break;
+    ++words;
+    if (stop_words) {
+      lower.clear();
+      append_lowercase_utf8(lower, std::string_view(text).substr(start, i - start));
+      stops += stop_words->contains(lower);
+    }
+  }
+  if (words == 0) return 0.0;
+  return static_cast<double>(stops) / static_cast<double>(words);
+}
+
+JusTextClass neighbour(const std::vector<JusTextParagraph>& ps, size_t i, bool ignore_neargood,
+                       int step) {
+  auto k = static_cast<ptrdiff_t>(i);
+  auto n = static_cast<ptrdiff_t>(ps.size());
+  while (true) {
+    k += step;
+    if (k < 0 || k >= n) return JusTextClass::kBad;
+    JusTextClass c = ps[static_cast<size_t>(k)].final_class;
+    if (c == JusTextClass::kGood || c == JusTextClass::kBad) return c;
+    if (c == JusTextClass::kNearGood && !ignore_neargood) return c;
+  }
+}
+
+// A heading followed by good text within max_heading_distance characters becomes `to`.
+void promote_headings(std::vector<JusTextParagraph>& ps, size_t max_distance, JusTextClass from,
+                      JusTextClass to, bool require_not_cf_bad) {
+  for (size_t i = 0; i < ps.size(); ++i) {
+    JusTextParagraph& p = ps[i];
+    if (!p.heading || p.final_class != from) continue;
+    if (require_not_cf_bad && p.context_free == JusTextClass::kBad) continue;
+    size_t distance = 0;
+    for (size_t j = i + 1; j < ps.size() && distance <= max_distance; ++j) {
+      if (ps[j].final_class == JusTextClass::kGood) {
+        p.final_class = to;
+        break;
+      }
+      distance += ps[j].length;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<JusTextParagraph> justext_paragraphs(const HtmlDocument& document, size_t max_depth) {
+  ParagraphMaker maker;
+  document.walk(maker, max_depth);
+  maker.finish();
+  return std::move(maker.paragraphs);
+}
+
+void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_words,
+                      const JusTextOptions& o) {
+  double stop_low = stop_words ? o.stopwords_low : 0.0;
+  double stop_high = stop_words ? o.stopwords_high : 0.0;
+  // Context-free classification.
+  for (JusTextParagraph& p : ps) {
+    double links = p.length == 0 ? 0.0 : static_cast<double>(p.chars_in_links) / p.length;
+    double stops = stopword_density(p, stop_words);
+    if (o.no_headings) p.heading = false;
+    JusTextClass c;
+    if (links > o.max_link_density) {
+      c = JusTextClass::kBad;
+    } else if (p.text.find("\xC2\xA9") != std::string::npos ||
+               p.text.find("&copy") != std::string::npos) {
+      c = JusTextClass::kBad;  // a copyright line
+    } else if (p.in_select) {
+      c = JusTextClass::kBad;
+    } else if (o.code_in_context && p.in_pre) {
+      c = JusTextClass::kNearGood;
+    } else if (p.length < o.length_low) {
+      c = p.chars_in_links > 0 ? JusTextClass::kBad : JusTextClass::kShort;
+    } else if (stops >= stop_high) {
+      c = p.length > o.length_high ? JusTextClass::kGood : JusTextClass::kNearGood;
+    } else if (stops >= stop_low) {
+      c = JusTextClass::kNearGood;
+    } else {
+      c = JusTextClass::kBad;
+    }
+    p.context_free = c;
+    p.final_class = c;
+  }
+
+  // Short headings followed closely by good text become near-good.
+  if (!o.no_headings) {
+    promote_headings(ps, o.max_heading_distance, JusTextClass::kShort, JusTextClass::kNearGood,
+                     false);
+  }
+
+  // Short paragraphs take their class from their neighbours (decided on the classes before
+  // this pass, as jusText does).
+  std::vector<std::pair<size_t, JusTextClass>> revised;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i].final_class != JusTextClass::kShort) continue;
+    JusTextClass prev = neighbour(ps, i, true, -1);
+    JusTextClass next = neighbour(ps, i, true, +1);
+    JusTextClass c;
+    if (prev == JusTextClass::kGood && next == JusTextClass::kGood) {
+      c = JusTextClass::kGood;
+    } else if (prev == JusTextClass::kBad && next == JusTextClass::kBad) {
+      c = JusTextClass::kBad;
+    } else if ((prev == JusTextClass::kBad &&
+                neighbour(ps, i, false, -1) == JusTextClass::kNearGood) ||
+               (next == JusTextClass::kBad &&
+                neighbour(ps, i, false, +1) == JusTextClass::kNearGood)) {
+      c = JusTextClass::kGood;
+    } else {
+      c = JusTextClass::kBad;
+    }
+    revised.emplace_back(i, c);
+  }
+  for (auto [i, c] : revised) ps[i].final_class = c;
+
+  // Near-good paragraphs are good unless both neighbours are bad (in place, as jusText).
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i].final_class != JusTextClass::kNearGood) continue;
+    JusTextClass prev = neighbour(ps, i, true, -1);
+    JusTextClass next = neighbour(ps, i, true, +1);
+    ps[i].final_class = (prev == JusTextClass::kBad && next == JusTextClass::kBad)
+                            ? JusTextClass::kBad
+                            : JusTextClass::kGood;
+  }
+
+  // Headings that were not bad on their own and precede good text are good.
+  if (!o.no_headings) {
+    promote_headings(ps, o.max_heading_distance, JusTextClass::kBad, JusTextClass::kGood, true);
+  }
+}
+
+}  // namespace winnow

@@ -1,0 +1,50 @@
+#pragma once
+// Stop-word lists per language, for jusText. The lists are the Snowball ones that Debian ships in
+// liblingua-stopwords-perl (/usr/share/perl5/Lingua/StopWords/XX.pm), read from the Perl
+// modules when a table is loaded: 15 languages (da de en es fi fr hu id it nl no pt ro ru sv).
+// Words are stored lowercased (Unicode simple lowercase), as jusText compares them.
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "core/status.h"
+
+namespace winnow {
+
+inline constexpr std::string_view kDefaultStopWordsDir = "/usr/share/perl5/Lingua/StopWords";
+
+class StopWords {
+ public:
+  explicit StopWords(std::unordered_set<std::string> words) : words_(std::move(words)) {}
+  // `lower_word` must already be lowercased.
+  bool contains(std::string_view lower_word) const {
+    return words_.count(std::string(lower_word)) != 0;
+  }
+  size_t size() const { return words_.size(); }
+
+ private:
+  std::unordered_set<std::string> words_;
+};
+
+// The words of one Lingua::StopWords module's source text (the qw(...) list of _stopwords).
+Result<std::unordered_set<std::string>> parse_lingua_stopwords(std::string_view perl_source);
+
+// Every list found in `dir`, by ISO 639-1 code ("en", "de", ...). Immutable once built, so it
+// can be shared by threads. An empty table when the folder is missing.
+class StopWordTable {
+ public:
+  static Result<StopWordTable> load(const std::string& dir);
+  const StopWords* find(std::string_view language) const;  // null when none
+  size_t languages() const { return lists_.size(); }
+
+ private:
+  std::map<std::string, std::shared_ptr<const StopWords>, std::less<>> lists_;
+};
+
+// Lowercases UTF-8 text per code point (utf8proc's simple mapping, as Python's str.lower()
+// does for all but a few special cases); invalid bytes are copied as they are.
+void append_lowercase_utf8(std::string& out, std::string_view utf8);
+
+}  // namespace winnow

@@ -1,0 +1,148 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "filters/builtin_stages.h"
+#include "filters/filter_test_support.h"
+
+namespace winnow {
+namespace {
+
+using testing::build_stage;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::make_batch;
+using testing::reasons_of;
+
+const std::string kProse =
+    "The committee met on Tuesday to discuss the plans for the new library, which had been "
+    "delayed for several months because of the funding problems that the city had with it. "
+    "Most of the members said that they were happy with the new design of the building.";
+
+std::string page(const std::string& body, const std::string& head = "") {
+  return "<html><head>" + head +
+         "<title>t</title></head><body><ul><li><a href=/>Home</a>"
+         "</li></ul>" +
+         body + "<p><a href=/x>Privacy</a></p></body></html>";
+}
+
+class HtmlExtractTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Stage> make(const std::map<std::string, StageParams::Value>& values = {}) {
+    auto stage = build_stage(html_extract_spec(), values, context_);
+    EXPECT_TRUE(stage.is_ok()) << stage.status().message();
+    return stage.is_ok() ? std::move(stage).value() : nullptr;
+  }
+  std::string error_of(const std::map<std::string, StageParams::Value>& values) {
+    auto stage = build_stage(html_extract_spec(), values, context_);
+    return stage.is_ok() ? std::string() : stage.status().message();
+  }
+  // A batch as the WARC reader leaves it: raw payloads, unchecked.
+  std::unique_ptr<DocBatch> raw_batch(const std::vector<testing::TestDoc>& docs) {
+    auto batch = make_batch(docs);
+    for (size_t i = 0; i < batch->size(); ++i) batch->mark_text_unchecked(i);
+    return batch;
+  }
+
+  ReasonTable reasons_;
+  StageContext context_{reasons_, "html_extract", 0, 42};
+};
+
+TEST_F(HtmlExtractTest, ReplacesHtmlWithMainTextAndRecordsTheCharset) {
+  auto stage = make({{"annotate", true}});
+  std::string latin1 = page("<p>" + kProse + " Caf\xE9.</p>");
+  auto batch = raw_batch({{page("<p>" + kProse + "</p>"), R"({"content_type":"text/html"})"},
+                          {latin1, R"({"content_type":"text/html; charset=iso-8859-1"})"}});
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  EXPECT_THAT(reasons_of(*batch, reasons_), ElementsAre("kept", "kept"));
+  EXPECT_EQ(batch->text(0), kProse);
+  EXPECT_EQ(batch->text(1), kProse + " Café.");
+  EXPECT_TRUE(batch->text_changed(0));
+  EXPECT_FALSE(batch->text_unchecked(0));
+  const AnnotationColumn* charset = batch->find_annotation("charset");
+  ASSERT_NE(charset, nullptr);
+  EXPECT_EQ(charset->string_at(0), "utf-8");
+  EXPECT_EQ(charset->string_at(1), "windows-1252");
+  EXPECT_EQ(batch->find_annotation("html_extract_language")->string_at(0), "en");
+}
+
+TEST_F(HtmlExtractTest, JsonlTextIsAlreadyUtf8) {
+  auto stage = make({{"algorithm", std::string("plain")}});
+  // The <meta> would be wrong for text that JSON already decoded; it is ignored.
+  auto batch = make_batch({{page("<p>Café</p>", "<meta charset=iso-8859-1>")}});
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  EXPECT_EQ(batch->text(0), "Home\n\nCafé\n\nPrivacy");
+  EXPECT_EQ(batch->find_annotation("charset")->string_at(0), "utf-8");
+}
+
+TEST_F(HtmlExtractTest, DropsPagesWithNothingLeft) {
+  auto stage = make();
+  auto batch = raw_batch({{page("<p>Too short.</p>")},
+                          {page("<p>" + kProse + "</p>")},
+                          {std::string("\x7f"
+                                       "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+                                       20) +
+                           std::string(5000, '\0') + std::string(3000, '\xff')}});
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  EXPECT_THAT(reasons_of(*batch, reasons_),
+              ElementsAre("html_extract/no_text", "kept", "html_extract/unknown_language"));
+  auto keep_unknown = make({{"drop_unknown_language", false}});
+  batch = raw_batch({{page("<p>Too short.</p>")}});
+  ASSERT_TRUE(keep_unknown->process(*batch).is_ok());
+  EXPECT_THAT(reasons_of(*batch, reasons_), ElementsAre("html_extract/no_text"));
+}
+
+TEST_F(HtmlExtractTest, FixedLanguageAndUnknownLists) {
+  auto stage = make({{"language", std::string("en")}});
+  auto batch = raw_batch({{page("<p>" + kProse + "</p>")}});
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  EXPECT_EQ(batch->text(0), kProse);
+  EXPECT_THAT(error_of({{"language", std::string("xx")}}),
+              HasSubstr("parameter 'language': no stop-word list for 'xx'"));
+}
+
+TEST_F(HtmlExtractTest, HostilePagesStayBounded) {
+  auto stage = make({{"max_input_bytes", int64_t{1} << 20}});
+  std::string deep;
+  for (int i = 0; i < 300000; ++i) deep += "<div><span>";
+  deep += "<p>" + kProse + "</p>";
+  std::string huge = "<html><body>";
+  while (huge.size() < (50u << 20)) huge += "<p>" + kProse + "</p>\n";
+  std::string formatting;
+  for (int i = 0; i < 100000; ++i) formatting += "<b><i><a>x</b></i>";
+  auto batch = raw_batch({{deep}, {huge}, {formatting}});
+  auto begin = std::chrono::steady_clock::now();
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  // Only the first MiB of the 50 MB page is parsed.
+  EXPECT_LT(batch->text(1).size(), 1u << 20);
+  EXPECT_GT(batch->text(1).size(), 100000u);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(60));
+}
+
+TEST_F(HtmlExtractTest, AlreadyDroppedDocumentsAreLeftAlone) {
+  auto stage = make();
+  auto batch = raw_batch({{"<p>x</p>"}});
+  batch->drop(0, reasons_.add("earlier", 0, "why"));
+  ASSERT_TRUE(stage->process(*batch).is_ok());
+  EXPECT_EQ(batch->text(0), "<p>x</p>");
+}
+
+TEST_F(HtmlExtractTest, ChecksParameters) {
+  EXPECT_THAT(error_of({{"algorithm", std::string("magic")}}),
+              HasSubstr("parameter 'algorithm': must be justext or plain"));
+  EXPECT_THAT(error_of({{"length_high", int64_t{10}}}),
+              HasSubstr("parameter 'length_high': must be at least length_low"));
+  EXPECT_THAT(error_of({{"stopwords_low", 1.5}}), HasSubstr("parameter 'stopwords_low'"));
+  EXPECT_THAT(error_of({{"stopwords_dir", std::string("/nonexistent")}}),
+              HasSubstr("parameter 'stopwords_dir': no Lingua::StopWords lists"));
+  EXPECT_THAT(error_of({{"max_depth", int64_t{0}}}), HasSubstr("parameter 'max_depth'"));
+  // plain needs no stop words
+  EXPECT_EQ(error_of({{"algorithm", std::string("plain")},
+                      {"stopwords_dir", std::string("/nonexistent")}}),
+            "");
+}
+
+}  // namespace
+}  // namespace winnow
