@@ -17,7 +17,7 @@
 #include "io/atomic_file.h"
 #include "io/shard_reader.h"
 #include "pipeline/in_flight_limit.h"
-#include "pipeline/progress_line.h"
+#include "pipeline/progress_display.h"
 #include "pipeline/stage_runner.h"
 
 namespace winnow {
@@ -207,7 +207,7 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
       // Identify passes print no progress line of their own: one line each says what the wait
       // is for.
-      const bool tell = plan.options->progress && ProgressLine::stderr_is_terminal();
+      const bool tell = plan.options->progress && ProgressDisplay::stderr_is_terminal();
       Status status;
       int pass_number = 0;
       do {

@@ -74,6 +74,7 @@ std::map<std::string, Doc> read_docs(const std::string& folder) {
   simdjson::dom::parser parser;
   for (const auto& entry : fs::directory_iterator(folder)) {
     if (entry.path().extension() != ".jsonl") continue;
+    if (entry.path().filename() == "metrics.jsonl") continue;  // the run's metrics, not documents
     for (const std::string& line : split_lines(read_file(entry.path().string()))) {
       if (line.empty()) continue;
       simdjson::dom::element record = parser.parse(line);
