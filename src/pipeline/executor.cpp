@@ -217,12 +217,7 @@ Status PipelineRun::build_stages() {
 
 void PipelineRun::read_shards() {
   // JSONL or WARC per file (InputReader); WARC batches arrive parsed and skip the parse step.
-  InputOptions options{config_.input_format,
-                       {batch_size_, config_.batch_bytes, config_.max_line_bytes},
-                       config_.warc};
-  options.warc.batch_records = batch_size_;
-  options.warc.batch_bytes = config_.batch_bytes;
-  options.warc.text_field = config_.text_field;
+  const InputOptions options = config_.input_options(batch_size_);
   while (!failed_) {
     size_t slot = next_pending_.fetch_add(1);
     if (slot >= pending_shards_.size()) return;

@@ -15,7 +15,7 @@
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "io/atomic_file.h"
-#include "io/shard_reader.h"
+#include "io/input_reader.h"
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/progress_display.h"
 #include "pipeline/stage_runner.h"
@@ -112,12 +112,12 @@ class IdentifyPass {
   }
 
   void read_shards() {
-    ReaderOptions options{plan_.batch_size, plan_.config->batch_bytes,
-                          plan_.config->max_line_bytes};
+    // The same readers as the writing pass (JSONL or WARC), so both passes see the same keys.
+    const InputOptions options = plan_.config->input_options(plan_.batch_size);
     while (!failed_) {
       size_t shard = next_shard_.fetch_add(1);
       if (shard >= plan_.inputs->size()) return;
-      ShardReader reader((*plan_.inputs)[shard].path, static_cast<uint32_t>(shard), options);
+      InputReader reader((*plan_.inputs)[shard].path, static_cast<uint32_t>(shard), options);
       while (true) {
         if (!in_flight_->acquire()) return;
         BatchPtr batch = reader.next();

@@ -362,4 +362,12 @@ Result<PipelineConfig> PipelineConfig::load_file(const std::string& path,
   return load_string(text.str(), path, registry);
 }
 
+InputOptions PipelineConfig::input_options(size_t batch_size) const {
+  InputOptions options{input_format, {batch_size, batch_bytes, max_line_bytes}, warc};
+  options.warc.batch_records = batch_size;
+  options.warc.batch_bytes = batch_bytes;
+  options.warc.text_field = text_field;
+  return options;
+}
+
 }  // namespace winnow

@@ -74,6 +74,10 @@ struct PipelineConfig {
   static Result<PipelineConfig> load_file(const std::string& path, const StageRegistry& registry);
   static Result<PipelineConfig> load_string(const std::string& yaml, const std::string& source,
                                             const StageRegistry& registry);
+
+  // How to read the input files with batches of `batch_size` documents (the executor's and the
+  // identify passes' readers must agree, so both take it from here).
+  InputOptions input_options(size_t batch_size) const;
 };
 
 }  // namespace winnow
