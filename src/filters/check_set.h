@@ -33,6 +33,34 @@ class CheckSet {
     friend class CheckSet;
     std::vector<AnnotationColumn*> columns_;
   };
+  // One document's checks, run in chain order: each records its metric; the first that fails
+  // names the drop reason. check() says whether to go on: always with annotate (every metric is
+  // recorded), otherwise only until the first failure.
+  class Verdict {
+   public:
+    Verdict(const CheckSet& set, Columns& columns, size_t row)
+        : set_(set), columns_(columns), row_(row) {}
+    bool check(size_t id, double value, bool ok) {
+      columns_.record(id, row_, value);
+      if (!ok && failed_ == kNone) {
+        failed_ = id;
+        failed_score_ = value;
+      }
+      return set_.annotate_ || failed_ == kNone;
+    }
+    void apply(DocBatch& batch) const {
+      if (failed_ != kNone) batch.drop(row_, set_.reason(failed_), failed_score_);
+    }
+
+   private:
+    static constexpr size_t kNone = static_cast<size_t>(-1);
+    const CheckSet& set_;
+    Columns& columns_;
+    size_t row_;
+    size_t failed_ = kNone;
+    double failed_score_ = 0;
+  };
+
   Columns columns(DocBatch& batch) const {
     Columns c;
     if (annotate_) {

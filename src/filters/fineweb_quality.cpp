@@ -56,17 +56,8 @@ class FineWebQualityStage final : public Stage {
       if (!batch.kept(row)) continue;
       DocSegments& d = cache.at(batch, row);
       const auto& lines = d.lines();
-      const bool all = checks_.annotate();
-      size_t failed = SIZE_MAX;
-      double failed_score = 0;
-      auto check = [&](size_t id, double value, bool ok) {
-        columns.record(id, row, value);
-        if (!ok && failed == SIZE_MAX) {
-          failed = id;
-          failed_score = value;
-        }
-        return all || failed == SIZE_MAX;
-      };
+      CheckSet::Verdict verdict(checks_, columns, row);
+      auto check = [&](size_t id, double value, bool ok) { return verdict.check(id, value, ok); };
       const double n = static_cast<double>(lines.size());
       if (lines.empty()) {
         check(empty_, 0.0, false);
@@ -96,7 +87,7 @@ class FineWebQualityStage final : public Stage {
           }
         }
       }
-      if (failed != SIZE_MAX) batch.drop(row, checks_.reason(failed), failed_score);
+      verdict.apply(batch);
     }
     return Status::ok();
   }

@@ -68,17 +68,8 @@ class GopherQualityStage final : public Stage {
       if (!batch.kept(row)) continue;
       DocSegments& d = cache.at(batch, row);
       std::string_view text = d.text();
-      const bool all = checks_.annotate();
-      size_t failed = SIZE_MAX;
-      double failed_score = 0;
-      auto check = [&](size_t id, double value, bool ok) {
-        columns.record(id, row, value);
-        if (!ok && failed == SIZE_MAX) {
-          failed = id;
-          failed_score = value;
-        }
-        return all || failed == SIZE_MAX;  // go on?
-      };
+      CheckSet::Verdict verdict(checks_, columns, row);
+      auto check = [&](size_t id, double value, bool ok) { return verdict.check(id, value, ok); };
 
       const auto& words = d.tokens();
       const double n_words = static_cast<double>(words.size());
@@ -154,7 +145,7 @@ class GopherQualityStage final : public Stage {
               !(o_.min_stop_words > 0 && stop < o_.min_stop_words));
       }
     done:
-      if (failed != SIZE_MAX) batch.drop(row, checks_.reason(failed), failed_score);
+      verdict.apply(batch);
     }
     return Status::ok();
   }

@@ -76,16 +76,9 @@ class GopherRepetitionStage final : public Stage {
       DocSegments& d = cache.at(batch, row);
       std::string_view text = d.text();
       const double chars = d.chars().chars;
-      const bool all = checks_.annotate();
-      size_t failed = SIZE_MAX;
-      double failed_score = 0;
-      auto check = [&](size_t id, double value, double limit) {
-        columns.record(id, row, value);
-        if (limit > 0 && value > limit && failed == SIZE_MAX) {
-          failed = id;
-          failed_score = value;
-        }
-        return all || failed == SIZE_MAX;
+      CheckSet::Verdict verdict(checks_, columns, row);
+      auto check = [&](size_t id, double value, double limit) {  // limit 0: not checked
+        return verdict.check(id, value, !(limit > 0 && value > limit));
       };
       auto per_char = [&](size_t count) {
         return chars > 0 ? static_cast<double>(count) / chars : 0.0;
@@ -129,7 +122,7 @@ class GopherRepetitionStage final : public Stage {
         }
       }
     done:
-      if (failed != SIZE_MAX) batch.drop(row, checks_.reason(failed), failed_score);
+      verdict.apply(batch);
     }
     return Status::ok();
   }

@@ -19,6 +19,7 @@
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/output_layout.h"
 #include "pipeline/progress_display.h"
+#include "pipeline/reader_threads.h"
 #include "pipeline/report_html.h"
 #include "pipeline/resources.h"
 #include "pipeline/run_monitor.h"
@@ -403,19 +404,9 @@ void PipelineRun::run_threads() {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   });
-  int readers = std::clamp<int>(threads_ / 4, 1,
-                                static_cast<int>(std::max<size_t>(1, pending_shards_.size())));
-  std::vector<std::thread> reader_threads;
-  for (int i = 0; i < readers; ++i) {
-    reader_threads.emplace_back([this] {
-      try {
-        read_shards();
-      } catch (const std::exception& e) {
-        fail(Status::errorf("reading input failed: {}", e.what()));
-      }
-    });
-  }
-  for (auto& t : reader_threads) t.join();
+  run_reader_threads(
+      threads_, pending_shards_.size(), [this] { read_shards(); },
+      [this](const Status& status) { fail(status); });
   queues_.front()->close();
   for (auto& runner : runners_) runner->join();
   writer.join();

@@ -18,6 +18,7 @@
 #include "io/input_reader.h"
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/progress_display.h"
+#include "pipeline/reader_threads.h"
 #include "pipeline/stage_runner.h"
 
 namespace winnow {
@@ -78,19 +79,9 @@ class IdentifyPass {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
     });
-    const size_t shards = plan_.inputs->size();
-    int readers = std::clamp<int>(threads / 4, 1, static_cast<int>(std::max<size_t>(1, shards)));
-    std::vector<std::thread> reader_threads;
-    for (int i = 0; i < readers; ++i) {
-      reader_threads.emplace_back([this] {
-        try {
-          read_shards();
-        } catch (const std::exception& e) {
-          fail(Status::errorf("reading input failed: {}", e.what()));
-        }
-      });
-    }
-    for (auto& t : reader_threads) t.join();
+    run_reader_threads(
+        threads, plan_.inputs->size(), [this] { read_shards(); },
+        [this](const Status& status) { fail(status); });
     queues_.front()->close();
     for (auto& runner : runners) runner->join();
     sink.join();

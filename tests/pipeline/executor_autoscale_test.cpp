@@ -132,7 +132,9 @@ stages:
     EXPECT_TRUE(read_output_tree(dir.file("auto")) == expected) << threads << " threads";
     int changes = 0;
     for (const auto& step : r.steps) changes += step.summary.scale_ups + step.summary.scale_downs;
-    if (threads > 6) EXPECT_GT(changes, 0);  // workers really moved (6 steps, 10 threads)
+    if (threads > 6) {
+      EXPECT_GT(changes, 0);  // workers really moved (6 steps, 10 threads)
+    }
   }
 }
 
