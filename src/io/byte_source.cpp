@@ -54,7 +54,7 @@ class PlainSource final : public ByteSource {
 
 class GzipSource final : public ByteSource {
  public:
-  GzipSource() {
+  explicit GzipSource(bool resume_after_damage) : resume_after_damage_(resume_after_damage) {
     std::memset(&stream_, 0, sizeof(stream_));
     // 15 + 32: gzip or zlib header, detected automatically.
     inflateInit2(&stream_, 15 + 32);
@@ -62,23 +62,21 @@ class GzipSource final : public ByteSource {
   ~GzipSource() override { inflateEnd(&stream_); }
 
   size_t read(char* dst, size_t capacity) override {
-    if (failed_ || finished_) return 0;
+    if (failed_ || finished_ || broken_) return 0;
     stream_.next_out = reinterpret_cast<Bytef*>(dst);
     stream_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, 1u << 30));
     while (stream_.avail_out > 0) {
-      if (in_pos_ == in_end_) {
-        if (!refill_input()) {
-          if (failed_) return 0;
-          // End of file: fine only between members.
-          if (member_open_) {
-            return fail(InputError::kTruncatedCompressed,
-                        fmt::format("truncated gzip stream: the file ends inside a member "
-                                    "(at compressed byte {})",
-                                    file_offset_));
-          }
-          finished_ = true;
-          break;
+      if (in_pos_ == in_end_ && !refill_input()) {
+        if (failed_) return 0;
+        finished_ = true;
+        // End of file: fine only between members.
+        if (member_open_) {
+          damaged(InputError::kTruncatedCompressed,
+                  fmt::format("truncated gzip stream: the file ends inside a member (at "
+                              "compressed byte {})",
+                              file_offset_));
         }
+        break;
       }
       stream_.next_in = reinterpret_cast<Bytef*>(in_.get() + in_pos_);
       stream_.avail_in = static_cast<uInt>(in_end_ - in_pos_);
@@ -92,18 +90,60 @@ class GzipSource final : public ByteSource {
         continue;
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        return fail(InputError::kCorruptCompressed,
-                    fmt::format("corrupt gzip data near compressed byte {}: {}",
-                                compressed_bytes_read(), stream_.msg ? stream_.msg : "error"));
+        damaged(InputError::kCorruptCompressed,
+                fmt::format("corrupt gzip data near compressed byte {}: {}",
+                            compressed_bytes_read(), stream_.msg ? stream_.msg : "error"));
+        if (resume_after_damage_) skip_to_next_member();
+        break;
       }
     }
+    if (failed_) return 0;
     return capacity - stream_.avail_out;
   }
 
+  bool take_break(StreamError* error) override {
+    if (!broken_) return false;
+    broken_ = false;
+    *error = break_error_;
+    return true;
+  }
+
  private:
+  // Without resuming the stream fails; with it, the bytes inflated so far are handed back and
+  // the error waits for take_break().
+  void damaged(InputError kind, std::string message) {
+    if (!resume_after_damage_) {
+      fail(kind, std::move(message));
+      return;
+    }
+    broken_ = true;
+    break_error_ = {kind, fmt::format("{}: {}", path_, message)};
+  }
+
+  void skip_to_next_member() {
+    inflateReset(&stream_);
+    member_open_ = false;
+    if (in_pos_ < in_end_) ++in_pos_;  // not the damaged member's own header again
+    while (true) {
+      for (; in_pos_ + 2 < in_end_; ++in_pos_) {
+        if (static_cast<unsigned char>(in_[in_pos_]) == 0x1f &&
+            static_cast<unsigned char>(in_[in_pos_ + 1]) == 0x8b && in_[in_pos_ + 2] == 0x08)
+          return;
+      }
+      in_pos_ = in_end_;
+      if (!refill_input()) {
+        finished_ = true;
+        return;
+      }
+    }
+  }
+
   z_stream stream_;
+  bool resume_after_damage_;
   bool member_open_ = false;
   bool finished_ = false;
+  bool broken_ = false;
+  StreamError break_error_;
 };
 
 class ZstdSource final : public ByteSource {
@@ -153,7 +193,8 @@ class ZstdSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamError* error) {
+std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamError* error,
+                                             ByteSourceOptions options) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = {InputError::kUnreadableFile,
@@ -178,7 +219,7 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamErro
       source = std::make_unique<PlainSource>();
       break;
     case Compression::kGzip:
-      source = std::make_unique<GzipSource>();
+      source = std::make_unique<GzipSource>(options.resume_after_damaged_gzip_member);
       break;
     case Compression::kZstd:
       source = std::make_unique<ZstdSource>();

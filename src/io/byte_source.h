@@ -1,7 +1,8 @@
 #pragma once
 // ByteSource: the uncompressed bytes of one input file, whatever its compression (detected from
 // magic bytes). Concatenated gzip members and zstd frames read as one stream. A corrupt or
-// truncated stream stops with an error naming the file and the compressed byte offset.
+// truncated stream stops with an error naming the file and the compressed byte offset, unless
+// the caller asked to resume after a damaged gzip member (WARC files: one member per record).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,10 +17,19 @@ struct StreamError {
   std::string message;
 };
 
+struct ByteSourceOptions {
+  // gzip only. A damaged member does not end the stream: read() hands back what was inflated
+  // before the damage and returns 0, take_break() then reports the error (naming the
+  // compressed offset), and the next read() goes on at the next gzip member header. A header
+  // split across two reads of the file is missed (the next one is found instead).
+  bool resume_after_damaged_gzip_member = false;
+};
+
 class ByteSource {
  public:
   // Opens `path`. Returns null and fills `error` when the file cannot be opened or read.
-  static std::unique_ptr<ByteSource> open(const std::string& path, StreamError* error);
+  static std::unique_ptr<ByteSource> open(const std::string& path, StreamError* error,
+                                          ByteSourceOptions options = {});
   virtual ~ByteSource();
   ByteSource(const ByteSource&) = delete;
   ByteSource& operator=(const ByteSource&) = delete;
@@ -27,6 +37,10 @@ class ByteSource {
   // Fills up to `capacity` bytes; returns the count, 0 at the end of the stream or on error
   // (then failed() is true and error() says why).
   virtual size_t read(char* dst, size_t capacity) = 0;
+
+  // After read() returned 0: true (once) when that was a recoverable break, not the end
+  // (only with resume_after_damaged_gzip_member); `error` says what was damaged.
+  virtual bool take_break(StreamError* /*error*/) { return false; }
 
   bool failed() const { return failed_; }
   const StreamError& error() const { return error_; }

@@ -1,8 +1,6 @@
 #include "io/warc_reader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -76,112 +74,13 @@ void append_json_field(std::string& out, std::string_view key, std::string_view 
   }
 }
 
-// gzip for WARC files. Unlike the JSONL source it recovers from a damaged member: it hands
-// back what it inflated before the damage, then reports a break (the error, naming the
-// compressed offset) and goes on at the next gzip member header, which in a Common Crawl file
-// starts the next record. A header split across two reads of the file is missed (the next one
-// is found instead).
-class RecoveringGzipSource final : public ByteSource {
- public:
-  static std::unique_ptr<RecoveringGzipSource> open(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return nullptr;
-    auto source = std::unique_ptr<RecoveringGzipSource>(new RecoveringGzipSource());
-    source->path_ = path;
-    source->fd_ = fd;
-    source->compression_ = Compression::kGzip;
-    source->in_ = std::make_unique_for_overwrite<char[]>(kInputBufferBytes);
-    return source;
-  }
-  ~RecoveringGzipSource() override { inflateEnd(&stream_); }
-
-  size_t read(char* dst, size_t capacity) override {
-    if (failed_ || finished_ || broken_) return 0;
-    stream_.next_out = reinterpret_cast<Bytef*>(dst);
-    stream_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, 1u << 30));
-    while (stream_.avail_out > 0) {
-      if (in_pos_ == in_end_ && !refill_input()) {
-        if (failed_) return 0;  // a read error: the rest of the file is gone
-        finished_ = true;
-        if (member_open_) {
-          set_break(InputError::kTruncatedCompressed,
-                    fmt::format("truncated gzip stream: the file ends inside a member (at "
-                                "compressed byte {})",
-                                file_offset_));
-        }
-        break;
-      }
-      stream_.next_in = reinterpret_cast<Bytef*>(in_.get() + in_pos_);
-      stream_.avail_in = static_cast<uInt>(in_end_ - in_pos_);
-      member_open_ = true;
-      int rc = inflate(&stream_, Z_NO_FLUSH);
-      in_pos_ = in_end_ - stream_.avail_in;
-      if (rc == Z_STREAM_END) {
-        member_open_ = false;
-        inflateReset(&stream_);
-        continue;
-      }
-      if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        set_break(InputError::kCorruptCompressed,
-                  fmt::format("corrupt gzip data near compressed byte {}: {}",
-                              compressed_bytes_read(), stream_.msg ? stream_.msg : "error"));
-        skip_to_next_member();
-        break;
-      }
-    }
-    return capacity - stream_.avail_out;
-  }
-
-  // After read() returned 0: true (once) when that was a recoverable break, not the end.
-  bool take_break(StreamError* error) {
-    if (!broken_) return false;
-    broken_ = false;
-    *error = break_error_;
-    return true;
-  }
-
- private:
-  RecoveringGzipSource() {
-    std::memset(&stream_, 0, sizeof(stream_));
-    inflateInit2(&stream_, 15 + 16);
-  }
-  void set_break(InputError kind, std::string message) {
-    broken_ = true;
-    break_error_ = {kind, fmt::format("{}: {}", path_, message)};
-  }
-  void skip_to_next_member() {
-    inflateReset(&stream_);
-    member_open_ = false;
-    if (in_pos_ < in_end_) ++in_pos_;  // not the damaged member's own header again
-    while (true) {
-      for (; in_pos_ + 2 < in_end_; ++in_pos_) {
-        if (static_cast<unsigned char>(in_[in_pos_]) == 0x1f &&
-            static_cast<unsigned char>(in_[in_pos_ + 1]) == 0x8b && in_[in_pos_ + 2] == 0x08)
-          return;
-      }
-      in_pos_ = in_end_;
-      if (!refill_input()) {
-        finished_ = true;
-        return;
-      }
-    }
-  }
-
-  z_stream stream_;
-  bool member_open_ = false;
-  bool finished_ = false;
-  bool broken_ = false;
-  StreamError break_error_;
-};
-
 // Buffered reading over a ByteSource with the uncompressed offset of the next byte.
 class Input {
  public:
   enum class Line { kOk, kTooLong, kEof };
 
-  Input(ByteSource& source, RecoveringGzipSource* gzip)
+  explicit Input(ByteSource& source)
       : source_(source),
-        gzip_(gzip),
         buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {}
 
   // A damaged gzip member stopped the stream (reads return nothing until resume()).
@@ -254,7 +153,7 @@ class Input {
     pos_ = 0;
     end_ = n;
     if (n == 0) {
-      if (gzip_ && gzip_->take_break(&break_error_)) {
+      if (source_.take_break(&break_error_)) {
         broken_ = true;
       } else {
         eof_ = true;
@@ -264,7 +163,6 @@ class Input {
   }
 
   ByteSource& source_;
-  RecoveringGzipSource* gzip_;
   bool broken_ = false;
   StreamError break_error_;
   std::unique_ptr<char[]> buffer_;
@@ -701,20 +599,14 @@ std::unique_ptr<DocBatch> WarcReader::Impl::next() {
   if (!opened_) {
     opened_ = true;
     StreamError error;
-    source_ = ByteSource::open(path_, &error);
+    // A damaged record's gzip member costs that record, not the rest of the file.
+    source_ = ByteSource::open(path_, &error, {.resume_after_damaged_gzip_member = true});
     if (!source_) {
       add_error(*batch, error.kind, 0, error.message);
       finished_ = true;
       return batch;
     }
-    RecoveringGzipSource* gzip = nullptr;
-    if (source_->compression() == Compression::kGzip) {
-      if (auto recovering = RecoveringGzipSource::open(path_)) {
-        gzip = recovering.get();
-        source_ = std::move(recovering);
-      }
-    }
-    input_ = std::make_unique<Input>(*source_, gzip);
+    input_ = std::make_unique<Input>(*source_);
   }
 
   uint64_t start = input_->offset();
