@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "io/output_names.h"
+
 namespace winnow {
 
 namespace fs = std::filesystem;
@@ -26,6 +28,27 @@ bool looks_like_input(const std::string& name) {
          ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".warc");
 }
 
+// A folder a winnow run wrote into (it has a _done/ folder of completion markers).
+bool is_winnow_output(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir / output_names::kDoneDir, ec);
+}
+
+// In a winnow output folder only the kept shards are documents to read again: its rejected/,
+// errors/ and global/ folders and its stats.json and metrics.jsonl are the run's bookkeeping.
+bool is_output_bookkeeping(const fs::path& entry, bool is_dir) {
+  std::string name = entry.filename().string();
+  if (is_dir) {
+    if (name != output_names::kRejectedDir && name != output_names::kErrorsDir &&
+        name != output_names::kGlobalDir) {
+      return false;
+    }
+  } else if (name != output_names::kStatsFile && name != output_names::kMetricsFile) {
+    return false;
+  }
+  return is_winnow_output(entry.parent_path());
+}
+
 Status add_path(const std::string& path, bool from_pattern, std::vector<InputFile>& out) {
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
@@ -37,11 +60,13 @@ Status add_path(const std::string& path, bool from_pattern, std::vector<InputFil
     for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::end(it);
          it.increment(ec)) {
       std::string name = it->path().filename().string();
-      if (it->is_directory() && (name[0] == '.' || name[0] == '_')) {
+      if (it->is_directory() &&
+          (name[0] == '.' || name[0] == '_' || is_output_bookkeeping(it->path(), true))) {
         it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file() && looks_like_input(name)) {
+      if (it->is_regular_file() && looks_like_input(name) &&
+          !is_output_bookkeeping(it->path(), false)) {
         out.push_back({it->path().string(), static_cast<uint64_t>(it->file_size())});
       }
     }

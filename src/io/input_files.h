@@ -17,7 +17,9 @@ struct InputFile {
 
 // Directories contribute files whose names contain ".jsonl" or end in ".json", ".gz", ".zst" or
 // ".warc", skipping hidden names and names starting with '_' (markers, temporaries). A named
-// file is taken whatever its name. A pattern that matches nothing is an error.
+// file is taken whatever its name. A pattern that matches nothing is an error. A folder that a
+// winnow run wrote (it has _done/) gives its kept shards only: its rejected/, errors/, global/,
+// stats.json and metrics.jsonl are skipped, so one run's output can be the next one's input.
 Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns);
 
 // The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "core/json_text.h"
 #include "io/atomic_file.h"
 #include "io/input_reader.h"
+#include "io/output_names.h"
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/progress_display.h"
 #include "pipeline/reader_threads.h"
@@ -156,6 +158,26 @@ Status reset_folder(const std::string& dir) {
   return Status::ok();
 }
 
+std::string global_dir(const GlobalPassPlan& plan) {
+  return plan.output_dir + "/" + std::string(output_names::kGlobalDir);
+}
+
+// With --overwrite, global/ folders of stages this pipeline no longer has (renamed or removed)
+// go too: winnow owns global/, and a stale result there would only mislead.
+Status remove_stale_results(const GlobalPassPlan& plan) {
+  std::set<std::string> current;
+  for (const auto& [name, stage] : plan.stages) {
+    if (stage->global_step()) current.insert(name);
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(global_dir(plan), ec)) {
+    if (!entry.is_directory() || current.count(entry.path().filename().string())) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) return Status::errorf("cannot remove {}: {}", entry.path().string(), ec.message());
+  }
+  return Status::ok();  // a missing global/ is fine
+}
+
 }  // namespace
 
 bool has_global_steps(const std::vector<std::pair<std::string, Stage*>>& stages) {
@@ -170,12 +192,15 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
   for (const auto& input : *plan.inputs) input_list += input.path + "\n";
   const std::string base = fmt::format("{}-{:016x}", plan.config->fingerprint, hash64(input_list));
   const PassMode mode = plan.options->passes;
+  if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
+    WINNOW_RETURN_IF_ERROR(remove_stale_results(plan));
+  }
 
   for (size_t index = 0; index < plan.stages.size(); ++index) {
     GlobalStep* step = plan.stages[index].second->global_step();
     if (!step) continue;
     const std::string& name = plan.stages[index].first;
-    const std::string dir = plan.output_dir + "/global/" + name;
+    const std::string dir = global_dir(plan) + "/" + name;
     const std::string marker = dir + "/_complete.json";
     const std::string fingerprint = fmt::format("{}-{}-{}", base, index, name);
     auto begin = std::chrono::steady_clock::now();

@@ -26,8 +26,8 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
   std::string ext(format_extension(compression));
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
-    shards_.push_back({dir_ + "/" + name + ext, dir_ + "/rejected/" + name + ext,
-                       dir_ + "/errors/" + name + ".jsonl", dir_ + "/_done/" + name + ".json"});
+    shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
+                       errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json"});
   }
 }
 
@@ -86,7 +86,7 @@ std::string kept_shard_name(const std::string& file) {
 }  // namespace
 
 Status OutputLayout::prepare(bool overwrite) const {
-  for (const std::string& path : {dir_, dir_ + "/rejected", dir_ + "/errors", done_dir()}) {
+  for (const std::string& path : {dir_, rejected_dir(), errors_dir(), done_dir()}) {
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) return Status::errorf("cannot create output folder {}: {}", path, ec.message());
@@ -111,7 +111,7 @@ Status OutputLayout::prepare(bool overwrite) const {
     }
   }
   WINNOW_RETURN_IF_ERROR(clean_folder(dir_, false));
-  for (const std::string& sub : {dir_ + "/rejected", dir_ + "/errors", done_dir()}) {
+  for (const std::string& sub : {rejected_dir(), errors_dir(), done_dir()}) {
     WINNOW_RETURN_IF_ERROR(clean_folder(sub, overwrite));
   }
   return Status::ok();

@@ -14,6 +14,7 @@
 #include "core/status.h"
 #include "io/compression.h"
 #include "io/input_files.h"
+#include "io/output_names.h"
 #include "io/shard_output.h"
 
 namespace winnow {
@@ -28,12 +29,16 @@ class OutputLayout {
 
   const std::string& dir() const { return dir_; }
   const ShardPaths& shard(size_t index) const { return shards_[index]; }
-  std::string stats_path() const { return dir_ + "/stats.json"; }
-  std::string metrics_path() const { return dir_ + "/metrics.jsonl"; }
-  std::string report_path() const { return dir_ + "/report.html"; }
-  std::string done_dir() const { return dir_ + "/_done"; }
+  std::string stats_path() const { return in_dir(output_names::kStatsFile); }
+  std::string metrics_path() const { return in_dir(output_names::kMetricsFile); }
+  std::string report_path() const { return in_dir(output_names::kReportFile); }
+  std::string done_dir() const { return in_dir(output_names::kDoneDir); }
+  std::string rejected_dir() const { return in_dir(output_names::kRejectedDir); }
+  std::string errors_dir() const { return in_dir(output_names::kErrorsDir); }
 
  private:
+  std::string in_dir(std::string_view name) const { return dir_ + "/" + std::string(name); }
+
   std::string dir_;
   std::vector<ShardPaths> shards_;
 };

@@ -57,6 +57,26 @@ TEST(InputFiles, WalksDirectoriesWithTheNameRules) {
                           "g.jsonl.bak", "sub/deeper/i.jsonl.zst", "sub/h.jsonl"));
 }
 
+TEST(InputFiles, AnEarlierRunsOutputFolderGivesItsKeptShardsOnly) {
+  TempDir dir;
+  for (const char* name :
+       {"run1/a.jsonl.zst", "run1/b-p00001.jsonl.zst", "run1/_done/a.json", "run1/stats.json",
+        "run1/metrics.jsonl", "run1/report.html", "run1/rejected/a.jsonl.zst",
+        "run1/errors/a.jsonl", "run1/global/fuzzy_dedup/duplicates.jsonl",
+        // Without _done/ the same names are ordinary user data.
+        "mine/stats.json", "mine/metrics.jsonl", "mine/rejected/r.jsonl", "mine/errors/e.jsonl"}) {
+    touch(dir, name);
+  }
+  EXPECT_THAT(relative_paths(discover_ok({dir.file("run1")}), dir),
+              ElementsAre("run1/a.jsonl.zst", "run1/b-p00001.jsonl.zst"));
+  EXPECT_THAT(relative_paths(discover_ok({dir.file("mine")}), dir),
+              ElementsAre("mine/errors/e.jsonl", "mine/metrics.jsonl", "mine/rejected/r.jsonl",
+                          "mine/stats.json"));
+  // Named explicitly, a bookkeeping file is still read: the user asked for it.
+  EXPECT_THAT(relative_paths(discover_ok({dir.file("run1/rejected/a.jsonl.zst")}), dir),
+              ElementsAre("run1/rejected/a.jsonl.zst"));
+}
+
 TEST(InputFiles, ReportsSizesOnDisk) {
   TempDir dir;
   touch(dir, "one.jsonl", std::string(1234, 'a'));

@@ -101,7 +101,7 @@ StageRegistry test_registry() {
 }
 
 RunReport run(const std::string& yaml, const std::string& in, const std::string& out,
-              PassMode mode = PassMode::kAll, int threads = 2) {
+              PassMode mode = PassMode::kAll, int threads = 2, bool overwrite = false) {
   static StageRegistry registry = test_registry();
   auto config = PipelineConfig::load_string(yaml, "test.yaml", registry);
   EXPECT_TRUE(config.is_ok()) << config.status().message();
@@ -111,6 +111,7 @@ RunReport run(const std::string& yaml, const std::string& in, const std::string&
   options.threads = threads;
   options.batch_size = 50;
   options.passes = mode;
+  options.overwrite = overwrite;
   return run_pipeline(*config, options);
 }
 
@@ -164,6 +165,24 @@ TEST(GlobalPasses, IdentifySeesWhatEarlierStagesKeepAndResultsAreReused) {
   EXPECT_EQ(removed.totals.dropped, first.totals.dropped);
   EXPECT_EQ(read_output_tree(dir.file("out2/rejected")),
             read_output_tree(dir.file("out/rejected")));
+}
+
+TEST(GlobalPasses, OverwriteRemovesTheResultsOfStagesThePipelineNoLongerHas) {
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  write_corpus(dir.file("in"), 2, 100, 9);
+  ASSERT_TRUE(run(kYaml, dir.file("in"), dir.file("out")).status.is_ok());
+  std::string renamed = kYaml;
+  renamed.replace(renamed.find("passes: 2"), 9, "name: by_length");
+  // Without --overwrite a stale result stays (the run never deletes what it was not told to).
+  ASSERT_TRUE(run(renamed, dir.file("in"), dir.file("out2")).status.is_ok());
+  fs::create_directories(dir.file("out2/global/old_name"));
+  ASSERT_TRUE(run(renamed, dir.file("in"), dir.file("out2")).status.is_ok());
+  EXPECT_TRUE(fs::exists(dir.file("out2/global/old_name")));
+  RunReport rerun = run(renamed, dir.file("in"), dir.file("out"), PassMode::kAll, 2, true);
+  ASSERT_TRUE(rerun.status.is_ok()) << rerun.status.message();
+  EXPECT_FALSE(fs::exists(dir.file("out/global/same_length")));
+  EXPECT_TRUE(fs::exists(dir.file("out/global/by_length/_complete.json")));
 }
 
 }  // namespace
