@@ -20,7 +20,7 @@ const std::string kWinnow = WINNOW_BINARY;
 
 TEST(TokenizerFiltersIntegration, TokenCountDropsWhatTheReferenceSays) {
   TempDir dir;
-  std::string model = train_sentencepiece_model(dir, "unigram");
+  const std::string& model = unigram_model();
   std::vector<std::string> lines;
   for (const char* path : {"/usr/share/common-licenses/GPL-2", "/usr/share/common-licenses/MPL-1.1",
                            "/usr/share/games/fortunes/de/computer"}) {
@@ -54,7 +54,7 @@ TEST(TokenizerFiltersIntegration, TokenCountDropsWhatTheReferenceSays) {
                  "    annotate: true\n");
   std::string out;
   ASSERT_EQ(run_command(kWinnow + " run " + dir.file("p.yaml") + " -i " + dir.file("in") + " -o " +
-                            dir.file("out") + " -t 2 --no-progress",
+                            dir.file("out") + " -t 2 --no-progress --output-format jsonl",
                         &out),
             0)
       << out;

@@ -20,20 +20,24 @@ using Values = std::map<std::string, StageParams::Value>;
 
 class TokenizerFiltersTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    unigram_ = train_sentencepiece_model(*dir_, "unigram");
-    // No BOS, as T5's tokenizer.model.
-    bpe_ = train_sentencepiece_model(*dir_, "bpe", 2000, "--byte_fallback=true --bos_id=-1");
-    // Real lines: English, German, Russian (Cyrillic the models never saw).
-    for (const char* path :
-         {"/usr/share/common-licenses/LGPL-2.1", "/usr/share/games/fortunes/de/computer",
-          "/usr/share/games/fortunes/ru/2001.03"}) {
-      for (auto& line : text_lines(path, 60)) lines_.push_back(std::move(line));
-    }
-    counts_ = spm_encode_counts(unigram_, lines_);
+  // Real lines: English, German, Russian (Cyrillic the models never saw), and the count
+  // spm_encode gives each with the unigram model.
+  static const std::vector<std::string>& lines() {
+    static const std::vector<std::string> lines = [] {
+      std::vector<std::string> out;
+      for (const char* path :
+           {"/usr/share/common-licenses/LGPL-2.1", "/usr/share/games/fortunes/de/computer",
+            "/usr/share/games/fortunes/ru/2001.03"}) {
+        for (auto& line : text_lines(path, 60)) out.push_back(std::move(line));
+      }
+      return out;
+    }();
+    return lines;
   }
-  static void TearDownTestSuite() { delete dir_; }
+  static const std::vector<size_t>& counts() {
+    static const std::vector<size_t> counts = spm_encode_counts(unigram_model(), lines());
+    return counts;
+  }
 
   Result<std::unique_ptr<Stage>> build(const StageSpec& spec, Values values) {
     return build_stage(spec, values, context_);
@@ -53,51 +57,42 @@ class TokenizerFiltersTest : public ::testing::Test {
     return reasons_of(*batch, reasons_);
   }
 
-  static TempDir* dir_;
-  static std::string unigram_, bpe_;
-  static std::vector<std::string> lines_;
-  static std::vector<size_t> counts_;  // spm_encode's count for each of lines_ (unigram model)
   ReasonTable reasons_;
   StageContext context_{reasons_, "tok", 0, 42};
 };
 
-TempDir* TokenizerFiltersTest::dir_ = nullptr;
-std::string TokenizerFiltersTest::unigram_, TokenizerFiltersTest::bpe_;
-std::vector<std::string> TokenizerFiltersTest::lines_;
-std::vector<size_t> TokenizerFiltersTest::counts_;
-
 TEST_F(TokenizerFiltersTest, TokenCountAnnotatesTheReferenceCount) {
-  ASSERT_GT(lines_.size(), 150u);
-  auto stage = make(token_count_spec(), {{"model", unigram_}, {"annotate", true}});
+  ASSERT_GT(lines().size(), 150u);
+  auto stage = make(token_count_spec(), {{"model", unigram_model()}, {"annotate", true}});
   ASSERT_TRUE(stage);
-  auto batch = make_text_batch(lines_);
+  auto batch = make_text_batch(lines());
   ASSERT_TRUE(stage->process(*batch).is_ok());
   const AnnotationColumn* column = batch->find_annotation("tok");
   ASSERT_NE(column, nullptr);
-  for (size_t i = 0; i < lines_.size(); ++i) {
+  for (size_t i = 0; i < lines().size(); ++i) {
     EXPECT_TRUE(batch->kept(i));  // defaults 0 … no limit keep everything
-    EXPECT_EQ(column->float_at(i), static_cast<double>(counts_[i])) << lines_[i];
+    EXPECT_EQ(column->float_at(i), static_cast<double>(counts()[i])) << lines()[i];
   }
 }
 
 TEST_F(TokenizerFiltersTest, TokenCountBoundsAreInclusive) {
   // Bounds equal to counts some lines have exactly: those lines sit on the boundary.
-  std::vector<size_t> sorted = counts_;
+  std::vector<size_t> sorted = counts();
   std::sort(sorted.begin(), sorted.end());
   size_t lo = sorted[sorted.size() / 4], hi = sorted[sorted.size() * 3 / 4];
   ASSERT_LT(lo, hi);
   auto reasons = decide(token_count_spec(),
-                        {{"model", unigram_},
+                        {{"model", unigram_model()},
                          {"min_tokens", static_cast<int64_t>(lo)},
                          {"max_tokens", static_cast<int64_t>(hi)}},
-                        lines_);
-  ASSERT_EQ(reasons.size(), lines_.size());
+                        lines());
+  ASSERT_EQ(reasons.size(), lines().size());
   size_t at_lo = 0, at_hi = 0, dropped = 0;
-  for (size_t i = 0; i < lines_.size(); ++i) {
-    bool keep = counts_[i] >= lo && counts_[i] <= hi;
-    EXPECT_EQ(reasons[i], keep ? "kept" : "tok/token_count") << counts_[i] << ": " << lines_[i];
-    at_lo += counts_[i] == lo;
-    at_hi += counts_[i] == hi;
+  for (size_t i = 0; i < lines().size(); ++i) {
+    bool keep = counts()[i] >= lo && counts()[i] <= hi;
+    EXPECT_EQ(reasons[i], keep ? "kept" : "tok/token_count") << counts()[i] << ": " << lines()[i];
+    at_lo += counts()[i] == lo;
+    at_hi += counts()[i] == hi;
     dropped += !keep;
   }
   EXPECT_GT(at_lo, 0u);
@@ -106,29 +101,31 @@ TEST_F(TokenizerFiltersTest, TokenCountBoundsAreInclusive) {
 
   // One line, its count n from spm_encode: kept at min n and max n, dropped at n+1 / n-1, and
   // a dropped document's score is its count.
-  size_t i = std::find_if(counts_.begin(), counts_.end(), [](size_t n) { return n >= 8; }) -
-             counts_.begin();
-  ASSERT_LT(i, counts_.size());
-  auto n = static_cast<int64_t>(counts_[i]);
-  const std::vector<std::string> one = {lines_[i]};
-  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_}, {"min_tokens", n}}, one)[0], "kept");
-  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_}, {"max_tokens", n}}, one)[0], "kept");
-  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_}, {"min_tokens", n + 1}}, one)[0],
+  size_t i = std::find_if(counts().begin(), counts().end(), [](size_t n) { return n >= 8; }) -
+             counts().begin();
+  ASSERT_LT(i, counts().size());
+  auto n = static_cast<int64_t>(counts()[i]);
+  const std::vector<std::string> one = {lines()[i]};
+  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_model()}, {"min_tokens", n}}, one)[0],
+            "kept");
+  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_model()}, {"max_tokens", n}}, one)[0],
+            "kept");
+  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_model()}, {"min_tokens", n + 1}}, one)[0],
             "tok/token_count");
-  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_}, {"max_tokens", n - 1}}, one)[0],
+  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_model()}, {"max_tokens", n - 1}}, one)[0],
             "tok/token_count");
-  auto stage = make(token_count_spec(), {{"model", unigram_}, {"max_tokens", n - 1}});
+  auto stage = make(token_count_spec(), {{"model", unigram_model()}, {"max_tokens", n - 1}});
   auto batch = make_text_batch(one);
   ASSERT_TRUE(stage->process(*batch).is_ok());
   EXPECT_EQ(batch->drop_score(0), static_cast<double>(n));
 }
 
 TEST_F(TokenizerFiltersTest, SpecialTokensCountAsHuggingFaceEncodeCountsThem) {
-  const std::string text = lines_[0];
-  auto n = static_cast<int64_t>(counts_[0]);
+  const std::string text = lines()[0];
+  auto n = static_cast<int64_t>(counts()[0]);
   for (auto [bos, eos, extra] : {std::tuple{false, false, 0}, std::tuple{true, false, 1},
                                  std::tuple{false, true, 1}, std::tuple{true, true, 2}}) {
-    Values values = {{"model", unigram_}, {"add_bos", bos}, {"add_eos", eos}};
+    Values values = {{"model", unigram_model()}, {"add_bos", bos}, {"add_eos", eos}};
     values["min_tokens"] = n + extra;
     values["max_tokens"] = n + extra;
     EXPECT_EQ(decide(token_count_spec(), values, {text})[0], "kept") << bos << eos;
@@ -138,19 +135,20 @@ TEST_F(TokenizerFiltersTest, SpecialTokensCountAsHuggingFaceEncodeCountsThem) {
   }
   // The empty text is only its special tokens (T5's encode("") is [</s>]).
   EXPECT_EQ(decide(token_count_spec(),
-                   {{"model", unigram_},
+                   {{"model", unigram_model()},
                     {"add_eos", true},
                     {"min_tokens", int64_t{1}},
                     {"max_tokens", int64_t{1}}},
                    {""})[0],
             "kept");
-  EXPECT_EQ(decide(token_count_spec(), {{"model", unigram_}, {"min_tokens", int64_t{1}}}, {""})[0],
-            "tok/token_count");
+  EXPECT_EQ(
+      decide(token_count_spec(), {{"model", unigram_model()}, {"min_tokens", int64_t{1}}}, {""})[0],
+      "tok/token_count");
   // A model without a BOS piece cannot count one.
-  auto stage = build(token_count_spec(), {{"model", bpe_}, {"add_bos", true}});
+  auto stage = build(token_count_spec(), {{"model", bpe_model()}, {"add_bos", true}});
   ASSERT_FALSE(stage.is_ok());
   EXPECT_THAT(stage.status().message(), HasSubstr("'add_bos'"));
-  EXPECT_TRUE(build(token_count_spec(), {{"model", bpe_}, {"add_eos", true}}).is_ok());
+  EXPECT_TRUE(build(token_count_spec(), {{"model", bpe_model()}, {"add_eos", true}}).is_ok());
 }
 
 TEST_F(TokenizerFiltersTest, ParameterErrorsNameTheKey) {
@@ -160,17 +158,19 @@ TEST_F(TokenizerFiltersTest, ParameterErrorsNameTheKey) {
     const char* key;
   };
   std::vector<Case> cases = {
-      {token_count_spec(), {{"model", unigram_}, {"min_tokens", int64_t{-1}}}, "'min_tokens'"},
       {token_count_spec(),
-       {{"model", unigram_}, {"min_tokens", int64_t{5}}, {"max_tokens", int64_t{4}}},
+       {{"model", unigram_model()}, {"min_tokens", int64_t{-1}}},
+       "'min_tokens'"},
+      {token_count_spec(),
+       {{"model", unigram_model()}, {"min_tokens", int64_t{5}}, {"max_tokens", int64_t{4}}},
        "'max_tokens'"},
       {token_count_spec(), {{"model", std::string()}}, "'model'"},
       {tokenizer_fertility_spec(), {}, "'model'"},
       {tokenizer_fertility_spec(),
-       {{"model", unigram_}, {"path_to_sentencepiece_model", unigram_}},
+       {{"model", unigram_model()}, {"path_to_sentencepiece_model", unigram_model()}},
        "'model'"},
       {tokenizer_fertility_spec(),
-       {{"model", unigram_}, {"min_char_to_token_ratio", -0.5}},
+       {{"model", unigram_model()}, {"min_char_to_token_ratio", -0.5}},
        "'min_char_to_token_ratio'"},
   };
   for (const auto& c : cases) {
@@ -179,8 +179,8 @@ TEST_F(TokenizerFiltersTest, ParameterErrorsNameTheKey) {
     EXPECT_THAT(stage.status().message(), HasSubstr(c.key));
   }
   // NeMo's own key works as well as `model`.
-  EXPECT_TRUE(
-      build(tokenizer_fertility_spec(), {{"path_to_sentencepiece_model", unigram_}}).is_ok());
+  EXPECT_TRUE(build(tokenizer_fertility_spec(), {{"path_to_sentencepiece_model", unigram_model()}})
+                  .is_ok());
 }
 
 TEST_F(TokenizerFiltersTest, MissingOrBrokenModelIsAnErrorNamingKeyAndPath) {
@@ -212,9 +212,11 @@ std::vector<std::string> code_point_prefixes(const std::vector<std::string>& lin
 }
 
 TEST_F(TokenizerFiltersTest, FertilityIsCodePointsPerPieceWithInclusiveMinimum) {
-  std::vector<std::string> texts = code_point_prefixes(
-      {lines_[0], lines_[1], lines_[2], lines_[lines_.size() - 1], lines_[lines_.size() - 2]}, 80);
-  std::vector<size_t> pieces = spm_encode_counts(unigram_, texts);
+  std::vector<std::string> texts =
+      code_point_prefixes({lines()[0], lines()[1], lines()[2], lines()[lines().size() - 1],
+                           lines()[lines().size() - 2]},
+                          80);
+  std::vector<size_t> pieces = spm_encode_counts(unigram_model(), texts);
   // Texts exactly at 2.5 code points per piece (2 chars == 5 pieces) and just under it.
   std::vector<std::string> at, under;
   for (size_t i = 0; i < texts.size(); ++i) {
@@ -226,17 +228,19 @@ TEST_F(TokenizerFiltersTest, FertilityIsCodePointsPerPieceWithInclusiveMinimum) 
   ASSERT_FALSE(at.empty());
   ASSERT_FALSE(under.empty());
   for (const auto& text : at) {
-    EXPECT_EQ(decide(tokenizer_fertility_spec(), {{"model", unigram_}}, {text})[0], "kept") << text;
+    EXPECT_EQ(decide(tokenizer_fertility_spec(), {{"model", unigram_model()}}, {text})[0], "kept")
+        << text;
   }
   for (const auto& text : under) {
-    EXPECT_EQ(decide(tokenizer_fertility_spec(), {{"model", unigram_}}, {text})[0],
+    EXPECT_EQ(decide(tokenizer_fertility_spec(), {{"model", unigram_model()}}, {text})[0],
               "tok/tokenizer_fertility")
         << text;
   }
 
   // Every text's annotated ratio is len(text) / len(pieces), with the reference's pieces.
-  auto stage = make(tokenizer_fertility_spec(),
-                    {{"model", unigram_}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
+  auto stage =
+      make(tokenizer_fertility_spec(),
+           {{"model", unigram_model()}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
   auto batch = make_text_batch(texts);
   ASSERT_TRUE(stage->process(*batch).is_ok());
   const AnnotationColumn* column = batch->find_annotation("tok");
@@ -253,8 +257,9 @@ TEST_F(TokenizerFiltersTest, FertilityOfATextWithoutPiecesIsMinusOne) {
   // NeMo returns -1 when encode_as_pieces gives nothing (it would divide by zero): empty text,
   // or white space the model's normaliser removes. -1 is below any minimum, even 0.
   const std::vector<std::string> texts = {"", "   ", "\n\n\t \n", "x"};
-  auto stage = make(tokenizer_fertility_spec(),
-                    {{"model", unigram_}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
+  auto stage =
+      make(tokenizer_fertility_spec(),
+           {{"model", unigram_model()}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
   auto batch = make_text_batch(texts);
   ASSERT_TRUE(stage->process(*batch).is_ok());
   const AnnotationColumn* column = batch->find_annotation("tok");
@@ -264,15 +269,16 @@ TEST_F(TokenizerFiltersTest, FertilityOfATextWithoutPiecesIsMinusOne) {
     EXPECT_EQ(batch->drop_score(i), -1.0);
   }
   EXPECT_TRUE(batch->kept(3));
-  EXPECT_EQ(column->float_at(3), 1.0 / static_cast<double>(spm_encode_counts(unigram_, {"x"})[0]));
+  EXPECT_EQ(column->float_at(3),
+            1.0 / static_cast<double>(spm_encode_counts(unigram_model(), {"x"})[0]));
 }
 
 TEST_F(TokenizerFiltersTest, NonAsciiCharactersAreCodePoints) {
   // Russian: 2-byte code points; every count against the reference, ratio in code points.
-  std::vector<std::string> russian(lines_.end() - 20, lines_.end());
-  std::vector<size_t> reference = spm_encode_counts(bpe_, russian);
+  std::vector<std::string> russian(lines().end() - 20, lines().end());
+  std::vector<size_t> reference = spm_encode_counts(bpe_model(), russian);
   auto stage = make(tokenizer_fertility_spec(),
-                    {{"model", bpe_}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
+                    {{"model", bpe_model()}, {"annotate", true}, {"min_char_to_token_ratio", 0.0}});
   auto batch = make_text_batch(russian);
   ASSERT_TRUE(stage->process(*batch).is_ok());
   const AnnotationColumn* column = batch->find_annotation("tok");
@@ -295,7 +301,7 @@ TEST_F(TokenizerFiltersTest, PipelineOutputDoesNotDependOnThreadsOrBatchSize) {
       "stages:\n"
       "  - stage: token_count\n"
       "    model: " +
-      bpe_ +
+      bpe_model() +
       "\n"
       "    min_tokens: 40\n"
       "    max_tokens: 400\n"
@@ -303,7 +309,7 @@ TEST_F(TokenizerFiltersTest, PipelineOutputDoesNotDependOnThreadsOrBatchSize) {
       "    annotate: true\n"
       "  - stage: tokenizer_fertility\n"
       "    model: " +
-      unigram_ +
+      unigram_model() +
       "\n"
       "    min_char_to_token_ratio: 1.8\n"
       "    annotate: true\n";

@@ -83,6 +83,23 @@ inline std::vector<std::vector<int>> spm_encode_ids(const std::string& model,
   return ids;
 }
 
+// The two models the tests share, each trained on first use (ctest runs every test in its own
+// process, so a test trains only what it uses): a unigram model (SentencePiece's default, as
+// T5's) and a BPE model with byte fallback and no BOS piece (Llama-style pieces).
+inline const TempDir& shared_model_dir() {
+  static TempDir dir;
+  return dir;
+}
+inline const std::string& unigram_model() {
+  static const std::string path = train_sentencepiece_model(shared_model_dir(), "unigram");
+  return path;
+}
+inline const std::string& bpe_model() {
+  static const std::string path = train_sentencepiece_model(shared_model_dir(), "bpe", 2000,
+                                                            "--byte_fallback=true --bos_id=-1");
+  return path;
+}
+
 inline std::vector<size_t> spm_encode_counts(const std::string& model,
                                              const std::vector<std::string>& lines) {
   std::vector<size_t> counts;

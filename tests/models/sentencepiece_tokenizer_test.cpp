@@ -12,17 +12,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Two models trained once for the whole binary: a unigram model (the SentencePiece default, as
-// T5 uses) and a BPE model with byte fallback and no BOS (Llama-style pieces; T5-style specials).
 class SentencePieceTokenizerTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    unigram_ = train_sentencepiece_model(*dir_, "unigram");
-    bpe_ = train_sentencepiece_model(*dir_, "bpe", 2000, "--byte_fallback=true --bos_id=-1");
-  }
-  static void TearDownTestSuite() { delete dir_; }
-
   static std::shared_ptr<const SentencePieceTokenizer> load(const std::string& path) {
     auto model = SentencePieceTokenizer::load(path);
     EXPECT_TRUE(model.is_ok()) << model.status().message();
@@ -43,18 +34,12 @@ class SentencePieceTokenizerTest : public ::testing::Test {
     lines.insert(lines.end(), {"   ", " ", "\tfoo\tbar\t", "∑ x² ≥ 0", "ok 😀 👍🏽"});
     return lines;
   }
-
-  static TempDir* dir_;
-  static std::string unigram_, bpe_;
 };
-
-TempDir* SentencePieceTokenizerTest::dir_ = nullptr;
-std::string SentencePieceTokenizerTest::unigram_, SentencePieceTokenizerTest::bpe_;
 
 TEST_F(SentencePieceTokenizerTest, IdsEqualThoseOfSpmEncode) {
   std::vector<std::string> lines = real_lines();
   ASSERT_GT(lines.size(), 300u);
-  for (const std::string& model_path : {unigram_, bpe_}) {
+  for (const std::string& model_path : {unigram_model(), bpe_model()}) {
     auto model = load(model_path);
     ASSERT_TRUE(model);
     auto reference = spm_encode_ids(model_path, lines);
@@ -72,7 +57,7 @@ TEST_F(SentencePieceTokenizerTest, IdsEqualThoseOfSpmEncode) {
 }
 
 TEST_F(SentencePieceTokenizerTest, EmptyAndWhiteSpaceTextsHaveNoPiece) {
-  auto model = load(unigram_);
+  auto model = load(unigram_model());
   ASSERT_TRUE(model);
   EXPECT_EQ(model->count(""), 0u);
   // The default normaliser (nmt_nfkc) drops leading, trailing and repeated white space.
@@ -84,17 +69,17 @@ TEST_F(SentencePieceTokenizerTest, EmptyAndWhiteSpaceTextsHaveNoPiece) {
 TEST_F(SentencePieceTokenizerTest, MultiLineTextIsEncodedWhole) {
   // NeMo passes the whole document, newlines included, to one encode() call; nmt_nfkc reads a
   // newline as a space, so the count is that of the text on one line (spm_encode's unit).
-  auto model = load(unigram_);
+  auto model = load(unigram_model());
   ASSERT_TRUE(model);
   std::string one_line = "This program is free software: you can redistribute it";
   std::string two_lines = "This program is free software:\nyou can redistribute it";
-  auto reference = spm_encode_counts(unigram_, {one_line});
+  auto reference = spm_encode_counts(unigram_model(), {one_line});
   EXPECT_EQ(model->count(two_lines), reference[0]);
 }
 
 TEST_F(SentencePieceTokenizerTest, SpecialTokenIds) {
-  auto unigram = load(unigram_);
-  auto bpe = load(bpe_);
+  auto unigram = load(unigram_model());
+  auto bpe = load(bpe_model());
   ASSERT_TRUE(unigram && bpe);
   EXPECT_EQ(unigram->bos_id(), 1);  // SentencePiece's defaults: <unk> 0, <s> 1, </s> 2
   EXPECT_EQ(unigram->eos_id(), 2);
@@ -104,10 +89,10 @@ TEST_F(SentencePieceTokenizerTest, SpecialTokenIds) {
 }
 
 TEST_F(SentencePieceTokenizerTest, OneCopyPerFile) {
-  auto a = load(unigram_);
-  auto b = load(unigram_);
+  auto a = load(unigram_model());
+  auto b = load(unigram_model());
   EXPECT_EQ(a.get(), b.get());
-  EXPECT_NE(a.get(), load(bpe_).get());
+  EXPECT_NE(a.get(), load(bpe_model()).get());
 }
 
 TEST_F(SentencePieceTokenizerTest, MissingModelIsAnErrorNamingThePath) {
@@ -115,13 +100,14 @@ TEST_F(SentencePieceTokenizerTest, MissingModelIsAnErrorNamingThePath) {
   ASSERT_FALSE(model.is_ok());
   EXPECT_THAT(model.status().message(), HasSubstr("/no/such/tokenizer.model"));
   EXPECT_THAT(model.status().message(), HasSubstr("does not exist"));
-  EXPECT_FALSE(SentencePieceTokenizer::load(dir_->path()).is_ok());  // a folder
+  TempDir dir;
+  EXPECT_FALSE(SentencePieceTokenizer::load(dir.path()).is_ok());  // a folder
 }
 
 TEST_F(SentencePieceTokenizerTest, CorruptModelIsAnErrorNamingThePath) {
   TempDir dir;
   for (const std::string& bytes : {std::string("this is not a SentencePiece model\n"),
-                                   std::string(), read_file(unigram_).substr(0, 5000)}) {
+                                   std::string(), read_file(unigram_model()).substr(0, 5000)}) {
     write_file(dir.file("broken.model"), bytes);
     auto model = SentencePieceTokenizer::load(dir.file("broken.model"));
     ASSERT_FALSE(model.is_ok()) << bytes.size();
@@ -131,7 +117,7 @@ TEST_F(SentencePieceTokenizerTest, CorruptModelIsAnErrorNamingThePath) {
 }
 
 TEST_F(SentencePieceTokenizerTest, ConcurrentEncodingGivesTheSameCounts) {
-  auto model = load(bpe_);
+  auto model = load(bpe_model());
   ASSERT_TRUE(model);
   std::vector<std::string> lines = real_lines();
   std::vector<size_t> expected;
