@@ -76,12 +76,13 @@ double measure(const std::vector<std::string_view>& docs, int repeats,
 std::string train(const std::string& dir, const std::string& corpus, const std::string& type,
                   const std::string& extra) {
   std::string prefix = dir + "/bench-" + type;
-  double start = thread_seconds();
+  auto start = std::chrono::steady_clock::now();
   auto status = sentencepiece::SentencePieceTrainer::Train(
       "--input=" + corpus + " --model_prefix=" + prefix + " --model_type=" + type +
       " --vocab_size=8000 --num_threads=1 --shuffle_input_sentence=false --minloglevel=2 " + extra);
   if (!status.ok()) throw std::runtime_error(status.ToString());
-  fmt::print("  trained {} model (8000 pieces) in {:.1f} CPU s\n", type, thread_seconds() - start);
+  fmt::print("  trained {} model (8000 pieces) in {:.1f} s\n", type,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return prefix + ".model";
 }
 
