@@ -24,6 +24,7 @@ bench: build
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
 	@bench/filter_chain.sh $(BUILD)
 	@$(BUILD)/bench/language_id_bench
+	@$(BUILD)/bench/token_count_bench $(BUILD)/bench/filters/docs.txt
 	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
 	@bench/warc_extract.sh $(BUILD)
 

@@ -24,6 +24,9 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(fasttext_classify_spec());
   registry.add(fasttext_quality_spec());
   registry.add(html_extract_spec());
+  // NeMo's tokenizer filters on a SentencePiece model.
+  registry.add(token_count_spec());
+  registry.add(tokenizer_fertility_spec());
 }
 
 }  // namespace winnow

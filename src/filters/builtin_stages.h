@@ -16,6 +16,8 @@ StageSpec language_id_spec();
 StageSpec fasttext_classify_spec();
 StageSpec fasttext_quality_spec();
 StageSpec html_extract_spec();
+StageSpec token_count_spec();          // tokenizer_filters.cpp
+StageSpec tokenizer_fertility_spec();  // tokenizer_filters.cpp
 
 void register_builtin_stages(StageRegistry& registry);
 

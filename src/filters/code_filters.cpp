@@ -1,7 +1,7 @@
 // NeMo Curator's code filters: python_comment_to_code, general_comment_to_code,
 // number_of_lines_of_code, xml_header, alpha and html_boilerplate (filters.md). NeMo's
-// TokenizerFertilityFilter needs a SentencePiece model and library, which this build does not
-// have; it is not offered.
+// TokenizerFertilityFilter needs a SentencePiece model: it is tokenizer_fertility, in
+// tokenizer_filters.cpp.
 #include "filters/quality_sets.h"
 #include "filters/score_filter.h"
 #include "text/code_comments.h"

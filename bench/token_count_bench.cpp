@@ -1,0 +1,191 @@
+// token_count / tokenizer_fertility throughput on one core (documents per CPU second) on real
+// English documents of 2-5 KB (bench/make_filter_corpus: the Python manual and the Debian
+// Reference), against a baseline measured in the same run on the same documents: one pass that
+// counts code points (what text_length does).
+//
+//   build/bench/token_count_bench [DOCS.txt=build/bench/filters/docs.txt] [REPEATS=3]
+//
+// No published tokenizer.model can be had offline, so the SentencePiece models are trained
+// here, on the first documents of the corpus (8,000 pieces: a unigram model as T5 uses, and a
+// BPE model with byte fallback as Llama 2 uses); the timed documents are the others. Times are
+// the thread's CPU time, best of REPEATS, fresh batches of 1,024 documents each repeat.
+#include <fmt/format.h>
+#include <sentencepiece_trainer.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/doc_batch.h"
+#include "core/reason_table.h"
+#include "core/utf8.h"
+#include "filters/builtin_stages.h"
+#include "models/sentencepiece_tokenizer.h"
+
+namespace winnow {
+namespace {
+
+const std::string kSource = WINNOW_SOURCE_DIR;
+constexpr size_t kTrainDocs = 1000;
+constexpr size_t kTimedDocs = 4000;
+
+double thread_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
+std::vector<std::unique_ptr<DocBatch>> make_batches(const std::vector<std::string_view>& docs) {
+  static const char kRecord[kRecordPadding + 2] = "{}";
+  std::vector<std::unique_ptr<DocBatch>> batches;
+  for (size_t start = 0; start < docs.size(); start += 1024) {
+    auto batch = std::make_unique<DocBatch>();
+    size_t end = std::min(docs.size(), start + 1024);
+    batch->reserve(end - start);
+    for (size_t i = start; i < end; ++i)
+      batch->add_document(DocKey::make(0, i), "id", false, docs[i], std::string_view(kRecord, 2),
+                          i + 1);
+    batches.push_back(std::move(batch));
+  }
+  return batches;
+}
+
+// Best documents per CPU second of `pass` over fresh batches.
+double measure(const std::vector<std::string_view>& docs, int repeats,
+               const std::function<void(std::vector<std::unique_ptr<DocBatch>>&)>& pass) {
+  double best = 1e30;
+  for (int r = 0; r < repeats; ++r) {
+    auto batches = make_batches(docs);
+    double start = thread_seconds();
+    pass(batches);
+    best = std::min(best, thread_seconds() - start);
+  }
+  return static_cast<double>(docs.size()) / best;
+}
+
+std::string train(const std::string& dir, const std::string& corpus, const std::string& type,
+                  const std::string& extra) {
+  std::string prefix = dir + "/bench-" + type;
+  auto start = std::chrono::steady_clock::now();
+  auto status = sentencepiece::SentencePieceTrainer::Train(
+      "--input=" + corpus + " --model_prefix=" + prefix + " --model_type=" + type +
+      " --vocab_size=8000 --num_threads=1 --shuffle_input_sentence=false --minloglevel=2 " + extra);
+  if (!status.ok()) throw std::runtime_error(status.ToString());
+  fmt::print("  trained {} model (8000 pieces) in {:.1f} s\n", type,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return prefix + ".model";
+}
+
+std::unique_ptr<Stage> build(const StageSpec& spec,
+                             const std::map<std::string, StageParams::Value>& values,
+                             ReasonTable& reasons) {
+  StageContext context(reasons, spec.name, 0, 42);
+  auto params = StageParams::from_values(values, spec.params, spec.name);
+  if (!params.is_ok()) throw std::runtime_error(params.status().message());
+  auto stage = spec.make(params.value(), context);
+  if (!stage.is_ok()) throw std::runtime_error(stage.status().message());
+  return std::move(stage).value();
+}
+
+}  // namespace
+}  // namespace winnow
+
+int main(int argc, char** argv) {
+  using namespace winnow;
+  std::string docs_path = argc > 1 ? argv[1] : kSource + "/build/bench/filters/docs.txt";
+  int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+  if (!std::filesystem::exists(docs_path)) {
+    std::string dir = std::filesystem::path(docs_path).parent_path().string();
+    std::string command = kSource + "/bench/make_filter_corpus " + dir;
+    if (std::system(command.c_str()) != 0) {
+      fmt::print(stderr, "token_count_bench: {} failed\n", command);
+      return 1;
+    }
+  }
+  std::ifstream in(docs_path, std::ios::binary);
+  std::string blob((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string_view> docs;
+  for (size_t start = 0; start < blob.size();) {
+    size_t end = std::min(blob.find('\0', start), blob.size());
+    docs.emplace_back(blob.data() + start, end - start);
+    start = end + 1;
+  }
+  if (docs.size() < kTrainDocs + 100) {
+    fmt::print(stderr, "token_count_bench: {} holds only {} documents\n", docs_path, docs.size());
+    return 1;
+  }
+
+  std::string dir =
+      (std::filesystem::temp_directory_path() / ("winnow-token-bench-" + std::to_string(getpid())))
+          .string();
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream corpus(dir + "/train.txt");
+    for (size_t i = 0; i < kTrainDocs; ++i) corpus << docs[i] << "\n";
+  }
+  std::string unigram = train(dir, dir + "/train.txt", "unigram", "");
+  std::string bpe = train(dir, dir + "/train.txt", "bpe", "--byte_fallback=true");
+
+  std::vector<std::string_view> timed(
+      docs.begin() + kTrainDocs, docs.begin() + std::min(docs.size(), kTrainDocs + kTimedDocs));
+  size_t bytes = 0;
+  for (auto d : timed) bytes += d.size();
+  fmt::print(
+      "\n{} documents (not in the training text), mean {:.0f} bytes; 1 thread, CPU time, "
+      "best of {}\n",
+      timed.size(), double(bytes) / timed.size(), repeats);
+  fmt::print("  {:<44} {:>10} {:>8} {:>10} {:>12}\n", "case", "docs/s", "MB/s", "vs base",
+             "tokens/doc");
+
+  size_t sink = 0;
+  double base = measure(timed, repeats, [&](auto& batches) {
+    for (auto& b : batches)
+      for (size_t i = 0; i < b->size(); ++i) sink += count_code_points(b->text(i));
+  });
+  auto row = [&](const std::string& name, double rate, double tokens) {
+    fmt::print("  {:<44} {:>10.0f} {:>8.2f} {:>9.4f}x {:>12.0f}\n", name, rate,
+               rate * bytes / timed.size() / 1e6, rate / base, tokens);
+  };
+  row("baseline: count code points", base, 0);
+
+  ReasonTable reasons;
+  for (const auto& [label, model] : {std::pair{"unigram", unigram}, std::pair{"bpe", bpe}}) {
+    auto tokenizer = SentencePieceTokenizer::load(model).value();
+    size_t tokens = 0;
+    for (auto d : timed) tokens += tokenizer->count(d);
+    double per_doc = double(tokens) / timed.size();
+    row(fmt::format("SentencePieceTokenizer::count ({})", label),
+        measure(timed, repeats,
+                [&](auto& batches) {
+                  for (auto& b : batches)
+                    for (size_t i = 0; i < b->size(); ++i) sink += tokenizer->count(b->text(i));
+                }),
+        per_doc);
+    auto count_stage = build(token_count_spec(), {{"model", model}}, reasons);
+    row(fmt::format("token_count stage ({})", label),
+        measure(timed, repeats,
+                [&](auto& batches) {
+                  for (auto& b : batches) (void)count_stage->process(*b);
+                }),
+        per_doc);
+    auto fertility = build(tokenizer_fertility_spec(), {{"model", model}}, reasons);
+    row(fmt::format("tokenizer_fertility stage ({})", label),
+        measure(timed, repeats,
+                [&](auto& batches) {
+                  for (auto& b : batches) (void)fertility->process(*b);
+                }),
+        per_doc);
+  }
+  std::filesystem::remove_all(dir);
+  return sink == 42 ? 3 : 0;  // keeps the baseline's work
+}

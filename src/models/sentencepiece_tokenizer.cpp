@@ -1,0 +1,70 @@
+#include "models/sentencepiece_tokenizer.h"
+
+#include <sentencepiece_processor.h>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace winnow {
+
+namespace {
+
+std::mutex& cache_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::map<std::string, std::weak_ptr<const SentencePieceTokenizer>>& cache() {
+  static std::map<std::string, std::weak_ptr<const SentencePieceTokenizer>> models;
+  return models;
+}
+
+}  // namespace
+
+SentencePieceTokenizer::~SentencePieceTokenizer() = default;
+
+Result<std::shared_ptr<const SentencePieceTokenizer>> SentencePieceTokenizer::load(
+    const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Status::errorf("SentencePiece model '{}' does not exist or is not a file", path);
+  }
+  std::string key = std::filesystem::canonical(path, ec).string();
+  if (ec) key = path;
+
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  if (auto shared = cache()[key].lock()) return shared;
+
+  std::shared_ptr<SentencePieceTokenizer> model(new SentencePieceTokenizer());
+  model->processor_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  // The library reports a file that is no model as "Model file is broken" or a protobuf parse
+  // error; either way the user needs the path with it.
+  const auto status = model->processor_->Load(path);
+  if (!status.ok()) {
+    return Status::errorf("cannot load SentencePiece model '{}': {}", path, status.ToString());
+  }
+  model->vocab_size_ = model->processor_->GetPieceSize();
+  if (model->vocab_size_ <= 0) {
+    return Status::errorf("SentencePiece model '{}' has no pieces", path);
+  }
+  model->bos_id_ = model->processor_->bos_id();
+  model->eos_id_ = model->processor_->eos_id();
+  model->path_ = path;
+  cache()[key] = model;
+  return std::shared_ptr<const SentencePieceTokenizer>(std::move(model));
+}
+
+void SentencePieceTokenizer::encode(std::string_view text, std::vector<int>& ids) const {
+  ids.clear();
+  // Encode fails only when the processor is not loaded, which load() rules out.
+  processor_->Encode(text, &ids).IgnoreError();
+}
+
+size_t SentencePieceTokenizer::count(std::string_view text) const {
+  thread_local std::vector<int> ids;
+  encode(text, ids);
+  return ids.size();
+}
+
+}  // namespace winnow
