@@ -178,6 +178,13 @@ std::string_view HtmlElement::tag() const {
   return gumbo_normalized_tagname(tag);
 }
 
+bool HtmlElement::self_closing() const {
+  const auto* node = static_cast<const GumboNode*>(node_);
+  const GumboStringPiece& original = node->v.element.original_tag;
+  return original.data != nullptr && original.length >= 2 &&
+         original.data[original.length - 2] == '/' && original.data[original.length - 1] == '>';
+}
+
 std::optional<std::string_view> HtmlElement::attribute(std::string_view name) const {
   const auto* node = static_cast<const GumboNode*>(node_);
   const GumboVector& attributes = node->v.element.attributes;
