@@ -304,21 +304,28 @@ uint32_t justext_keep_container(std::vector<JusTextParagraph>& ps,
   if (elements.empty()) return 0;
   // Good characters under each element: own paragraphs first, then children add into their
   // parents (children always come after their parents).
-  std::vector<size_t> good(elements.size(), 0);
+  // Paragraphs too: a container holds several blocks, never just the one long paragraph
+  // that has most of the good text.
+  std::vector<size_t> good(elements.size(), 0), blocks(elements.size(), 0);
   size_t total = 0;
   for (const JusTextParagraph& p : ps) {
-    if (p.final_class != JusTextClass::kGood || p.element >= elements.size()) continue;
+    if (p.element >= elements.size()) continue;
+    ++blocks[p.element];
+    if (p.final_class != JusTextClass::kGood) continue;
     good[p.element] += p.length;
     total += p.length;
   }
   if (total == 0) return 0;
-  for (size_t e = elements.size() - 1; e > 0; --e) good[elements[e].parent] += good[e];
+  for (size_t e = elements.size() - 1; e > 0; --e) {
+    good[elements[e].parent] += good[e];
+    blocks[elements[e].parent] += blocks[e];
+  }
   // With a share above one half, the elements holding enough lie on one path from the root:
   // take the deepest.
   auto needed = static_cast<double>(total) * o.container_share;
   uint32_t container = 0;
   for (size_t e = 1; e < elements.size(); ++e) {
-    if (static_cast<double>(good[e]) >= needed &&
+    if (static_cast<double>(good[e]) >= needed && blocks[e] >= 2 &&
         (container == 0 || elements[e].depth > elements[container].depth)) {
       container = static_cast<uint32_t>(e);
     }
