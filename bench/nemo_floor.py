@@ -14,7 +14,11 @@ decoding in Python, lxml's Cleaner pass, jusText's classification and revision, 
 detection, and the DataFrame/Dask plumbing around it. A ratio against this floor therefore
 understates winnow's advantage over NeMo.
 
-Usage: bench/nemo_floor.py FILE.warc.gz   (prints records, paragraphs, bytes and seconds)
+With --classify it also does jusText's context-free classification in Python (words split,
+stop-word density against the English Snowball list, link density, length classes), still
+without the revision passes, the Cleaner or language detection: a tighter lower bound.
+
+Usage: bench/nemo_floor.py [--classify] FILE.warc.gz   (prints records, paragraphs, seconds)
 Needs python3-lxml (Debian's /usr/bin/python3).
 """
 import gzip
@@ -104,8 +108,41 @@ def paragraphs(payload):
     return [p for p in out if p[0]]
 
 
+def english_stop_words():
+    import re
+    with open("/usr/share/perl5/Lingua/StopWords/EN.pm", encoding="utf-8") as f:
+        source = f.read()
+    body = source[source.index("sub _stopwords"):]
+    return frozenset(w.lower() for w in re.search(r"qw\(([^)]*)\)", body).group(1).split())
+
+
+def classify(ps, stop_words):
+    """jusText's context-free classes (NeMo's thresholds)."""
+    classes = []
+    for text, links in ps:
+        length = len(text)
+        words = text.split()
+        stops = sum(1 for w in words if w.lower() in stop_words) / len(words) if words else 0.0
+        if length and links / length > 0.2:
+            classes.append("bad")
+        elif "\xa9" in text or "&copy" in text:
+            classes.append("bad")
+        elif length < 70:
+            classes.append("bad" if links else "short")
+        elif stops >= 0.32:
+            classes.append("good" if length > 200 else "neargood")
+        elif stops >= 0.30:
+            classes.append("neargood")
+        else:
+            classes.append("bad")
+    return classes
+
+
 def main():
-    path = sys.argv[1]
+    do_classify = "--classify" in sys.argv[1:]
+    path = [a for a in sys.argv[1:] if not a.startswith("--")][0]
+    stop_words = english_stop_words() if do_classify else None
+    n_good = 0
     start = time.perf_counter()
     n_records = n_html = n_paragraphs = n_chars = 0
     with gzip.open(path, "rb") as stream:
@@ -120,9 +157,11 @@ def main():
             ps = paragraphs(payload)
             n_paragraphs += len(ps)
             n_chars += sum(len(t) for t, _ in ps)
+            if do_classify:
+                n_good += classify(ps, stop_words).count("good")
     seconds = time.perf_counter() - start
     print(f"records={n_records} html={n_html} paragraphs={n_paragraphs} chars={n_chars} "
-          f"seconds={seconds:.3f}")
+          f"good={n_good} seconds={seconds:.3f}")
 
 
 if __name__ == "__main__":
