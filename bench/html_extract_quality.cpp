@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.h"
 #include "text/html_document.h"
 #include "text/html_extractor.h"
-#include "core/utf8.h"
 #include "text/unicode_space.h"
 
 using namespace winnow;
@@ -49,7 +49,8 @@ Selector parse_selector(const std::string& s) {
 // Text of the first element `main` selects, less what `exclude` selects, paragraphs apart.
 class MainText final : public HtmlVisitor {
  public:
-  MainText(Selector main, Selector exclude) : main_(std::move(main)), exclude_(std::move(exclude)) {}
+  MainText(Selector main, Selector exclude)
+      : main_(std::move(main)), exclude_(std::move(exclude)) {}
   std::string content;
   bool found = false;
   bool start(const HtmlElement& e) override {

@@ -3,8 +3,9 @@
 // UTF-8 text field from JSONL. `algorithm: justext` (default) keeps main content only, with
 // NeMo Curator's jusText defaults; `plain` keeps all visible text. The charset used is recorded
 // in a `charset` field. Beyond NeMo (opt-in, off by default so that NeMo users get NeMo's
-// decisions): frequency-derived stop words, code_in_context and the container pass. Documents left with no text are dropped (no_text); with justext, pages
-// whose language CLD2 cannot tell are dropped (unknown_language) unless told otherwise.
+// decisions): frequency-derived stop words, code_in_context and the container pass. Documents left
+// with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
+// dropped (unknown_language) unless told otherwise.
 #include <simdjson.h>
 
 #include <memory>

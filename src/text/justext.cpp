@@ -132,8 +132,8 @@ class ParagraphMaker final : public HtmlVisitor {
       p.heading = current_.heading;
       p.in_select = current_.in_select;
       p.in_pre = current_.in_pre;
-      p.copyright = p.text.find("\xC2\xA9") != std::string::npos ||
-                    p.text.find("&copy") != std::string::npos;
+      p.copyright =
+          p.text.find("\xC2\xA9") != std::string::npos || p.text.find("&copy") != std::string::npos;
       p.element = current_.element;
       paragraphs.push_back(std::move(p));
     }

@@ -119,7 +119,8 @@ Result<StopWordTable> StopWordTable::load(const std::string& dir, StopWordSource
 }
 
 Status StopWordTable::load_snowball(
-    const std::string& dir, std::map<std::string, std::unordered_set<std::string>, std::less<>>& lists) {
+    const std::string& dir,
+    std::map<std::string, std::unordered_set<std::string>, std::less<>>& lists) {
   for (std::string_view language : kLanguages) {
     std::string upper(language);
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -140,8 +140,8 @@ std::string docs_page() {
 }
 
 std::vector<JusTextParagraph> classify_with_container(const std::string& html,
-                                                       const JusTextOptions& o,
-                                                       uint32_t* container = nullptr) {
+                                                      const JusTextOptions& o,
+                                                      uint32_t* container = nullptr) {
   HtmlDocument document(html);
   std::vector<JusTextElement> elements;
   auto ps = justext_paragraphs(document, 1000, &elements);
@@ -178,7 +178,8 @@ TEST(JusText, ContainerPassKeepsWhatJusTextLosesInsideMainContent) {
 TEST(JusText, NoContainerWhenGoodTextIsSpreadOverThePage) {
   // Good text in two sibling sections: only <body> holds 80% of it, and <body> never counts.
   std::string html = "<body><div><p>" + kProse1 + "</p><pre>x = 1 + 2 + 3</pre></div><div><p>" +
-                     kProse2 + kProse1 + "</p><p>See <a href=/a>the other page</a>.</p></div></body>";
+                     kProse2 + kProse1 +
+                     "</p><p>See <a href=/a>the other page</a>.</p></div></body>";
   JusTextOptions o;
   o.container = true;
   uint32_t container = 1;
@@ -187,8 +188,8 @@ TEST(JusText, NoContainerWhenGoodTextIsSpreadOverThePage) {
   EXPECT_EQ(good_texts(ps), good_texts(classify(html)));  // nothing changed
   EXPECT_THAT(good_texts(ps), ElementsAre(kProse1, "x = 1 + 2 + 3", kProse2 + kProse1));
   // Without any good text there is no container either.
-  auto none = classify_with_container("<body><div><p><a href=/>Home</a></p></div></body>", o,
-                                      &container);
+  auto none =
+      classify_with_container("<body><div><p><a href=/>Home</a></p></div></body>", o, &container);
   EXPECT_EQ(container, 0u);
   EXPECT_TRUE(good_texts(none).empty());
 }

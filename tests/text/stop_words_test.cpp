@@ -38,8 +38,13 @@ TEST(StopWords, FrequencyListsAreCompiledIn) {
   auto table = StopWordTable::load(std::string(kDefaultStopWordsDir), StopWordSource::kFrequency);
   ASSERT_TRUE(table.is_ok());
   EXPECT_EQ(table->languages(), 8u);  // en de fr es it pt nl ru
-  for (auto [language, word] : {std::pair{"en", "the"}, {"de", "und"}, {"fr", "les"},
-                                {"es", "que"}, {"it", "che"}, {"pt", "para"}, {"nl", "het"},
+  for (auto [language, word] : {std::pair{"en", "the"},
+                                {"de", "und"},
+                                {"fr", "les"},
+                                {"es", "que"},
+                                {"it", "che"},
+                                {"pt", "para"},
+                                {"nl", "het"},
                                 {"ru", "не"}}) {
     ASSERT_NE(table->find(language), nullptr) << language;
     EXPECT_TRUE(table->find(language)->contains(word)) << language << " " << word;
