@@ -1,9 +1,12 @@
 // Extraction quality on pages whose main content is a known element: token-level precision
 // and recall of html_extract's text against the text of the first element carrying
-// role="main" (Sphinx: div.body[role=main]). Tokens are whitespace-separated words compared as
-// multisets; figures are micro-averaged over pages (and the page-average is printed too).
+// ATTR="VALUE" (by default role="main": Sphinx's div.body[role=main]; DocBook chapters:
+// class="chapter"), less the elements matching --exclude (say, class="toc"). Tokens are
+// whitespace-separated words compared as multisets; figures are micro-averaged over pages
+// (and the page-average is printed too). One line per variant (algorithm and options).
 //
-//   html_extract_quality [--debug] PAGE.html...
+//   html_extract_quality [--main ATTR=VALUE] [--exclude ATTR=VALUE] [--debug]
+//                        [--paragraphs] PAGE.html...
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -12,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/utf8.h"
 #include "text/html_document.h"
 #include "text/html_extractor.h"
 #include "text/unicode_space.h"
@@ -20,19 +24,44 @@ using namespace winnow;
 
 namespace {
 
-// Text of the first role="main" element, paragraphs apart.
+struct Selector {
+  std::string attribute, value;
+  bool matches(const HtmlElement& e) const {
+    if (attribute.empty()) return false;
+    auto v = e.attribute(attribute);
+    if (!v) return false;
+    if (attribute != "class") return *v == value;
+    std::istringstream classes{std::string(*v)};
+    std::string c;
+    while (classes >> c) {
+      if (c == value) return true;
+    }
+    return false;
+  }
+};
+
+Selector parse_selector(const std::string& s) {
+  size_t eq = s.find('=');
+  if (eq == std::string::npos) return {s, ""};
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+// Text of the first element `main` selects, less what `exclude` selects, paragraphs apart.
 class MainText final : public HtmlVisitor {
  public:
+  MainText(Selector main, Selector exclude)
+      : main_(std::move(main)), exclude_(std::move(exclude)) {}
   std::string content;
   bool found = false;
   bool start(const HtmlElement& e) override {
     std::string_view tag = e.tag();
     if (tag == "script" || tag == "style" || tag == "template") return false;
     if (depth_ > 0) {
+      if (exclude_.matches(e)) return false;
       ++depth_;
+      if (tag == "a" && !e.self_closing()) ++links_open_;
     } else if (!found) {
-      auto role = e.attribute("role");
-      if (role && *role == "main") {
+      if (main_.matches(e)) {
         depth_ = 1;
         found = true;
       }
@@ -40,6 +69,7 @@ class MainText final : public HtmlVisitor {
     return true;
   }
   void end(const HtmlElement& e) override {
+    if (depth_ > 0 && e.tag() == "a" && !e.self_closing() && links_open_ > 0) --links_open_;
     if (depth_ > 0) --depth_;
     // Words never span a block boundary; inline tags (code, a, em) do not split words.
     static const std::set<std::string_view> kBlocks = {
@@ -48,11 +78,20 @@ class MainText final : public HtmlVisitor {
     if (depth_ > 0 && kBlocks.count(e.tag())) content += ' ';
   }
   void text(std::string_view t) override {
-    if (depth_ > 0) content.append(t);
+    if (depth_ == 0) return;
+    content.append(t);
+    size_t chars = count_code_points(t);
+    chars_ += chars;
+    if (links_open_ > 0) link_chars_ += chars;
   }
+  // Share of the element's text inside links: an index or a table of contents has most of it.
+  double link_share() const { return chars_ ? double(link_chars_) / double(chars_) : 0.0; }
 
  private:
+  Selector main_, exclude_;
   int depth_ = 0;
+  int links_open_ = 0;
+  size_t chars_ = 0, link_chars_ = 0;
 };
 
 std::map<std::string, long> bag(const std::string& text) {
@@ -88,6 +127,7 @@ long common(const std::map<std::string, long>& a, const std::map<std::string, lo
 int main(int argc, char** argv) {
   bool debug = false;
   bool paragraphs = false;
+  Selector main_selector{"role", "main"}, exclude;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -95,28 +135,44 @@ int main(int argc, char** argv) {
       paragraphs = true;
     } else if (a == "--debug") {
       debug = true;
+    } else if (a == "--main" && i + 1 < argc) {
+      main_selector = parse_selector(argv[++i]);
+    } else if (a == "--exclude" && i + 1 < argc) {
+      exclude = parse_selector(argv[++i]);
     } else {
       files.push_back(a);
     }
   }
-  auto table = StopWordTable::load(std::string(kDefaultStopWordsDir));
-  if (!table.is_ok()) {
-    std::fprintf(stderr, "%s\n", table.status().message().c_str());
-    return 1;
+  std::map<StopWordSource, StopWordTable> tables;
+  for (StopWordSource source :
+       {StopWordSource::kSnowball, StopWordSource::kFrequency, StopWordSource::kBoth}) {
+    auto table = StopWordTable::load(std::string(kDefaultStopWordsDir), source);
+    if (!table.is_ok()) {
+      std::fprintf(stderr, "%s\n", table.status().message().c_str());
+      return 1;
+    }
+    tables.emplace(source, std::move(table).value());
   }
-  if (paragraphs) {  // jusText's classes, paragraph by paragraph, for one page
+  if (paragraphs) {  // jusText's classes, paragraph by paragraph, for one page (both + container)
     for (const auto& file : files) {
       std::ifstream in(file, std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
       HtmlDocument doc(ss.str());
-      auto ps = justext_paragraphs(doc, 1000);
-      justext_classify(ps, table->find("en"), JusTextOptions());
+      std::vector<JusTextElement> elements;
+      auto ps = justext_paragraphs(doc, 1000, &elements);
+      JusTextOptions o;
+      justext_classify(ps, tables.at(StopWordSource::kBoth).find("en"), o);
+      std::vector<JusTextClass> before;
+      for (const auto& p : ps) before.push_back(p.final_class);
+      justext_keep_container(ps, elements, o);
       const char* names[] = {"bad", "short", "neargood", "good"};
-      for (const auto& p : ps) {
-        std::printf("%-8s %-8s len=%-5zu links=%-4zu %s| %.90s\n",
-                    names[static_cast<int>(p.context_free)], names[static_cast<int>(p.final_class)],
-                    p.length, p.chars_in_links, p.heading ? "H" : " ", p.text.c_str());
+      for (size_t i = 0; i < ps.size(); ++i) {
+        const auto& p = ps[i];
+        std::printf("%-8s %-8s %-4s len=%-5zu links=%-4zu %s| %.90s\n",
+                    names[static_cast<int>(p.context_free)], names[static_cast<int>(before[i])],
+                    before[i] != p.final_class ? "+box" : "", p.length, p.chars_in_links,
+                    p.heading ? "H" : " ", p.text.c_str());
       }
     }
     return 0;
@@ -124,24 +180,37 @@ int main(int argc, char** argv) {
   struct Variant {
     const char* name;
     HtmlAlgorithm algorithm;
+    StopWordSource stop_words;
     bool code_in_context;
+    bool container;
   };
-  for (Variant v : {Variant{"justext", HtmlAlgorithm::kJusText, false},
-                    Variant{"justext+code", HtmlAlgorithm::kJusText, true},
-                    Variant{"plain", HtmlAlgorithm::kPlain, false}}) {
+  using S = StopWordSource;
+  const HtmlAlgorithm J = HtmlAlgorithm::kJusText;
+  for (Variant v : {Variant{"justext (NeMo)", J, S::kSnowball, false, false},
+                    Variant{"justext freq", J, S::kFrequency, false, false},
+                    Variant{"justext both", J, S::kBoth, false, false},
+                    Variant{"justext code", J, S::kSnowball, true, false},
+                    Variant{"justext box", J, S::kSnowball, false, true},
+                    Variant{"justext both+box", J, S::kBoth, false, true},
+                    Variant{"justext both+code+box", J, S::kBoth, true, true},
+                    Variant{"plain", HtmlAlgorithm::kPlain, S::kSnowball, false, false}}) {
     HtmlAlgorithm algorithm = v.algorithm;
     HtmlExtractOptions options;
     options.algorithm = algorithm;
     options.justext.code_in_context = v.code_in_context;
-    HtmlExtractor extractor(options, table.value());
+    options.justext.container = v.container;
+    HtmlExtractor extractor(options, tables.at(v.stop_words));
     long tp = 0, extracted = 0, reference = 0, pages = 0;
+    // The same over content pages: those whose main element is not mostly links (indexes and
+    // tables of contents are navigation even where a site puts them in its main element).
+    long ctp = 0, cextracted = 0, creference = 0, cpages = 0;
     double p_sum = 0, r_sum = 0;
     for (const auto& file : files) {
       std::ifstream in(file, std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
       std::string html = ss.str();
-      MainText main_text;
+      MainText main_text(main_selector, exclude);
       HtmlDocument doc(html);
       doc.walk(main_text, 100000);
       if (!main_text.found) continue;
@@ -153,22 +222,32 @@ int main(int argc, char** argv) {
       extracted += g;
       reference += r;
       ++pages;
+      bool link_list = main_text.link_share() >= 0.5;
+      if (!link_list) {
+        ctp += c;
+        cextracted += g;
+        creference += r;
+        ++cpages;
+      }
       double p = g ? double(c) / g : 1.0, rc = double(c) / r;
       p_sum += p;
       r_sum += rc;
       if (debug) {
-        std::printf("%s %s P=%.3f R=%.3f\n", v.name, file.c_str(), p, rc);
+        std::printf("%s %s P=%.3f R=%.3f ref=%ld got=%ld%s\n", v.name, file.c_str(), p, rc, r, g,
+                    link_list ? " link-list" : "");
         if (algorithm == HtmlAlgorithm::kJusText && files.size() == 1) {
           std::printf("%s\n", result.text.c_str());
         }
       }
     }
     std::printf(
-        "%-13s pages=%ld  precision=%.3f recall=%.3f (micro)  precision=%.3f recall=%.3f "
-        "(page mean)\n",
+        "%-22s pages=%ld  P=%.3f R=%.3f (micro)  P=%.3f R=%.3f (page mean)  "
+        "content pages=%ld P=%.3f R=%.3f (micro)\n",
         v.name, pages, extracted ? double(tp) / extracted : 0.0,
         reference ? double(tp) / reference : 0.0, pages ? p_sum / pages : 0.0,
-        pages ? r_sum / pages : 0.0);
+        pages ? r_sum / pages : 0.0, cpages, cextracted ? double(ctp) / cextracted : 0.0,
+        creference ? double(ctp) / creference : 0.0);
+    std::fflush(stdout);
   }
   return 0;
 }

@@ -9,8 +9,12 @@
 #   read     winnow with no stages (WARC parsing, JSONL writing of the raw payloads)
 #   justext  winnow with html_extract (charset, gumbo, CLD2, jusText)
 #   plain    winnow with html_extract algorithm: plain
+#   improved winnow with html_extract, stop_words: both, container: true (the example's)
 # and reports MB/s of uncompressed WARC and records/s per core (best of 2), and each against
-# gunzip. Also prints the extraction quality figures (bench/html_extract_quality.cpp).
+# gunzip. Then runs bench/nemo_floor.py (python3 + lxml: a LOWER bound of NeMo Curator's
+# Python path, see that file) on the same WARC and prints winnow's speed-up against it.
+# Also prints the extraction quality figures (bench/html_extract_quality.cpp) on two page
+# sets: the python3.11-doc pages in two halves, and debian-reference's chapters (en de fr).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -69,11 +73,51 @@ report() {
 }
 report gunzip "$floor"
 report read "$(best run "$read_only" read)"
-report justext "$(best run "$justext" justext)"
-report plain "$(best run "$plain" plain)"
+justext_s=$(best run "$justext" justext)
+report justext "$justext_s"
+plain_s=$(best run "$plain" plain)
+report plain "$plain_s"
+improved=$(pipeline improved "  - stage: html_extract
+    stop_words: both
+    container: true")
+improved_s=$(best run "$improved" improved)
+report improved "$improved_s"
+
+echo
+floor_py() {  # best seconds of 2 runs of bench/nemo_floor.py "$@"
+  local best="" out s
+  for _ in 1 2; do
+    out=$(/usr/bin/python3 "$repo/bench/nemo_floor.py" "$@" "$warc")
+    s=${out##*seconds=}
+    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc -l)" = 1 ]; then best=$s; fi
+  done
+  echo "$best"
+}
+echo
+echo "NeMo floor, one core, best of 2 (bench/nemo_floor.py; a LOWER bound of NeMo's Python path):"
+nemo_parse=$(floor_py)
+nemo_classify=$(floor_py --classify)
+printf '%-16s %8s %10s %11s %14s %14s %14s\n' floor seconds "MB/s" "records/s" "justext vs it" \
+  "improved vs it" "plain vs it"
+nemo_report() {
+  printf '%-16s %8.2f %10.1f %11.0f %13.2fx %13.2fx %13.2fx\n' "$1" "$2" \
+    "$(echo "$bytes / $2 / 1000000" | bc -l)" "$(echo "$records / $2" | bc -l)" \
+    "$(echo "$2 / $justext_s" | bc -l)" "$(echo "$2 / $improved_s" | bc -l)" \
+    "$(echo "$2 / $plain_s" | bc -l)"
+}
+nemo_report "parse+walk" "$nemo_parse"
+nemo_report "+classify" "$nemo_classify"
 
 if [ -x "$build_dir/html_extract_quality" ]; then
+  pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
   echo
-  echo "Extraction quality against div[role=main] on $docs:"
-  "$build_dir/html_extract_quality" $(find "$docs" -name '*.html' -not -path '*/_*' | sort)
+  echo "Extraction quality against div[role=main] on $docs, half A (odd positions, sorted):"
+  "$build_dir/html_extract_quality" $(echo "$pages" | awk 'NR % 2 == 1')
+  echo "... half B (even positions):"
+  "$build_dir/html_extract_quality" $(echo "$pages" | awk 'NR % 2 == 0')
+  for l in en de fr; do
+    echo "Extraction quality against div.chapter less div.toc on debian-reference ($l):"
+    "$build_dir/html_extract_quality" --main class=chapter --exclude class=toc \
+      /usr/share/debian-reference/ch*.$l.html
+  done
 fi

@@ -1,5 +1,6 @@
 // libFuzzer target: charset detection and conversion, gumbo parsing and both extraction
-// algorithms on arbitrary bytes. The first byte picks the algorithm and a declared charset.
+// algorithms on arbitrary bytes. The first byte picks the algorithm, the declared charset and
+// jusText's options (bit 7: the container pass with Snowball + frequency stop words).
 #include <cstdint>
 #include <string>
 
@@ -10,6 +11,8 @@ using namespace winnow;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const StopWordTable table = StopWordTable::load(std::string(kDefaultStopWordsDir)).value();
+  static const StopWordTable both =
+      StopWordTable::load(std::string(kDefaultStopWordsDir), StopWordSource::kBoth).value();
   if (size == 0) return 0;
   static const char* kContentTypes[] = {"",
                                         "text/html; charset=utf-8",
@@ -24,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.justext.code_in_context = data[0] & 2;
   options.max_input_bytes = 1 << 16;
   options.max_depth = (data[0] & 4) ? 8 : 1000;
-  HtmlExtractor extractor(options, table);
+  options.justext.container = data[0] & 0x80;
+  HtmlExtractor extractor(options, options.justext.container ? both : table);
   std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
   bool is_utf8 = (data[0] & 8) && is_valid_utf8(bytes);
   HtmlExtraction result = extractor.extract(bytes, kContentTypes[(data[0] >> 4) & 7], is_utf8);

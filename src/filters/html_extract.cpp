@@ -2,8 +2,10 @@
 // (raw bytes: decoded with the HTTP header's charset, a <meta> declaration or detection) or a
 // UTF-8 text field from JSONL. `algorithm: justext` (default) keeps main content only, with
 // NeMo Curator's jusText defaults; `plain` keeps all visible text. The charset used is recorded
-// in a `charset` field. Documents left with no text are dropped (no_text); with justext, pages
-// whose language CLD2 cannot tell are dropped (unknown_language) unless told otherwise.
+// in a `charset` field. Beyond NeMo (opt-in, off by default so that NeMo users get NeMo's
+// decisions): frequency-derived stop words, code_in_context and the container pass. Documents left
+// with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
+// dropped (unknown_language) unless told otherwise.
 #include <simdjson.h>
 
 #include <memory>
@@ -95,6 +97,16 @@ StageSpec html_extract_spec() {
           {"no_headings", ParamType::kBool, "false", "justext: treat headings as paragraphs"},
           {"code_in_context", ParamType::kBool, "false",
            "justext (not in NeMo): <pre> blocks start near-good, kept when among good text"},
+          {"container", ParamType::kBool, "false",
+           "justext (not in NeMo): also keep what jusText rejected inside the element holding "
+           "most good text, unless clearly boilerplate (see container_*)"},
+          {"container_share", ParamType::kFloat, "0.8",
+           "justext container: share of the good characters the container must hold (0.5-1]"},
+          {"container_max_link_density", ParamType::kFloat, "0.5",
+           "justext container: paragraphs with more link text stay out"},
+          {"stop_words", ParamType::kString, "snowball",
+           "justext: snowball (Lingua::StopWords), frequency (compiled-in lists derived by word "
+           "frequency, scripts/make_stop_words) or both"},
           {"language", ParamType::kString, "",
            "justext: stop-word language (ISO 639-1); empty: detect with CLD2"},
           {"stopwords_dir", ParamType::kString, std::string(kDefaultStopWordsDir),
@@ -147,6 +159,21 @@ StageSpec html_extract_spec() {
         o.justext.max_link_density = p.get_float("max_link_density");
         o.justext.no_headings = p.get_bool("no_headings");
         o.justext.code_in_context = p.get_bool("code_in_context");
+        o.justext.container = p.get_bool("container");
+        o.justext.container_share = p.get_float("container_share");
+        if (!(o.justext.container_share > 0.5 && o.justext.container_share <= 1.0)) {
+          return p.error("container_share", "must be above 0.5 and at most 1");
+        }
+        o.justext.container_max_link_density = p.get_float("container_max_link_density");
+        if (!(o.justext.container_max_link_density >= 0.0 &&
+              o.justext.container_max_link_density <= 1.0)) {
+          return p.error("container_max_link_density", "must lie between 0 and 1");
+        }
+        StopWordSource source;
+        if (!parse_stop_word_source(p.get_string("stop_words"), source)) {
+          return p.error("stop_words", "must be snowball, frequency or both; got '" +
+                                           p.get_string("stop_words") + "'");
+        }
         o.language = p.get_string("language");
         if (p.get_int("max_input_bytes") < 1024) {
           return p.error("max_input_bytes", "must be at least 1024");
@@ -155,9 +182,10 @@ StageSpec html_extract_spec() {
         if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
         o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
 
-        auto table = StopWordTable::load(p.get_string("stopwords_dir"));
+        auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
         if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
-        if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0) {
+        if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0 &&
+            source == StopWordSource::kSnowball) {
           return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
                                               p.get_string("stopwords_dir") +
                                               "' (Debian: liblingua-stopwords-perl)");

@@ -178,6 +178,26 @@ std::string_view HtmlElement::tag() const {
   return gumbo_normalized_tagname(tag);
 }
 
+bool HtmlElement::self_closing() const {
+  const auto* node = static_cast<const GumboNode*>(node_);
+  const GumboStringPiece& original = node->v.element.original_tag;
+  if (original.data == nullptr || original.length < 2 ||
+      original.data[original.length - 2] != '/' || original.data[original.length - 1] != '>') {
+    return false;
+  }
+  // "<a href=/>" ends the same way, but its slash is the unquoted value of the last attribute.
+  const char* slash = original.data + original.length - 2;
+  const GumboVector& attributes = node->v.element.attributes;
+  if (attributes.length > 0) {
+    const auto* last = static_cast<const GumboAttribute*>(attributes.data[attributes.length - 1]);
+    const GumboStringPiece& value = last->original_value;
+    if (value.data != nullptr && value.length > 0 && slash < value.data + value.length) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::optional<std::string_view> HtmlElement::attribute(std::string_view name) const {
   const auto* node = static_cast<const GumboNode*>(node_);
   const GumboVector& attributes = node->v.element.attributes;

@@ -21,6 +21,11 @@ class HtmlElement {
   // The lowercase tag name ("div", "h2"); empty for tags gumbo does not know.
   std::string_view tag() const;
   std::optional<std::string_view> attribute(std::string_view name) const;
+  // Written as "<a .../>" in the source. HTML5 ignores the slash on non-void elements (what
+  // follows lands inside), but XHTML pages mean an empty element and lxml, which jusText and
+  // NeMo parse with, makes it one. Reads the source text: the page given to HtmlDocument must
+  // still be alive.
+  bool self_closing() const;
 
  private:
   const void* node_;  // a GumboNode

@@ -55,7 +55,9 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     return result;
   }
 
-  std::vector<JusTextParagraph> paragraphs = justext_paragraphs(document, options_.max_depth);
+  std::vector<JusTextElement> elements;
+  std::vector<JusTextParagraph> paragraphs = justext_paragraphs(
+      document, options_.max_depth, options_.justext.container ? &elements : nullptr);
   result.paragraphs = paragraphs.size();
   if (!options_.language.empty()) {
     result.language = options_.language;
@@ -72,6 +74,7 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
   const StopWords* stop_words = stop_words_.find(result.language);
   result.has_stop_words = stop_words != nullptr;
   justext_classify(paragraphs, stop_words, options_.justext);
+  if (options_.justext.container) justext_keep_container(paragraphs, elements, options_.justext);
   for (const auto& p : paragraphs) {
     if (p.final_class != JusTextClass::kGood) continue;
     if (!result.text.empty()) result.text += "\n\n";

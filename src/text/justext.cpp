@@ -39,10 +39,19 @@ bool is_heading_tag(std::string_view tag) {
 class ParagraphMaker final : public HtmlVisitor {
  public:
   std::vector<JusTextParagraph> paragraphs;
+  std::vector<JusTextElement>* elements = nullptr;  // recorded when set
 
   bool start(const HtmlElement& element) override {
     std::string_view tag = element.tag();
     if (is_killed_tag(tag)) return false;
+    if (elements) {
+      JusTextElement e;
+      e.parent = open_.back();
+      e.depth = static_cast<uint32_t>(open_.size());
+      e.top = tag == "html" || tag == "body";
+      open_.push_back(static_cast<uint32_t>(elements->size()));
+      elements->push_back(e);
+    }
     bool br = tag == "br";
     if (is_paragraph_tag(tag) || (br && br_)) {
       // Heading and select state describe the path at the paragraph's start, tag included.
@@ -53,7 +62,9 @@ class ParagraphMaker final : public HtmlVisitor {
       br_ = br;
       if (br) {
         current_.raw += ' ';
-      } else if (tag == "a") {
+      } else if (tag == "a" && !element.self_closing()) {
+        // An XHTML "<a id=x/>" anchor is empty for lxml (jusText's parser); gumbo nests the
+        // rest of the section in it, which must not count as link text.
         link_ = true;
       }
     }
@@ -62,6 +73,7 @@ class ParagraphMaker final : public HtmlVisitor {
 
   void end(const HtmlElement& element) override {
     std::string_view tag = element.tag();
+    if (elements && open_.size() > 1) open_.pop_back();
     leave(tag);
     if (is_paragraph_tag(tag)) start_paragraph();
     if (tag == "a") link_ = false;
@@ -95,6 +107,7 @@ class ParagraphMaker final : public HtmlVisitor {
     bool heading = false;
     bool in_select = false;
     bool in_pre = false;
+    uint32_t element = 0;
   };
 
   void enter(std::string_view tag) {
@@ -119,9 +132,13 @@ class ParagraphMaker final : public HtmlVisitor {
       p.heading = current_.heading;
       p.in_select = current_.in_select;
       p.in_pre = current_.in_pre;
+      p.copyright =
+          p.text.find("\xC2\xA9") != std::string::npos || p.text.find("&copy") != std::string::npos;
+      p.element = current_.element;
       paragraphs.push_back(std::move(p));
     }
     current_ = Pending();
+    current_.element = open_.back();
     current_.heading = headings_open_ > 0;
     current_.in_select = selects_open_ > 0;
     current_.in_pre = pres_open_ > 0;
@@ -133,6 +150,7 @@ class ParagraphMaker final : public HtmlVisitor {
   int headings_open_ = 0;
   int selects_open_ = 0;
   int pres_open_ = 0;
+  std::vector<uint32_t> open_{0};  // indices of the open elements; 0 is the document
 };
 
 double stopword_density(const JusTextParagraph& p, const StopWords* stop_words) {
@@ -191,8 +209,13 @@ void promote_headings(std::vector<JusTextParagraph>& ps, size_t max_distance, Ju
 
 }  // namespace
 
-std::vector<JusTextParagraph> justext_paragraphs(const HtmlDocument& document, size_t max_depth) {
+std::vector<JusTextParagraph> justext_paragraphs(const HtmlDocument& document, size_t max_depth,
+                                                 std::vector<JusTextElement>* elements) {
   ParagraphMaker maker;
+  if (elements) {
+    elements->assign(1, JusTextElement{0, 0, true});  // the document
+    maker.elements = elements;
+  }
   document.walk(maker, max_depth);
   maker.finish();
   return std::move(maker.paragraphs);
@@ -210,8 +233,7 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
     JusTextClass c;
     if (links > o.max_link_density) {
       c = JusTextClass::kBad;
-    } else if (p.text.find("\xC2\xA9") != std::string::npos ||
-               p.text.find("&copy") != std::string::npos) {
+    } else if (p.copyright) {
       c = JusTextClass::kBad;  // a copyright line
     } else if (p.in_select) {
       c = JusTextClass::kBad;
@@ -274,6 +296,55 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
   if (!o.no_headings) {
     promote_headings(ps, o.max_heading_distance, JusTextClass::kBad, JusTextClass::kGood, true);
   }
+}
+
+uint32_t justext_keep_container(std::vector<JusTextParagraph>& ps,
+                                const std::vector<JusTextElement>& elements,
+                                const JusTextOptions& o) {
+  if (elements.empty()) return 0;
+  // Good characters under each element: own paragraphs first, then children add into their
+  // parents (children always come after their parents).
+  // Paragraphs too: a container holds several blocks, never just the one long paragraph
+  // that has most of the good text.
+  std::vector<size_t> good(elements.size(), 0), blocks(elements.size(), 0);
+  size_t total = 0;
+  for (const JusTextParagraph& p : ps) {
+    if (p.element >= elements.size()) continue;
+    ++blocks[p.element];
+    if (p.final_class != JusTextClass::kGood) continue;
+    good[p.element] += p.length;
+    total += p.length;
+  }
+  if (total == 0) return 0;
+  for (size_t e = elements.size() - 1; e > 0; --e) {
+    good[elements[e].parent] += good[e];
+    blocks[elements[e].parent] += blocks[e];
+  }
+  // With a share above one half, the elements holding enough lie on one path from the root:
+  // take the deepest.
+  auto needed = static_cast<double>(total) * o.container_share;
+  uint32_t container = 0;
+  for (size_t e = 1; e < elements.size(); ++e) {
+    if (static_cast<double>(good[e]) >= needed && blocks[e] >= 2 &&
+        (container == 0 || elements[e].depth > elements[container].depth)) {
+      container = static_cast<uint32_t>(e);
+    }
+  }
+  if (container == 0 || elements[container].top) return 0;
+  // Which elements lie inside it (parents first, so one forward pass).
+  std::vector<char> inside(elements.size(), 0);
+  inside[container] = 1;
+  for (size_t e = container + 1; e < elements.size(); ++e) inside[e] = inside[elements[e].parent];
+  for (JusTextParagraph& p : ps) {
+    if (p.final_class == JusTextClass::kGood || p.element >= elements.size() ||
+        !inside[p.element]) {
+      continue;
+    }
+    double links = p.length == 0 ? 0.0 : static_cast<double>(p.chars_in_links) / p.length;
+    if (links > o.container_max_link_density || p.copyright || p.in_select) continue;
+    p.final_class = JusTextClass::kGood;
+  }
+  return container;
 }
 
 }  // namespace winnow

@@ -16,6 +16,29 @@ constexpr std::string_view kLanguages[] = {"da", "de", "en", "es", "fi", "fr", "
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+struct FrequencyList {
+  std::string_view language;
+  std::string_view words;  // space separated, lowercased
+};
+
+constexpr FrequencyList kFrequencyLists[] = {
+#include "text/frequency_stop_words.inc"
+};
+
+void split_words(std::string_view list, std::unordered_set<std::string>& out) {
+  size_t i = 0;
+  while (i < list.size()) {
+    while (i < list.size() && is_space(list[i])) ++i;
+    size_t start = i;
+    while (i < list.size() && !is_space(list[i])) ++i;
+    if (i > start) {
+      std::string word;
+      append_lowercase_utf8(word, list.substr(start, i - start));
+      out.insert(std::move(word));
+    }
+  }
+}
+
 }  // namespace
 
 void append_lowercase_utf8(std::string& out, std::string_view utf8) {
@@ -52,23 +75,52 @@ Result<std::unordered_set<std::string>> parse_lingua_stopwords(std::string_view 
   if (close == std::string_view::npos) return Status::error("the qw( list is not closed");
   std::string_view list = source.substr(open + 3, close - open - 3);
   std::unordered_set<std::string> words;
-  size_t i = 0;
-  while (i < list.size()) {
-    while (i < list.size() && is_space(list[i])) ++i;
-    size_t start = i;
-    while (i < list.size() && !is_space(list[i])) ++i;
-    if (i > start) {
-      std::string word;
-      append_lowercase_utf8(word, list.substr(start, i - start));
-      words.insert(std::move(word));
-    }
-  }
+  split_words(list, words);
   if (words.empty()) return Status::error("the stop-word list is empty");
   return words;
 }
 
-Result<StopWordTable> StopWordTable::load(const std::string& dir) {
+bool parse_stop_word_source(std::string_view name, StopWordSource& out) {
+  if (name == "snowball") {
+    out = StopWordSource::kSnowball;
+  } else if (name == "frequency") {
+    out = StopWordSource::kFrequency;
+  } else if (name == "both") {
+    out = StopWordSource::kBoth;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::unordered_set<std::string> frequency_stop_words(std::string_view language) {
+  std::unordered_set<std::string> words;
+  for (const FrequencyList& list : kFrequencyLists) {
+    if (list.language == language) split_words(list.words, words);
+  }
+  return words;
+}
+
+Result<StopWordTable> StopWordTable::load(const std::string& dir, StopWordSource source) {
+  std::map<std::string, std::unordered_set<std::string>, std::less<>> lists;
+  if (source != StopWordSource::kSnowball) {
+    for (const FrequencyList& list : kFrequencyLists) {
+      lists[std::string(list.language)] = frequency_stop_words(list.language);
+    }
+  }
+  if (source != StopWordSource::kFrequency) {
+    WINNOW_RETURN_IF_ERROR(load_snowball(dir, lists));
+  }
   StopWordTable table;
+  for (auto& [language, words] : lists) {
+    table.lists_.emplace(language, std::make_shared<const StopWords>(std::move(words)));
+  }
+  return table;
+}
+
+Status StopWordTable::load_snowball(
+    const std::string& dir,
+    std::map<std::string, std::unordered_set<std::string>, std::less<>>& lists) {
   for (std::string_view language : kLanguages) {
     std::string upper(language);
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -81,10 +133,9 @@ Result<StopWordTable> StopWordTable::load(const std::string& dir) {
     if (!words.is_ok()) {
       return Status::errorf("{}: {}", path.string(), words.status().message());
     }
-    table.lists_.emplace(std::string(language),
-                         std::make_shared<const StopWords>(std::move(words).value()));
+    lists[std::string(language)].merge(words.value());
   }
-  return table;
+  return Status::ok();
 }
 
 const StopWords* StopWordTable::find(std::string_view language) const {

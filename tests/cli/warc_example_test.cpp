@@ -192,6 +192,15 @@ TEST_F(WarcExample, CrawledPagesComeOutAsTheirMainText) {
   EXPECT_EQ(appetite.language, "en");
   EXPECT_EQ(appetite.http_status, 200);
 
+  // The example's container pass keeps what jusText alone loses inside the main content
+  // (code samples, headings with a permalink) and still none of the navigation.
+  ASSERT_TRUE(kept.count(server_->url("py/tutorial/controlflow.html")));
+  const Doc& controlflow = kept[server_->url("py/tutorial/controlflow.html")];
+  EXPECT_THAT(controlflow.text, HasSubstr(">>> for w in words:"));
+  EXPECT_THAT(controlflow.text, HasSubstr("if Statements"));
+  EXPECT_THAT(controlflow.text, Not(HasSubstr("Table of Contents")));
+  EXPECT_THAT(controlflow.text, Not(HasSubstr("Show Source")));
+
   // French and German pages pick their own stop words.
   ASSERT_TRUE(kept.count(server_->url("deb/apa.fr.html")));
   EXPECT_EQ(kept[server_->url("deb/apa.fr.html")].language, "fr");

@@ -129,7 +129,36 @@ TEST_F(HtmlExtractTest, AlreadyDroppedDocumentsAreLeftAlone) {
   EXPECT_EQ(batch->text(0), "<p>x</p>");
 }
 
+TEST_F(HtmlExtractTest, ContainerAndFrequencyStopWordsAreOptIn) {
+  std::string code =
+      "<pre>for record in reader.records():\n    payload = decode(record.payload)\n"
+      "    writer.write(json.dumps({'url': record.url, 'text': payload}))</pre>";
+  std::string html = page("<div class=body><h2>Usage<a href=#u>\xC2\xB6</a></h2><p>" + kProse +
+                          "</p>" + code + "<p>" + kProse + "</p></div>");
+  auto nemo = make();
+  auto improved = make({{"container", true}, {"stop_words", std::string("both")}});
+  auto batch = raw_batch({{html}});
+  auto batch2 = raw_batch({{html}});
+  ASSERT_TRUE(nemo->process(*batch).is_ok());
+  ASSERT_TRUE(improved->process(*batch2).is_ok());
+  EXPECT_EQ(batch->text(0), kProse + "\n\n" + kProse);
+  EXPECT_EQ(batch2->text(0), "Usage\xC2\xB6\n\n" + kProse +
+                                 "\n\nfor record in reader.records():\npayload = "
+                                 "decode(record.payload)\nwriter.write(json.dumps({'url': "
+                                 "record.url, 'text': payload}))\n\n" +
+                                 kProse);
+}
+
 TEST_F(HtmlExtractTest, ChecksParameters) {
+  EXPECT_THAT(error_of({{"stop_words", std::string("wikipedia")}}),
+              HasSubstr("parameter 'stop_words': must be snowball, frequency or both"));
+  EXPECT_THAT(error_of({{"container_share", 0.5}}), HasSubstr("parameter 'container_share'"));
+  EXPECT_THAT(error_of({{"container_max_link_density", -0.1}}),
+              HasSubstr("parameter 'container_max_link_density'"));
+  // The frequency lists are compiled in: no Snowball folder needed.
+  EXPECT_EQ(error_of({{"stop_words", std::string("frequency")},
+                      {"stopwords_dir", std::string("/nonexistent")}}),
+            "");
   EXPECT_THAT(error_of({{"algorithm", std::string("magic")}}),
               HasSubstr("parameter 'algorithm': must be justext or plain"));
   EXPECT_THAT(error_of({{"length_high", int64_t{10}}}),

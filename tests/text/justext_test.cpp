@@ -121,5 +121,93 @@ TEST(JusText, DeepNestingIsWalkedWithoutRecursion) {
   EXPECT_EQ(ps[0].text, kProse1);
 }
 
+// A documentation page: navigation and footer outside <div class=body>; inside it a heading
+// with a permalink, prose, a code sample, prose dense with cross-reference links and a row of
+// share links.
+const std::string kCode =
+    "<pre>for record in reader.records():\n    payload = decode(record.payload, charset)\n"
+    "    writer.write(json.dumps({'url': record.url, 'text': payload}))</pre>";
+const std::string kLinkedProse =
+    "<p>Use <a href=/r>records()</a> with <a href=/d>decode()</a> and then call "
+    "<a href=/w>write()</a> on the writer that you opened before the loop.</p>";
+
+std::string docs_page() {
+  return "<body><div class=nav><ul><li><a href=/>Home</a></li><li><a href=/doc>Docs</a></li>"
+         "</ul></div><div class=body><h1>Reading records<a href=#r>\xC2\xB6</a></h1><p>" +
+         kProse1 + "</p>" + kCode + kLinkedProse + "<p>" + kProse2 +
+         "</p><p>Share: <a href=/t>Twitter</a> <a href=/f>Facebook</a></p></div>"
+         "<div class=footer><p>Built with some generator, version four.</p></div></body>";
+}
+
+std::vector<JusTextParagraph> classify_with_container(const std::string& html,
+                                                      const JusTextOptions& o,
+                                                      uint32_t* container = nullptr) {
+  HtmlDocument document(html);
+  std::vector<JusTextElement> elements;
+  auto ps = justext_paragraphs(document, 1000, &elements);
+  justext_classify(ps, table().find("en"), o);
+  uint32_t c = justext_keep_container(ps, elements, o);
+  if (container) *container = c;
+  return ps;
+}
+
+TEST(JusText, ContainerPassKeepsWhatJusTextLosesInsideMainContent) {
+  // jusText alone: the permalinked heading, the code and the link-dense prose are lost, and
+  // with them the shorter prose between two bad neighbours.
+  EXPECT_THAT(good_texts(classify(docs_page())), ElementsAre(kProse1));
+  JusTextOptions o;
+  o.container = true;
+  uint32_t container = 0;
+  auto ps = classify_with_container(docs_page(), o, &container);
+  EXPECT_NE(container, 0u);
+  // Navigation, share links (link density 0.9) and the footer outside stay out.
+  EXPECT_THAT(good_texts(ps),
+              ElementsAre("Reading records\xC2\xB6", kProse1,
+                          "for record in reader.records():\n"
+                          "payload = decode(record.payload, charset)\n"
+                          "writer.write(json.dumps({'url': record.url, 'text': payload}))",
+                          "Use records() with decode() and then call write() on the writer that "
+                          "you opened before the loop.",
+                          kProse2));
+  // A stricter link limit leaves the cross-referenced prose out (link density 0.25).
+  o.container_max_link_density = 0.2;
+  auto strict = classify_with_container(docs_page(), o);
+  EXPECT_EQ(good_texts(strict).size(), 4u);
+}
+
+TEST(JusText, NoContainerWhenGoodTextIsSpreadOverThePage) {
+  // Good text in two sibling sections: only <body> holds 80% of it, and <body> never counts.
+  std::string html = "<body><div><p>" + kProse1 + "</p><pre>x = 1 + 2 + 3</pre></div><div><p>" +
+                     kProse2 + kProse1 +
+                     "</p><p>See <a href=/a>the other page</a>.</p></div></body>";
+  JusTextOptions o;
+  o.container = true;
+  uint32_t container = 1;
+  auto ps = classify_with_container(html, o, &container);
+  EXPECT_EQ(container, 0u);
+  EXPECT_EQ(good_texts(ps), good_texts(classify(html)));  // nothing changed
+  EXPECT_THAT(good_texts(ps), ElementsAre(kProse1, "x = 1 + 2 + 3", kProse2 + kProse1));
+  // Without any good text there is no container either.
+  auto none =
+      classify_with_container("<body><div><p><a href=/>Home</a></p></div></body>", o, &container);
+  EXPECT_EQ(container, 0u);
+  EXPECT_TRUE(good_texts(none).empty());
+}
+
+TEST(JusText, SelfClosedXhtmlAnchorIsNotALink) {
+  // "<a id=x/>" is empty in XHTML and for lxml; gumbo nests the rest in it (HTML5 rules).
+  auto ps = classify("<body><div><a id=\"s1\"/><p>" + kProse1 + "</p></div></body>");
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].chars_in_links, 0u);
+  EXPECT_EQ(ps[0].final_class, JusTextClass::kGood);
+  auto linked = classify("<body><p><a href=/x>" + kProse1 + "</a></p></body>");
+  ASSERT_EQ(linked.size(), 1u);
+  EXPECT_EQ(linked[0].chars_in_links, linked[0].length);
+  // An unquoted value ending in a slash is not a self-closing tag.
+  auto slash = classify("<body><p><a href=/>Home</a></p></body>");
+  ASSERT_EQ(slash.size(), 1u);
+  EXPECT_EQ(slash[0].chars_in_links, 4u);
+}
+
 }  // namespace
 }  // namespace winnow
