@@ -25,6 +25,7 @@
 #include "pipeline/run_monitor.h"
 #include "pipeline/run_report.h"
 #include "pipeline/stage_runner.h"
+#include "pipeline/step_fusion.h"
 
 namespace winnow {
 
@@ -52,6 +53,7 @@ class PipelineRun {
   Status resolve_resources();
   Status plan();
   Status build_stages();
+  void plan_groups();
   Status run_global_passes_first();
   void run_threads();
   void fail(const Status& status);
@@ -85,6 +87,7 @@ class PipelineRun {
   // stages
   ReasonTable reasons_;
   std::vector<BuiltStage> stages_;
+  std::vector<StageGroup> groups_;  // the stages as executor steps (fused or alone)
   std::unique_ptr<JsonlParser> parser_;
   std::unique_ptr<JsonlEncoder> encoder_;
   // run state
@@ -216,6 +219,17 @@ Status PipelineRun::build_stages() {
   return Status::ok();
 }
 
+void PipelineRun::plan_groups() {
+  std::vector<FusionCandidate> candidates;
+  for (const BuiltStage& built : stages_) {
+    candidates.push_back({built.name, built.resources, built.workers > 0,
+                          built.stage->global_step() != nullptr});
+  }
+  bool fuse = options_.fuse.value_or(config_.fuse);
+  report_.fused = fuse;
+  groups_ = plan_fusion(candidates, fuse);
+}
+
 void PipelineRun::read_shards() {
   // JSONL or WARC per file (InputReader); WARC batches arrive parsed and skip the parse step.
   const InputOptions options = config_.input_options(batch_size_);
@@ -310,35 +324,49 @@ void PipelineRun::write_batches() {
 }
 
 void PipelineRun::run_threads() {
-  // Steps: read (parse), the stages, write (encode). Queue k feeds step k.
-  std::vector<std::pair<std::string, StageRunner::Work>> steps;
+  // Steps: read (parse), the stages (consecutive ordinary CPU stages fused into one step, see
+  // pipeline/step_fusion.h), write (encode). Queue k feeds step k.
+  std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
   std::vector<int> workers;
   // Autoscaled steps start with one worker each and grow to what they need; without the
   // autoscaler every unpinned step gets `threads` workers. Pinned steps get their count.
   const int unpinned_start = autoscale_.enabled ? 1 : threads_;
   std::vector<MonitoredStep> monitored;
-  steps.emplace_back("read", [this](DocBatch& batch) -> Status {
-    parser_->parse(batch, inputs_[batch.shard].path);
-    if (!batch.errors.empty() && on_error_ == OnError::kFail) {
-      return Status::errorf(
-          "{} (on_error: fail; set on_error: skip to log such records to "
-          "errors/ and go on)",
-          batch.errors.front().message);
-    }
-    return Status::ok();
-  });
+  auto single = [](std::string name, StageRunner::Work work) {
+    std::vector<StageRunner::Part> parts;
+    parts.push_back({std::move(name), std::move(work), {}});
+    return parts;
+  };
+  steps.emplace_back("read", single("read", [this](DocBatch& batch) -> Status {
+                       parser_->parse(batch, inputs_[batch.shard].path);
+                       if (!batch.errors.empty() && on_error_ == OnError::kFail) {
+                         return Status::errorf(
+                             "{} (on_error: fail; set on_error: skip to log such records to "
+                             "errors/ and go on)",
+                             batch.errors.front().message);
+                       }
+                       return Status::ok();
+                     }));
   workers.push_back(unpinned_start);
   monitored.push_back({"read", nullptr, nullptr, nullptr, StageResources{}, 0});
-  for (auto& built : stages_) {
-    Stage* stage = built.stage.get();
-    steps.emplace_back(built.name, [stage](DocBatch& batch) { return stage->process(batch); });
-    workers.push_back(built.workers > 0 ? built.workers : unpinned_start);
-    monitored.push_back({built.name, nullptr, nullptr, nullptr, built.resources, built.workers});
+  for (const StageGroup& group : groups_) {
+    std::vector<StageRunner::Part> parts;
+    for (size_t k = group.first; k < group.first + group.count; ++k) {
+      Stage* stage = stages_[k].stage.get();
+      parts.push_back({stages_[k].name, [stage](DocBatch& batch) { return stage->process(batch); },
+                       [stage] { return stage->setup_worker(); }});
+    }
+    const BuiltStage& first = stages_[group.first];
+    steps.emplace_back(group.name, std::move(parts));
+    // A fused group holds only unpinned one-thread CPU stages: one worker needs what the
+    // first member's does.
+    workers.push_back(first.workers > 0 ? first.workers : unpinned_start);
+    monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, first.workers});
   }
-  steps.emplace_back("write", [this](DocBatch& batch) {
-    encoder_->encode(batch, inputs_[batch.shard].path);
-    return Status::ok();
-  });
+  steps.emplace_back("write", single("write", [this](DocBatch& batch) {
+                       encoder_->encode(batch, inputs_[batch.shard].path);
+                       return Status::ok();
+                     }));
   workers.push_back(unpinned_start);
   monitored.push_back({"write", nullptr, nullptr, nullptr, StageResources{}, 0});
 
@@ -367,10 +395,6 @@ void PipelineRun::run_threads() {
     runners_[i]->set_grace(std::chrono::milliseconds(autoscale_.enabled ? autoscale_.grace_ms : 0));
     runners_[i]->set_window(static_cast<size_t>(autoscale_.window),
                             std::chrono::milliseconds(2 * autoscale_.interval_ms));
-    if (i >= 1 && i <= stages_.size()) {
-      Stage* stage = stages_[i - 1].stage.get();
-      runners_[i]->set_setup([stage] { return stage->setup_worker(); });
-    }
   }
 
   std::unique_ptr<ProgressDisplay> progress;
@@ -430,6 +454,7 @@ Status PipelineRun::run_global_passes_first() {
   plan.options = &options_;
   plan.inputs = &inputs_;
   plan.parser = parser_.get();
+  plan.groups = groups_;
   plan.output_dir = layout_->dir();
   plan.threads = threads_;
   plan.batch_size = batch_size_;
@@ -442,6 +467,7 @@ RunReport PipelineRun::execute() {
   // Stages first: a bad parameter must fail before the output folder is touched.
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
+  if (status.is_ok()) plan_groups();
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
@@ -464,15 +490,48 @@ RunReport PipelineRun::execute() {
     report_.samples = monitor_->history();
     report_.autoscale_cycles = monitor_->cycles();
   }
-  for (size_t i = 0; i < runners_.size() && i < timings.size(); ++i) {
-    timings[i].workers = runners_[i]->target_workers();
-    timings[i].metrics = &runners_[i]->metrics();
-    if (i < summaries.size()) timings[i].summary = &summaries[i];
+  // Runner r ran timings[stage_of_runner[r] ...]: read, each group's members, write. A fused
+  // group's members report their own part of the step's metrics and summary.
+  std::vector<size_t> first_timing;  // per runner
+  first_timing.push_back(0);
+  for (const StageGroup& group : groups_) first_timing.push_back(1 + group.first);
+  first_timing.push_back(timings.size() - 1);
+  for (size_t r = 0; r < runners_.size() && r < first_timing.size(); ++r) {
+    const StageRunner& runner = *runners_[r];
+    const StepSummary* summary = r < summaries.size() ? &summaries[r] : nullptr;
+    for (size_t k = 0; k < runner.parts(); ++k) {
+      StepTiming& timing = timings.at(first_timing[r] + k);
+      timing.workers = runner.target_workers();
+      timing.metrics = &runner.part_metrics(k);
+      if (summary) timing.summary = runner.parts() > 1 ? &summary->parts.at(k) : summary;
+    }
   }
   report_.steps = derive_steps(report_.totals, timings);
   for (size_t i = 1; i + 1 < report_.steps.size() && i - 1 < stages_.size(); ++i) {
     report_.steps[i].resources = stages_[i - 1].resources;
     report_.steps[i].pinned = stages_[i - 1].workers > 0;
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const StageGroup& group = groups_[g];
+    if (!group.fused()) continue;
+    FusedGroupReport fused;
+    fused.name = group.name;
+    fused.first_step = 1 + group.first;
+    fused.steps = group.count;
+    if (g + 1 < runners_.size()) {
+      const StageRunner& runner = *runners_[g + 1];
+      fused.workers = runner.target_workers();
+      fused.batches = runner.metrics().batches.load();
+      fused.busy_seconds = runner.metrics().busy_ns.load() / 1e9;
+      if (g + 1 < summaries.size()) {
+        fused.summary = summaries[g + 1];
+        fused.summary.parts.clear();
+      }
+    }
+    for (size_t k = fused.first_step; k < fused.first_step + fused.steps; ++k) {
+      if (k < report_.steps.size()) report_.steps[k].fused_group = group.name;
+    }
+    report_.fused_groups.push_back(std::move(fused));
   }
   // A run refused at planning (say, over another pipeline's output) leaves that output's
   // stats.json alone.

@@ -35,22 +35,43 @@ class IdentifyPass {
       : plan_(plan), global_index_(global_index), step_(step) {}
 
   Status run() {
-    std::vector<std::pair<std::string, StageRunner::Work>> steps;
-    steps.emplace_back("read", [this](DocBatch& batch) -> Status {
-      plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
-      if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
-        return Status::errorf(
-            "{} (on_error: fail; set on_error: skip to log such records to errors/ and go on)",
-            batch.errors.front().message);
-      }
-      return Status::ok();
-    });
-    for (size_t i = 0; i < global_index_; ++i) {
-      Stage* stage = plan_.stages[i].second;
-      steps.emplace_back(plan_.stages[i].first,
-                         [stage](DocBatch& batch) { return stage->process(batch); });
+    std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
+    auto single = [](std::string name, StageRunner::Work work) {
+      std::vector<StageRunner::Part> parts;
+      parts.push_back({std::move(name), std::move(work), {}});
+      return parts;
+    };
+    steps.emplace_back("read", single("read", [this](DocBatch& batch) -> Status {
+                         plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
+                         if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
+                           return Status::errorf(
+                               "{} (on_error: fail; set on_error: skip to log such records to "
+                               "errors/ and go on)",
+                               batch.errors.front().message);
+                         }
+                         return Status::ok();
+                       }));
+    // The stages before the global one, fused as in the writing pass; each worker sets its
+    // stages up first, as there.
+    std::vector<StageGroup> groups;
+    for (const StageGroup& group : plan_.groups) {
+      if (group.first + group.count <= global_index_) groups.push_back(group);
     }
-    steps.emplace_back("identify", [this](DocBatch& batch) { return step_.observe(batch); });
+    if (plan_.groups.empty()) {
+      for (size_t i = 0; i < global_index_; ++i) groups.push_back({i, 1, plan_.stages[i].first});
+    }
+    for (const StageGroup& group : groups) {
+      std::vector<StageRunner::Part> parts;
+      for (size_t i = group.first; i < group.first + group.count; ++i) {
+        Stage* stage = plan_.stages[i].second;
+        parts.push_back({plan_.stages[i].first,
+                         [stage](DocBatch& batch) { return stage->process(batch); },
+                         [stage] { return stage->setup_worker(); }});
+      }
+      steps.emplace_back(group.name, std::move(parts));
+    }
+    steps.emplace_back("identify",
+                       single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
 
     const int threads = std::max(1, plan_.threads);
     in_flight_ =

@@ -18,6 +18,7 @@
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
 #include "pipeline/executor.h"
+#include "pipeline/step_fusion.h"
 
 namespace winnow {
 
@@ -26,6 +27,9 @@ struct GlobalPassPlan {
   const RunOptions* options = nullptr;
   const std::vector<InputFile>* inputs = nullptr;
   std::vector<std::pair<std::string, Stage*>> stages;  // (instance name, stage), in order
+  // The stages as executor steps (pipeline/step_fusion.h); empty: each stage alone. A global
+  // stage is never fused, so the groups before it cover exactly the stages before it.
+  std::vector<StageGroup> groups;
   const JsonlParser* parser = nullptr;
   std::string output_dir;
   int threads = 1;
