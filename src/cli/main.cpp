@@ -56,7 +56,7 @@ int list_stages(const StageRegistry& registry) {
     std::cout << "\n";
   }
   std::cout << "Every stage also takes: name (instance name, default the type), "
-               "workers (pin the worker count; then it is not autoscaled).\n";
+               "workers (pin the worker count; then it is neither autoscaled nor fused).\n";
   return 0;
 }
 
