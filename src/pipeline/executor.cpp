@@ -53,6 +53,7 @@ class PipelineRun {
   Status resolve_resources();
   Status plan();
   Status build_stages();
+  std::vector<FusionCandidate> fusion_candidates() const;
   void plan_groups();
   Status run_global_passes_first();
   void run_threads();
@@ -87,7 +88,7 @@ class PipelineRun {
   // stages
   ReasonTable reasons_;
   std::vector<BuiltStage> stages_;
-  std::vector<StageGroup> groups_;  // the stages as executor steps (fused or alone)
+  std::vector<StageGroup> groups_;  // read, the stages, write as executor steps
   std::unique_ptr<JsonlParser> parser_;
   std::unique_ptr<JsonlEncoder> encoder_;
   // run state
@@ -219,15 +220,24 @@ Status PipelineRun::build_stages() {
   return Status::ok();
 }
 
-void PipelineRun::plan_groups() {
+// The executor's steps are read, the stages, write; fusion groups consecutive ordinary CPU
+// steps among them (read and write are such steps), so a chain of CPU stages runs as one step
+// from parse to encode.
+std::vector<FusionCandidate> PipelineRun::fusion_candidates() const {
   std::vector<FusionCandidate> candidates;
+  candidates.push_back({"read", StageResources{}, false, false});
   for (const BuiltStage& built : stages_) {
     candidates.push_back({built.name, built.resources, built.workers > 0,
                           built.stage->global_step() != nullptr});
   }
+  candidates.push_back({"write", StageResources{}, false, false});
+  return candidates;
+}
+
+void PipelineRun::plan_groups() {
   bool fuse = options_.fuse.value_or(config_.fuse);
   report_.fused = fuse;
-  groups_ = plan_fusion(candidates, fuse);
+  groups_ = plan_fusion(fusion_candidates(), fuse);
 }
 
 void PipelineRun::read_shards() {
@@ -324,51 +334,51 @@ void PipelineRun::write_batches() {
 }
 
 void PipelineRun::run_threads() {
-  // Steps: read (parse), the stages (consecutive ordinary CPU stages fused into one step, see
-  // pipeline/step_fusion.h), write (encode). Queue k feeds step k.
+  // Steps: read (parse), the stages, write (encode), with consecutive ordinary CPU steps fused
+  // into one (pipeline/step_fusion.h). Queue k feeds executor step k.
+  std::vector<StageRunner::Part> all;  // read, each stage, write
+  all.push_back({"read",
+                 [this](DocBatch& batch) -> Status {
+                   parser_->parse(batch, inputs_[batch.shard].path);
+                   if (!batch.errors.empty() && on_error_ == OnError::kFail) {
+                     return Status::errorf(
+                         "{} (on_error: fail; set on_error: skip to log such records to "
+                         "errors/ and go on)",
+                         batch.errors.front().message);
+                   }
+                   return Status::ok();
+                 },
+                 {}});
+  for (const BuiltStage& built : stages_) {
+    Stage* stage = built.stage.get();
+    all.push_back({built.name, [stage](DocBatch& batch) { return stage->process(batch); },
+                   [stage] { return stage->setup_worker(); }});
+  }
+  all.push_back({"write",
+                 [this](DocBatch& batch) {
+                   encoder_->encode(batch, inputs_[batch.shard].path);
+                   return Status::ok();
+                 },
+                 {}});
+  std::vector<FusionCandidate> candidates = fusion_candidates();
+
   std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
   std::vector<int> workers;
   // Autoscaled steps start with one worker each and grow to what they need; without the
   // autoscaler every unpinned step gets `threads` workers. Pinned steps get their count.
   const int unpinned_start = autoscale_.enabled ? 1 : threads_;
   std::vector<MonitoredStep> monitored;
-  auto single = [](std::string name, StageRunner::Work work) {
-    std::vector<StageRunner::Part> parts;
-    parts.push_back({std::move(name), std::move(work), {}});
-    return parts;
-  };
-  steps.emplace_back("read", single("read", [this](DocBatch& batch) -> Status {
-                       parser_->parse(batch, inputs_[batch.shard].path);
-                       if (!batch.errors.empty() && on_error_ == OnError::kFail) {
-                         return Status::errorf(
-                             "{} (on_error: fail; set on_error: skip to log such records to "
-                             "errors/ and go on)",
-                             batch.errors.front().message);
-                       }
-                       return Status::ok();
-                     }));
-  workers.push_back(unpinned_start);
-  monitored.push_back({"read", nullptr, nullptr, nullptr, StageResources{}, 0});
   for (const StageGroup& group : groups_) {
-    std::vector<StageRunner::Part> parts;
-    for (size_t k = group.first; k < group.first + group.count; ++k) {
-      Stage* stage = stages_[k].stage.get();
-      parts.push_back({stages_[k].name, [stage](DocBatch& batch) { return stage->process(batch); },
-                       [stage] { return stage->setup_worker(); }});
-    }
-    const BuiltStage& first = stages_[group.first];
+    std::vector<StageRunner::Part> parts(all.begin() + group.first,
+                                         all.begin() + group.first + group.count);
+    // A fused group holds only unpinned one-thread CPU steps: one worker needs what its first
+    // member's does.
+    const FusionCandidate& first = candidates[group.first];
+    const int pinned = first.pinned ? stages_[group.first - 1].workers : 0;
     steps.emplace_back(group.name, std::move(parts));
-    // A fused group holds only unpinned one-thread CPU stages: one worker needs what the
-    // first member's does.
-    workers.push_back(first.workers > 0 ? first.workers : unpinned_start);
-    monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, first.workers});
+    workers.push_back(pinned > 0 ? pinned : unpinned_start);
+    monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, pinned});
   }
-  steps.emplace_back("write", single("write", [this](DocBatch& batch) {
-                       encoder_->encode(batch, inputs_[batch.shard].path);
-                       return Status::ok();
-                     }));
-  workers.push_back(unpinned_start);
-  monitored.push_back({"write", nullptr, nullptr, nullptr, StageResources{}, 0});
 
   // Enough batches in flight to keep every core busy with one and have one more queued per
   // step; memory is this times the batch size, however many workers the steps have.
@@ -454,7 +464,9 @@ Status PipelineRun::run_global_passes_first() {
   plan.options = &options_;
   plan.inputs = &inputs_;
   plan.parser = parser_.get();
-  plan.groups = groups_;
+  plan.fuse = report_.fused;
+  std::vector<FusionCandidate> candidates = fusion_candidates();
+  plan.fusion.assign(candidates.begin() + 1, candidates.end() - 1);  // the stages
   plan.output_dir = layout_->dir();
   plan.threads = threads_;
   plan.batch_size = batch_size_;
@@ -490,17 +502,13 @@ RunReport PipelineRun::execute() {
     report_.samples = monitor_->history();
     report_.autoscale_cycles = monitor_->cycles();
   }
-  // Runner r ran timings[stage_of_runner[r] ...]: read, each group's members, write. A fused
-  // group's members report their own part of the step's metrics and summary.
-  std::vector<size_t> first_timing;  // per runner
-  first_timing.push_back(0);
-  for (const StageGroup& group : groups_) first_timing.push_back(1 + group.first);
-  first_timing.push_back(timings.size() - 1);
-  for (size_t r = 0; r < runners_.size() && r < first_timing.size(); ++r) {
+  // Runner r ran group r's steps (timings are read, the stages, write, as the groups index
+  // them). A fused group's members report their own part of the step's metrics and summary.
+  for (size_t r = 0; r < runners_.size() && r < groups_.size(); ++r) {
     const StageRunner& runner = *runners_[r];
     const StepSummary* summary = r < summaries.size() ? &summaries[r] : nullptr;
     for (size_t k = 0; k < runner.parts(); ++k) {
-      StepTiming& timing = timings.at(first_timing[r] + k);
+      StepTiming& timing = timings.at(groups_[r].first + k);
       timing.workers = runner.target_workers();
       timing.metrics = &runner.part_metrics(k);
       if (summary) timing.summary = runner.parts() > 1 ? &summary->parts.at(k) : summary;
@@ -516,15 +524,15 @@ RunReport PipelineRun::execute() {
     if (!group.fused()) continue;
     FusedGroupReport fused;
     fused.name = group.name;
-    fused.first_step = 1 + group.first;
+    fused.first_step = group.first;
     fused.steps = group.count;
-    if (g + 1 < runners_.size()) {
-      const StageRunner& runner = *runners_[g + 1];
+    if (g < runners_.size()) {
+      const StageRunner& runner = *runners_[g];
       fused.workers = runner.target_workers();
       fused.batches = runner.metrics().batches.load();
       fused.busy_seconds = runner.metrics().busy_ns.load() / 1e9;
-      if (g + 1 < summaries.size()) {
-        fused.summary = summaries[g + 1];
+      if (g < summaries.size()) {
+        fused.summary = summaries[g];
         fused.summary.parts.clear();
       }
     }

@@ -35,41 +35,44 @@ class IdentifyPass {
       : plan_(plan), global_index_(global_index), step_(step) {}
 
   Status run() {
+    std::vector<StageRunner::Part> all;  // read, then the stages before the global one
+    std::vector<FusionCandidate> candidates;
+    all.push_back({"read",
+                   [this](DocBatch& batch) -> Status {
+                     plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
+                     if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
+                       return Status::errorf(
+                           "{} (on_error: fail; set on_error: skip to log such records to "
+                           "errors/ and go on)",
+                           batch.errors.front().message);
+                     }
+                     return Status::ok();
+                   },
+                   {}});
+    candidates.push_back({"read", StageResources{}, false, false});
+    for (size_t i = 0; i < global_index_; ++i) {
+      Stage* stage = plan_.stages[i].second;
+      // Each worker sets its stages up first, as in the writing pass.
+      all.push_back({plan_.stages[i].first,
+                     [stage](DocBatch& batch) { return stage->process(batch); },
+                     [stage] { return stage->setup_worker(); }});
+      FusionCandidate candidate{plan_.stages[i].first, StageResources{}, false,
+                                stage->global_step() != nullptr};
+      if (i < plan_.fusion.size()) candidate = plan_.fusion[i];
+      candidates.push_back(candidate);
+    }
     std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
+    bool fuse = plan_.fuse && plan_.fusion.size() == plan_.stages.size();
+    for (const StageGroup& group : plan_fusion(candidates, fuse)) {
+      steps.emplace_back(group.name,
+                         std::vector<StageRunner::Part>(all.begin() + group.first,
+                                                        all.begin() + group.first + group.count));
+    }
     auto single = [](std::string name, StageRunner::Work work) {
       std::vector<StageRunner::Part> parts;
       parts.push_back({std::move(name), std::move(work), {}});
       return parts;
     };
-    steps.emplace_back("read", single("read", [this](DocBatch& batch) -> Status {
-                         plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
-                         if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
-                           return Status::errorf(
-                               "{} (on_error: fail; set on_error: skip to log such records to "
-                               "errors/ and go on)",
-                               batch.errors.front().message);
-                         }
-                         return Status::ok();
-                       }));
-    // The stages before the global one, fused as in the writing pass; each worker sets its
-    // stages up first, as there.
-    std::vector<StageGroup> groups;
-    for (const StageGroup& group : plan_.groups) {
-      if (group.first + group.count <= global_index_) groups.push_back(group);
-    }
-    if (plan_.groups.empty()) {
-      for (size_t i = 0; i < global_index_; ++i) groups.push_back({i, 1, plan_.stages[i].first});
-    }
-    for (const StageGroup& group : groups) {
-      std::vector<StageRunner::Part> parts;
-      for (size_t i = group.first; i < group.first + group.count; ++i) {
-        Stage* stage = plan_.stages[i].second;
-        parts.push_back({plan_.stages[i].first,
-                         [stage](DocBatch& batch) { return stage->process(batch); },
-                         [stage] { return stage->setup_worker(); }});
-      }
-      steps.emplace_back(group.name, std::move(parts));
-    }
     steps.emplace_back("identify",
                        single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
 

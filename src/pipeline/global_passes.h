@@ -27,9 +27,11 @@ struct GlobalPassPlan {
   const RunOptions* options = nullptr;
   const std::vector<InputFile>* inputs = nullptr;
   std::vector<std::pair<std::string, Stage*>> stages;  // (instance name, stage), in order
-  // The stages as executor steps (pipeline/step_fusion.h); empty: each stage alone. A global
-  // stage is never fused, so the groups before it cover exactly the stages before it.
-  std::vector<StageGroup> groups;
+  // Stage fusion (pipeline/step_fusion.h): on or off, and what each stage needs (parallel to
+  // `stages`; empty: every stage alone). An identify pass fuses `read` and the stages before
+  // the global one as the writing pass does.
+  bool fuse = true;
+  std::vector<FusionCandidate> fusion;
   const JsonlParser* parser = nullptr;
   std::string output_dir;
   int threads = 1;

@@ -42,6 +42,16 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+// A label cut to at most `max` bytes (on a UTF-8 boundary) with an ellipsis, so a long step
+// name (a fused group's "fused(first..last)") stays inside its legend or label column; the
+// full name goes in the element's <title>.
+std::string short_label(const std::string& name, size_t max) {
+  if (name.size() <= max) return name;
+  size_t cut = max - 1;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return name.substr(0, cut) + "\u2026";
+}
+
 std::string number(double v) {
   if (std::fabs(v) >= 1e6) return fmt::format("{:.1f}M", v / 1e6);
   if (std::fabs(v) >= 1e4) return fmt::format("{:.1f}k", v / 1e3);
@@ -112,8 +122,9 @@ std::string line_chart(const std::string& title, const std::string& unit,
     double ly = top + 10 + 16 * static_cast<double>(i);
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\">{}</text>",
-        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]));
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\"><title>{}</title>{}</text>",
+        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]),
+        escape(short_label(names[i], 19)));
   }
   return svg + "</svg>\n";
 }
@@ -134,8 +145,9 @@ std::string funnel_chart(const RunReport& report) {
   for (size_t i = 0; i < report.steps.size(); ++i) {
     const StepReport& st = report.steps[i];
     double y = top + row * static_cast<double>(i);
-    svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>",
-                       label - 8, y + 16, escape(st.name));
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\"><title>{}</title>{}</text>",
+        label - 8, y + 16, escape(st.name), escape(short_label(st.name, 22)));
     double x = label;
     double kept_w = bar * static_cast<double>(st.kept) / total;
     svg += fmt::format(
@@ -212,7 +224,7 @@ std::string step_table(const RunReport& report) {
       continue;
     }
     size_t last = std::min(report.steps.size(), i + group->steps) - 1;
-    html += step_row(fmt::format("<b>{}</b> ({} stages fused)", escape(group->name), group->steps),
+    html += step_row(fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->steps),
                      workers(group->workers, group->summary, false), scaling(group->summary),
                      group->summary, fill(group->summary), report.steps[i].docs_in,
                      report.steps[last].kept, " class=\"group\"");

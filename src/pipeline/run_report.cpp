@@ -173,7 +173,7 @@ std::string format_summary(const RunReport& report) {
   }
   for (const FusedGroupReport& group : report.fused_groups) {
     s += fmt::format(
-        "  fused: {} ran its {} stages in turn on each batch: {} worker(s) shared by them, "
+        "  fused: {} ran its {} steps in turn on each batch: {} worker(s) shared by them, "
         "{:.0f}% busy, {:.2f} ms per batch\n",
         group.name, group.steps, group.workers, 100 * group.summary.busy_fraction,
         group.summary.mean_service_ms);

@@ -80,33 +80,31 @@ Status StageRunner::run_work(const Part& part, DocBatch& batch) {
 
 Status StageRunner::run_parts(DocBatch& batch) {
   if (parts_.size() == 1) return run_work(parts_.front(), batch);  // the step's own metrics
-  uint64_t kept_in = 0, bytes_in = 0;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    if (batch.kept(i)) {
-      ++kept_in;
-      bytes_in += batch.text(i).size();
+  // What reaches each part is what the one before kept: documents, and their text's bytes (an
+  // unparsed batch's raw input for a first `read` part), as for unfused steps.
+  auto kept_and_bytes = [&batch] {
+    std::pair<uint64_t, uint64_t> out{0, batch.size() == 0 ? batch.raw_input_bytes : 0};
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (batch.kept(i)) {
+        ++out.first;
+        out.second += batch.text(i).size();
+      }
     }
-  }
-  const uint64_t source_docs = batch.size() + batch.errors.size();
+    return out;
+  };
+  auto [kept_in, bytes_in] = kept_and_bytes();
   for (size_t k = 0; k < parts_.size(); ++k) {
     auto start = std::chrono::steady_clock::now();
     Status status = run_work(parts_[k], batch);
     auto elapsed = std::chrono::steady_clock::now() - start;
-    // What this part kept (and those documents' bytes) is what the next part receives.
-    uint64_t kept_out = 0, bytes_out = 0;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (batch.kept(i)) {
-        ++kept_out;
-        bytes_out += batch.text(i).size();
-      }
-    }
+    auto [kept_out, bytes_out] = kept_and_bytes();
     StepMetrics& m = *part_metrics_[k];
     m.busy_ns += nanoseconds(elapsed);
     m.batches += 1;
     m.docs_in += kept_in;
     m.bytes_in += bytes_in;
     m.docs_out += kept_out;
-    m.source_docs += source_docs;
+    m.source_docs += batch.size() + batch.errors.size();  // known once a `read` part parsed
     if (!status.is_ok()) return status;
     kept_in = kept_out;
     bytes_in = bytes_out;
