@@ -95,7 +95,10 @@ struct RunReport {
   std::vector<FusedGroupReport> fused_groups;
   int autoscale_interval_ms = 0;
   int autoscale_cycles = 0;
-  std::vector<RunSample> samples;  // one per interval (metrics.jsonl), for report.html
+  // One per interval, for report.html. Each holds one StepSample per executor step: a fused
+  // group is one (its members in StepSample::parts), so with fusion on these do not line up
+  // with `steps` (see fused_groups; metrics.jsonl writes them out per stage).
+  std::vector<RunSample> samples;
   std::string output_dir;
   std::string fingerprint;
   std::vector<GlobalStepSummary> global_steps;
