@@ -225,12 +225,12 @@ Status PipelineRun::build_stages() {
 // from parse to encode.
 std::vector<FusionCandidate> PipelineRun::fusion_candidates() const {
   std::vector<FusionCandidate> candidates;
-  candidates.push_back({"read", StageResources{}, false, false});
+  candidates.push_back({"read", StageResources{}, 0, false});
   for (const BuiltStage& built : stages_) {
-    candidates.push_back({built.name, built.resources, built.workers > 0,
+    candidates.push_back({built.name, built.resources, built.workers,
                           built.stage->global_step() != nullptr});
   }
-  candidates.push_back({"write", StageResources{}, false, false});
+  candidates.push_back({"write", StageResources{}, 0, false});
   return candidates;
 }
 
@@ -374,7 +374,7 @@ void PipelineRun::run_threads() {
     // A fused group holds only unpinned one-thread CPU steps: one worker needs what its first
     // member's does.
     const FusionCandidate& first = candidates[group.first];
-    const int pinned = first.pinned ? stages_[group.first - 1].workers : 0;
+    const int pinned = first.pinned;
     steps.emplace_back(group.name, std::move(parts));
     workers.push_back(pinned > 0 ? pinned : unpinned_start);
     monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, pinned});
@@ -465,6 +465,8 @@ Status PipelineRun::run_global_passes_first() {
   plan.inputs = &inputs_;
   plan.parser = parser_.get();
   plan.fuse = report_.fused;
+  plan.budget = budget_;
+  plan.autoscale = autoscale_;
   std::vector<FusionCandidate> candidates = fusion_candidates();
   plan.fusion.assign(candidates.begin() + 1, candidates.end() - 1);  // the stages
   plan.output_dir = layout_->dir();

@@ -18,6 +18,8 @@
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
 #include "pipeline/executor.h"
+#include "pipeline/autoscaler.h"
+#include "pipeline/resources.h"
 #include "pipeline/step_fusion.h"
 
 namespace winnow {
@@ -32,6 +34,11 @@ struct GlobalPassPlan {
   // the global one as the writing pass does.
   bool fuse = true;
   std::vector<FusionCandidate> fusion;
+  // With autoscale.enabled the pass's steps start at one worker (a pin: its count) and the
+  // autoscaler moves workers within `budget`, as in the writing pass; otherwise every step
+  // gets `threads` workers.
+  ResourceBudget budget;
+  AutoscaleSettings autoscale;
   const JsonlParser* parser = nullptr;
   std::string output_dir;
   int threads = 1;

@@ -5,10 +5,10 @@
 // miss on the batch's text and segment cache between members. A pure function of what each
 // stage needs, unit-tested without threads (tests/pipeline/step_fusion_test.cpp).
 //
-// A stage fuses with its neighbours when it is an ordinary CPU stage: one CPU thread per
-// worker, no GPU share, no global step (dedup's identify/remove split), and no `workers:` pin
-// (a pin asks for that many workers on that stage alone). Anything else breaks a group and
-// runs as its own step, as do the executor's read and write steps.
+// The candidates are the executor's steps: `read` (parse), the stages, `write` (encode). A step
+// fuses with its neighbours when it is an ordinary CPU step: one CPU thread per worker, no GPU
+// share, no global step (dedup's identify/remove split), and no `workers:` pin (a pin asks for
+// that many workers on that stage alone). Anything else breaks a group and runs alone.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ namespace winnow {
 struct FusionCandidate {
   std::string name;
   StageResources resources;  // one worker's, after a GPU fallback
-  bool pinned = false;
+  int pinned = 0;  // > 0: `workers: N` (never fused)
   bool global = false;
 };
 

@@ -243,6 +243,49 @@ stages:
   EXPECT_TRUE(read_output_tree(dir.file("out")) == fused_out);
 }
 
+// The dedup identify pass runs its (fused) steps under the autoscaler and the budget, like the
+// writing pass: the duplicates found, hence the output, are those of fixed-worker runs.
+TEST(ExecutorFusion, IdentifyPassUnderTheAutoscalerFindsTheSameDuplicates) {
+  TempDir dir;
+  auto inputs = write_corpus(dir.path(), 3, 300);
+  // The corpus repeats its 14-word vocabulary: short documents collide often.
+  PipelineConfig config = config_of(R"(
+autoscale: {interval_ms: 10, grace_ms: 0, shrink_cycles: 1, min_samples: 1}
+stages:
+  - {stage: text_length, name: length, min_chars: 5}
+  - {stage: add_id, field: a}
+  - {stage: exact_dedup}
+  - {stage: sample, fraction: 0.9}
+)");
+  RunOptions options;
+  options.inputs = inputs;
+  options.batch_size = 16;
+  options.overwrite = true;
+  options.output = dir.file("fixed");
+  options.threads = 2;
+  options.autoscale = false;
+  options.fuse = false;
+  RunReport fixed = run_pipeline(config, options);
+  ASSERT_TRUE(fixed.status.is_ok()) << fixed.status.message();
+  ASSERT_EQ(fixed.global_steps.size(), 1u);
+  auto expected = read_output_tree(dir.file("fixed"));
+  for (int threads : {1, 4}) {
+    options.output = dir.file("auto");
+    options.threads = threads;
+    options.autoscale = true;
+    options.fuse = true;
+    RunReport r = run_pipeline(config, options);
+    ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+    EXPECT_TRUE(read_output_tree(dir.file("auto")) == expected) << threads << " threads";
+    EXPECT_EQ(r.totals.dropped, fixed.totals.dropped);
+  }
+  uint64_t duplicates = 0;
+  for (const auto& [reason, n] : fixed.totals.dropped) {
+    if (reason.rfind("exact_dedup/", 0) == 0) duplicates += n;
+  }
+  EXPECT_GT(duplicates, 0u);
+}
+
 TEST(ExecutorFusion, EachMemberSetsUpAndFailsUnderItsOwnName) {
   TempDir dir;
   auto inputs = write_corpus(dir.path(), 1, 100);

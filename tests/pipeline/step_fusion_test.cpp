@@ -6,7 +6,7 @@
 namespace winnow::testing {
 namespace {
 
-FusionCandidate cpu(const std::string& name) { return {name, StageResources{}, false, false}; }
+FusionCandidate cpu(const std::string& name) { return {name, StageResources{}, 0, false}; }
 
 std::vector<std::string> names(const std::vector<StageGroup>& groups) {
   std::vector<std::string> out;
@@ -38,7 +38,7 @@ TEST(StepFusion, GpuStagesGlobalStepsPinsAndWideWorkersBreakGroups) {
   FusionCandidate dedup = cpu("dedup");
   dedup.global = true;
   FusionCandidate pinned = cpu("pinned");
-  pinned.pinned = true;
+  pinned.pinned = 2;
   FusionCandidate wide = cpu("wide");
   wide.resources.cpus = 4;
   auto groups = plan_fusion({cpu("a"), cpu("b"), gpu, cpu("c"), cpu("d"), cpu("e"), dedup,
