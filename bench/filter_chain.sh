@@ -56,9 +56,10 @@ cpu_seconds() {  # PIPELINE [OPTIONS...] -> best user+sys over 3 runs
 fused_cpu=$(cpu_seconds "$pipeline")
 unfused_cpu=$(cpu_seconds "$pipeline" --no-fuse)
 pass_cpu=$(cpu_seconds "$work_dir/passthrough.yaml")
-awk -v d="$docs" -v f="$fused_cpu" -v u="$unfused_cpu" -v p="$pass_cpu" 'BEGIN {
+pass_unfused_cpu=$(cpu_seconds "$work_dir/passthrough.yaml" --no-fuse)
+awk -v d="$docs" -v f="$fused_cpu" -v u="$unfused_cpu" -v p="$pass_cpu" -v q="$pass_unfused_cpu" 'BEGIN {
   printf "  winnow run --threads 1 over %d documents, per CPU second (best of 3):\n", d
-  printf "    pass-through (no stages)      %8.0f docs/CPU-s (%.2f s)\n", d / p, p
+  printf "    pass-through (no stages)      %8.0f docs/CPU-s (%.2f s); --no-fuse %.0f (%.2f s)\n", d / p, p, d / q, q
   printf "    chain fused (default)         %8.0f docs/CPU-s (%.2f s); filters alone %.0f\n", d / f, f, d / (f - p)
-  printf "    chain --no-fuse               %8.0f docs/CPU-s (%.2f s); filters alone %.0f\n", d / u, u, d / (u - p)
+  printf "    chain --no-fuse               %8.0f docs/CPU-s (%.2f s); filters alone %.0f\n", d / u, u, d / (u - q)
   printf "    fused / unfused, whole run: %.2fx\n", u / f }'

@@ -227,8 +227,8 @@ std::vector<FusionCandidate> PipelineRun::fusion_candidates() const {
   std::vector<FusionCandidate> candidates;
   candidates.push_back({"read", StageResources{}, 0, false});
   for (const BuiltStage& built : stages_) {
-    candidates.push_back({built.name, built.resources, built.workers,
-                          built.stage->global_step() != nullptr});
+    candidates.push_back(
+        {built.name, built.resources, built.workers, built.stage->global_step() != nullptr});
   }
   candidates.push_back({"write", StageResources{}, 0, false});
   return candidates;

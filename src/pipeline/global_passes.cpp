@@ -77,8 +77,8 @@ class IdentifyPass {
       parts.push_back({std::move(name), std::move(work), {}});
       return parts;
     };
-    steps.emplace_back("identify",
-                       single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
+    steps.emplace_back(
+        "identify", single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
     monitored.push_back({"identify", nullptr, nullptr, nullptr, StageResources{}, 0});
 
     const int threads = std::max(1, plan_.threads);

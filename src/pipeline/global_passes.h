@@ -17,8 +17,8 @@
 #include "core/stage.h"
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
-#include "pipeline/executor.h"
 #include "pipeline/autoscaler.h"
+#include "pipeline/executor.h"
 #include "pipeline/resources.h"
 #include "pipeline/step_fusion.h"
 

@@ -196,8 +196,8 @@ std::string step_row(const std::string& name, const std::string& workers,
   return fmt::format(
       "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.2f}</td><td>{:.2f}</td>"
       "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-      row_class, name, workers, scaling, 100 * s.busy_fraction, s.mean_service_ms,
-      s.setup_seconds, fill, in, kept);
+      row_class, name, workers, scaling, 100 * s.busy_fraction, s.mean_service_ms, s.setup_seconds,
+      fill, in, kept);
 }
 
 // One row per executed step; a fused group's row is followed by a row per member stage (its

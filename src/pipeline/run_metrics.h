@@ -27,10 +27,10 @@ struct StepSample {
   size_t output_queue = 0;
   size_t output_capacity = 0;
   double batches_per_s = 0;
-  double docs_per_s = 0;       // source documents (input records) per second
-  double mean_service_ms = 0;  // over the sliding window
-  double setup_s = 0;          // all setups so far, summed
-  std::string decision;        // the autoscaler's word on this step this cycle
+  double docs_per_s = 0;          // source documents (input records) per second
+  double mean_service_ms = 0;     // over the sliding window
+  double setup_s = 0;             // all setups so far, summed
+  std::string decision;           // the autoscaler's word on this step this cycle
   std::vector<PartSample> parts;  // a fused step's member stages, in order; empty otherwise
 };
 

@@ -21,15 +21,16 @@ StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue
     : StageRunner(name, std::vector<Part>{Part{name, std::move(work), {}}}, in, out,
                   std::move(on_failure)) {}
 
-StageRunner::StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in,
-                         BatchQueue& out, OnFailure on_failure)
+StageRunner::StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in, BatchQueue& out,
+                         OnFailure on_failure)
     : name_(std::move(name)),
       parts_(std::move(parts)),
       in_(in),
       out_(out),
       on_failure_(std::move(on_failure)) {
   if (parts_.empty()) parts_.push_back(Part{name_, [](DocBatch&) { return Status::ok(); }, {}});
-  for (size_t i = 0; i < parts_.size(); ++i) part_metrics_.push_back(std::make_unique<StepMetrics>());
+  for (size_t i = 0; i < parts_.size(); ++i)
+    part_metrics_.push_back(std::make_unique<StepMetrics>());
 }
 
 StageRunner::~StageRunner() { join(); }

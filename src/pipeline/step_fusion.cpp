@@ -5,8 +5,7 @@
 namespace winnow {
 
 bool fusable(const FusionCandidate& stage) {
-  return stage.resources.cpus == 1 && stage.resources.gpus == 0 && !stage.pinned &&
-         !stage.global;
+  return stage.resources.cpus == 1 && stage.resources.gpus == 0 && !stage.pinned && !stage.global;
 }
 
 std::vector<StageGroup> plan_fusion(const std::vector<FusionCandidate>& stages, bool fuse) {
@@ -17,7 +16,8 @@ std::vector<StageGroup> plan_fusion(const std::vector<FusionCandidate>& stages, 
       while (end < stages.size() && fusable(stages[end])) ++end;
     }
     StageGroup group{i, end - i, stages[i].name};
-    if (group.fused()) group.name = fmt::format("fused({}..{})", stages[i].name, stages[end - 1].name);
+    if (group.fused())
+      group.name = fmt::format("fused({}..{})", stages[i].name, stages[end - 1].name);
     groups.push_back(std::move(group));
     i = end;
   }

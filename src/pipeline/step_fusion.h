@@ -20,7 +20,7 @@ namespace winnow {
 struct FusionCandidate {
   std::string name;
   StageResources resources;  // one worker's, after a GPU fallback
-  int pinned = 0;  // > 0: `workers: N` (never fused)
+  int pinned = 0;            // > 0: `workers: N` (never fused)
   bool global = false;
 };
 

@@ -68,8 +68,9 @@ TEST_F(Fusion, NemoEnglishSameBytesFusedOrNot) {
   auto expected = read_output_tree(dir_->file("unfused"));
   auto expected_counts = step_counts("unfused");
   ASSERT_EQ(expected_counts.size(), 30u);  // read, 28 filters, write
-  for (const char* options : {"--threads 1 --batch-size 1000", "--threads 2 --batch-size 37",
-                              "--threads 4 --batch-size 128", "--no-fuse --threads 4 --batch-size 9"}) {
+  for (const char* options :
+       {"--threads 1 --batch-size 1000", "--threads 2 --batch-size 37",
+        "--threads 4 --batch-size 128", "--no-fuse --threads 4 --batch-size 9"}) {
     SCOPED_TRACE(options);
     summary = run("nemo_english.yaml", "run", options);
     EXPECT_TRUE(read_output_tree(dir_->file("run")) == expected);

@@ -1,6 +1,6 @@
 // Stage fusion in the executor (pipeline/step_fusion.h): consecutive ordinary CPU steps (read,
-// the stages, write) run as one step, with the same output bytes as unfused runs for any threads and batch size, the same
-// per-stage accounting, and one step for the autoscaler.
+// the stages, write) run as one step, with the same output bytes as unfused runs for any threads
+// and batch size, the same per-stage accounting, and one step for the autoscaler.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -87,8 +87,8 @@ RunReport run(const PipelineConfig& config, const std::vector<std::string>& inpu
 TEST(ExecutorFusion, OutputIsByteIdenticalWithAndWithoutFusion) {
   TempDir dir;
   auto inputs = write_corpus(dir.path(), 3, 400);
-  auto nemo = PipelineConfig::load_file(std::string(WINNOW_SOURCE_DIR) + "/examples/nemo_english.yaml",
-                                        registry());
+  auto nemo = PipelineConfig::load_file(
+      std::string(WINNOW_SOURCE_DIR) + "/examples/nemo_english.yaml", registry());
   ASSERT_TRUE(nemo.is_ok()) << nemo.status().message();
   PipelineConfig mixed = config_of(R"(
 output: {format: jsonl.zst}
@@ -226,8 +226,7 @@ stages:
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
   std::vector<std::string> groups;
   for (const auto& g : r.fused_groups) groups.push_back(g.name);
-  EXPECT_EQ(groups,
-            (std::vector<std::string>{"fused(read..sample)", "fused(word_count..write)"}));
+  EXPECT_EQ(groups, (std::vector<std::string>{"fused(read..sample)", "fused(word_count..write)"}));
   for (const char* alone : {"embed", "add_id", "pinned", "id2", "exact_dedup"}) {
     auto it = std::find_if(r.steps.begin(), r.steps.end(),
                            [&](const StepReport& s) { return s.name == alone; });
@@ -324,12 +323,14 @@ TEST(ExecutorFusion, ConfigKeyAndOverride) {
   EXPECT_EQ(error_of("fuse: false\n"), "");
   EXPECT_THAT(error_of("seed: 1\nfuse: sometimes\n"),
               HasSubstr("p.yaml:2: 'fuse' must be true or false"));
-  PipelineConfig off = config_of("fuse: false\nstages:\n  - {stage: add_id}\n  - {stage: sample, fraction: 0.5}\n");
+  PipelineConfig off =
+      config_of("fuse: false\nstages:\n  - {stage: add_id}\n  - {stage: sample, fraction: 0.5}\n");
   EXPECT_FALSE(off.fuse);
   EXPECT_TRUE(config_of("seed: 1\n").fuse);
   // Fusion never changes output bytes: the fingerprint ignores it.
-  EXPECT_EQ(off.fingerprint,
-            config_of("stages:\n  - {stage: add_id}\n  - {stage: sample, fraction: 0.5}\n").fingerprint);
+  EXPECT_EQ(
+      off.fingerprint,
+      config_of("stages:\n  - {stage: add_id}\n  - {stage: sample, fraction: 0.5}\n").fingerprint);
 
   TempDir dir;
   auto inputs = write_corpus(dir.path(), 1, 50);

@@ -41,12 +41,11 @@ TEST(StepFusion, GpuStagesGlobalStepsPinsAndWideWorkersBreakGroups) {
   pinned.pinned = 2;
   FusionCandidate wide = cpu("wide");
   wide.resources.cpus = 4;
-  auto groups = plan_fusion({cpu("a"), cpu("b"), gpu, cpu("c"), cpu("d"), cpu("e"), dedup,
-                             cpu("f"), pinned, cpu("g"), cpu("h"), wide, cpu("i")},
+  auto groups = plan_fusion({cpu("a"), cpu("b"), gpu, cpu("c"), cpu("d"), cpu("e"), dedup, cpu("f"),
+                             pinned, cpu("g"), cpu("h"), wide, cpu("i")},
                             true);
-  EXPECT_EQ(names(groups),
-            (std::vector<std::string>{"fused(a..b)", "embed", "fused(c..e)", "dedup", "f", "pinned",
-                                      "fused(g..h)", "wide", "i"}));
+  EXPECT_EQ(names(groups), (std::vector<std::string>{"fused(a..b)", "embed", "fused(c..e)", "dedup",
+                                                     "f", "pinned", "fused(g..h)", "wide", "i"}));
   // The groups cover every stage once, in order.
   size_t next = 0;
   for (const auto& g : groups) {
