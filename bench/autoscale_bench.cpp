@@ -186,6 +186,9 @@ Outcome run(const StageRegistry& registry, const Settings& s, const std::string&
   options.threads = threads;
   options.gpus = 1;
   options.autoscale = autoscale;
+  // Each stage its own step: the scenarios measure how workers move between the cpu-like and
+  // gpu-like steps, and the report's per-stage indices then match the samples' steps.
+  options.fuse = false;
   auto begin = Clock::now();
   Outcome out{run_pipeline(*config, options), 0};
   out.seconds = std::chrono::duration<double>(Clock::now() - begin).count();

@@ -56,7 +56,7 @@ int list_stages(const StageRegistry& registry) {
     std::cout << "\n";
   }
   std::cout << "Every stage also takes: name (instance name, default the type), "
-               "workers (pin the worker count; then it is not autoscaled).\n";
+               "workers (pin the worker count; then it is neither autoscaled nor fused).\n";
   return 0;
 }
 
@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
   uint64_t batch_size = 0;
   bool quiet = false, no_progress = false;
   bool no_autoscale = false;
+  bool no_fuse = false;
   // `run` and the two halves of a dedup run take the same options.
   auto add_run_options = [&](CLI::App* command) {
     command->add_option("pipeline", pipeline_path, "pipeline YAML file")
@@ -113,6 +114,8 @@ int main(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     command->add_flag("--no-autoscale", no_autoscale,
                       "fixed worker counts: every unpinned step gets --threads workers");
+    command->add_flag("--no-fuse", no_fuse,
+                      "run every stage as its own step (replaces fuse: true; output is the same)");
     command->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
         ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
     command->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
@@ -150,6 +153,7 @@ int main(int argc, char** argv) {
   if (on_error == "skip") options.on_error = OnError::kSkip;
   if (batch_size > 0) options.batch_size = batch_size;
   if (no_autoscale) options.autoscale = false;
+  if (no_fuse) options.fuse = false;
   options.progress = !no_progress && !quiet;
   if (identify->parsed()) options.passes = PassMode::kIdentifyOnly;
   if (remove->parsed()) options.passes = PassMode::kRemoveOnly;

@@ -25,6 +25,7 @@
 #include "pipeline/run_monitor.h"
 #include "pipeline/run_report.h"
 #include "pipeline/stage_runner.h"
+#include "pipeline/step_fusion.h"
 
 namespace winnow {
 
@@ -52,6 +53,8 @@ class PipelineRun {
   Status resolve_resources();
   Status plan();
   Status build_stages();
+  std::vector<FusionCandidate> fusion_candidates() const;
+  void plan_groups();
   Status run_global_passes_first();
   void run_threads();
   void fail(const Status& status);
@@ -85,6 +88,7 @@ class PipelineRun {
   // stages
   ReasonTable reasons_;
   std::vector<BuiltStage> stages_;
+  std::vector<StageGroup> groups_;  // read, the stages, write as executor steps
   std::unique_ptr<JsonlParser> parser_;
   std::unique_ptr<JsonlEncoder> encoder_;
   // run state
@@ -216,6 +220,26 @@ Status PipelineRun::build_stages() {
   return Status::ok();
 }
 
+// The executor's steps are read, the stages, write; fusion groups consecutive ordinary CPU
+// steps among them (read and write are such steps), so a chain of CPU stages runs as one step
+// from parse to encode.
+std::vector<FusionCandidate> PipelineRun::fusion_candidates() const {
+  std::vector<FusionCandidate> candidates;
+  candidates.push_back({"read", StageResources{}, 0, false});
+  for (const BuiltStage& built : stages_) {
+    candidates.push_back(
+        {built.name, built.resources, built.workers, built.stage->global_step() != nullptr});
+  }
+  candidates.push_back({"write", StageResources{}, 0, false});
+  return candidates;
+}
+
+void PipelineRun::plan_groups() {
+  bool fuse = options_.fuse.value_or(config_.fuse);
+  report_.fused = fuse;
+  groups_ = plan_fusion(fusion_candidates(), fuse);
+}
+
 void PipelineRun::read_shards() {
   // JSONL or WARC per file (InputReader); WARC batches arrive parsed and skip the parse step.
   const InputOptions options = config_.input_options(batch_size_);
@@ -310,37 +334,51 @@ void PipelineRun::write_batches() {
 }
 
 void PipelineRun::run_threads() {
-  // Steps: read (parse), the stages, write (encode). Queue k feeds step k.
-  std::vector<std::pair<std::string, StageRunner::Work>> steps;
+  // Steps: read (parse), the stages, write (encode), with consecutive ordinary CPU steps fused
+  // into one (pipeline/step_fusion.h). Queue k feeds executor step k.
+  std::vector<StageRunner::Part> all;  // read, each stage, write
+  all.push_back({"read",
+                 [this](DocBatch& batch) -> Status {
+                   parser_->parse(batch, inputs_[batch.shard].path);
+                   if (!batch.errors.empty() && on_error_ == OnError::kFail) {
+                     return Status::errorf(
+                         "{} (on_error: fail; set on_error: skip to log such records to "
+                         "errors/ and go on)",
+                         batch.errors.front().message);
+                   }
+                   return Status::ok();
+                 },
+                 {}});
+  for (const BuiltStage& built : stages_) {
+    Stage* stage = built.stage.get();
+    all.push_back({built.name, [stage](DocBatch& batch) { return stage->process(batch); },
+                   [stage] { return stage->setup_worker(); }});
+  }
+  all.push_back({"write",
+                 [this](DocBatch& batch) {
+                   encoder_->encode(batch, inputs_[batch.shard].path);
+                   return Status::ok();
+                 },
+                 {}});
+  std::vector<FusionCandidate> candidates = fusion_candidates();
+
+  std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
   std::vector<int> workers;
   // Autoscaled steps start with one worker each and grow to what they need; without the
   // autoscaler every unpinned step gets `threads` workers. Pinned steps get their count.
   const int unpinned_start = autoscale_.enabled ? 1 : threads_;
   std::vector<MonitoredStep> monitored;
-  steps.emplace_back("read", [this](DocBatch& batch) -> Status {
-    parser_->parse(batch, inputs_[batch.shard].path);
-    if (!batch.errors.empty() && on_error_ == OnError::kFail) {
-      return Status::errorf(
-          "{} (on_error: fail; set on_error: skip to log such records to "
-          "errors/ and go on)",
-          batch.errors.front().message);
-    }
-    return Status::ok();
-  });
-  workers.push_back(unpinned_start);
-  monitored.push_back({"read", nullptr, nullptr, nullptr, StageResources{}, 0});
-  for (auto& built : stages_) {
-    Stage* stage = built.stage.get();
-    steps.emplace_back(built.name, [stage](DocBatch& batch) { return stage->process(batch); });
-    workers.push_back(built.workers > 0 ? built.workers : unpinned_start);
-    monitored.push_back({built.name, nullptr, nullptr, nullptr, built.resources, built.workers});
+  for (const StageGroup& group : groups_) {
+    std::vector<StageRunner::Part> parts(all.begin() + group.first,
+                                         all.begin() + group.first + group.count);
+    // A fused group holds only unpinned one-thread CPU steps: one worker needs what its first
+    // member's does.
+    const FusionCandidate& first = candidates[group.first];
+    const int pinned = first.pinned;
+    steps.emplace_back(group.name, std::move(parts));
+    workers.push_back(pinned > 0 ? pinned : unpinned_start);
+    monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, pinned});
   }
-  steps.emplace_back("write", [this](DocBatch& batch) {
-    encoder_->encode(batch, inputs_[batch.shard].path);
-    return Status::ok();
-  });
-  workers.push_back(unpinned_start);
-  monitored.push_back({"write", nullptr, nullptr, nullptr, StageResources{}, 0});
 
   // Enough batches in flight to keep every core busy with one and have one more queued per
   // step; memory is this times the batch size, however many workers the steps have.
@@ -367,10 +405,6 @@ void PipelineRun::run_threads() {
     runners_[i]->set_grace(std::chrono::milliseconds(autoscale_.enabled ? autoscale_.grace_ms : 0));
     runners_[i]->set_window(static_cast<size_t>(autoscale_.window),
                             std::chrono::milliseconds(2 * autoscale_.interval_ms));
-    if (i >= 1 && i <= stages_.size()) {
-      Stage* stage = stages_[i - 1].stage.get();
-      runners_[i]->set_setup([stage] { return stage->setup_worker(); });
-    }
   }
 
   std::unique_ptr<ProgressDisplay> progress;
@@ -430,6 +464,11 @@ Status PipelineRun::run_global_passes_first() {
   plan.options = &options_;
   plan.inputs = &inputs_;
   plan.parser = parser_.get();
+  plan.fuse = report_.fused;
+  plan.budget = budget_;
+  plan.autoscale = autoscale_;
+  std::vector<FusionCandidate> candidates = fusion_candidates();
+  plan.fusion.assign(candidates.begin() + 1, candidates.end() - 1);  // the stages
   plan.output_dir = layout_->dir();
   plan.threads = threads_;
   plan.batch_size = batch_size_;
@@ -442,6 +481,7 @@ RunReport PipelineRun::execute() {
   // Stages first: a bad parameter must fail before the output folder is touched.
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
+  if (status.is_ok()) plan_groups();
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
@@ -464,15 +504,44 @@ RunReport PipelineRun::execute() {
     report_.samples = monitor_->history();
     report_.autoscale_cycles = monitor_->cycles();
   }
-  for (size_t i = 0; i < runners_.size() && i < timings.size(); ++i) {
-    timings[i].workers = runners_[i]->target_workers();
-    timings[i].metrics = &runners_[i]->metrics();
-    if (i < summaries.size()) timings[i].summary = &summaries[i];
+  // Runner r ran group r's steps (timings are read, the stages, write, as the groups index
+  // them). A fused group's members report their own part of the step's metrics and summary.
+  for (size_t r = 0; r < runners_.size() && r < groups_.size(); ++r) {
+    const StageRunner& runner = *runners_[r];
+    const StepSummary* summary = r < summaries.size() ? &summaries[r] : nullptr;
+    for (size_t k = 0; k < runner.parts(); ++k) {
+      StepTiming& timing = timings.at(groups_[r].first + k);
+      timing.workers = runner.target_workers();
+      timing.metrics = &runner.part_metrics(k);
+      if (summary) timing.summary = runner.parts() > 1 ? &summary->parts.at(k) : summary;
+    }
   }
   report_.steps = derive_steps(report_.totals, timings);
   for (size_t i = 1; i + 1 < report_.steps.size() && i - 1 < stages_.size(); ++i) {
     report_.steps[i].resources = stages_[i - 1].resources;
     report_.steps[i].pinned = stages_[i - 1].workers > 0;
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const StageGroup& group = groups_[g];
+    if (!group.fused()) continue;
+    FusedGroupReport fused;
+    fused.name = group.name;
+    fused.first_step = group.first;
+    fused.steps = group.count;
+    if (g < runners_.size()) {
+      const StageRunner& runner = *runners_[g];
+      fused.workers = runner.target_workers();
+      fused.batches = runner.metrics().batches.load();
+      fused.busy_seconds = runner.metrics().busy_ns.load() / 1e9;
+      if (g < summaries.size()) {
+        fused.summary = summaries[g];
+        fused.summary.parts.clear();
+      }
+    }
+    for (size_t k = fused.first_step; k < fused.first_step + fused.steps; ++k) {
+      if (k < report_.steps.size()) report_.steps[k].fused_group = group.name;
+    }
+    report_.fused_groups.push_back(std::move(fused));
   }
   // A run refused at planning (say, over another pipeline's output) leaves that output's
   // stats.json alone.

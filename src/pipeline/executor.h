@@ -30,6 +30,7 @@ struct RunOptions {
   int threads = -1;               // overrides `threads` when >= 0
   double gpus = -1;               // overrides `gpus` when >= 0
   std::optional<bool> autoscale;  // overrides autoscale.enabled
+  std::optional<bool> fuse;       // overrides `fuse` (stage fusion, pipeline/step_fusion.h)
   std::optional<uint64_t> batch_size;
   bool overwrite = false;
   bool progress = false;  // live progress on stderr (a block on a terminal, else log lines)
@@ -60,7 +61,22 @@ struct StepReport {
   std::map<std::string, uint64_t> dropped;  // reason -> count
   StageResources resources;                 // one worker's, as run (after a GPU fallback)
   bool pinned = false;
+  // Set when the stage ran fused with its neighbours: the name of the step they ran as. Its
+  // workers, scaling and input fill are then the step's; busy time, batches, service time and
+  // setup are the stage's own (busy fraction: of the step's ready-worker time).
+  std::string fused_group;
   StepSummary summary;  // workers over time, busy fraction, service time, setup
+};
+
+// Consecutive stages that ran as one executor step (pipeline/step_fusion.h).
+struct FusedGroupReport {
+  std::string name;
+  size_t first_step = 0;  // index into RunReport::steps of the first member
+  size_t steps = 0;       // members
+  int workers = 0;
+  uint64_t batches = 0;
+  double busy_seconds = 0;  // the whole step (members plus the counting between them)
+  StepSummary summary;
 };
 
 struct RunReport {
@@ -75,9 +91,14 @@ struct RunReport {
   double gpus = 0;  // the GPU budget
   int gpus_detected = 0;
   bool autoscaled = false;
+  bool fused = true;  // stage fusion on (the groups below are the stages it fused)
+  std::vector<FusedGroupReport> fused_groups;
   int autoscale_interval_ms = 0;
   int autoscale_cycles = 0;
-  std::vector<RunSample> samples;  // one per interval (metrics.jsonl), for report.html
+  // One per interval, for report.html. Each holds one StepSample per executor step: a fused
+  // group is one (its members in StepSample::parts), so with fusion on these do not line up
+  // with `steps` (see fused_groups; metrics.jsonl writes them out per stage).
+  std::vector<RunSample> samples;
   std::string output_dir;
   std::string fingerprint;
   std::vector<GlobalStepSummary> global_steps;

@@ -21,6 +21,7 @@
 #include "pipeline/in_flight_limit.h"
 #include "pipeline/progress_display.h"
 #include "pipeline/reader_threads.h"
+#include "pipeline/run_monitor.h"
 #include "pipeline/stage_runner.h"
 
 namespace winnow {
@@ -37,24 +38,53 @@ class IdentifyPass {
       : plan_(plan), global_index_(global_index), step_(step) {}
 
   Status run() {
-    std::vector<std::pair<std::string, StageRunner::Work>> steps;
-    steps.emplace_back("read", [this](DocBatch& batch) -> Status {
-      plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
-      if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
-        return Status::errorf(
-            "{} (on_error: fail; set on_error: skip to log such records to errors/ and go on)",
-            batch.errors.front().message);
-      }
-      return Status::ok();
-    });
+    std::vector<StageRunner::Part> all;  // read, then the stages before the global one
+    std::vector<FusionCandidate> candidates;
+    all.push_back({"read",
+                   [this](DocBatch& batch) -> Status {
+                     plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
+                     if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
+                       return Status::errorf(
+                           "{} (on_error: fail; set on_error: skip to log such records to "
+                           "errors/ and go on)",
+                           batch.errors.front().message);
+                     }
+                     return Status::ok();
+                   },
+                   {}});
+    candidates.push_back({"read", StageResources{}, 0, false});
     for (size_t i = 0; i < global_index_; ++i) {
       Stage* stage = plan_.stages[i].second;
-      steps.emplace_back(plan_.stages[i].first,
-                         [stage](DocBatch& batch) { return stage->process(batch); });
+      // Each worker sets its stages up first, as in the writing pass.
+      all.push_back({plan_.stages[i].first,
+                     [stage](DocBatch& batch) { return stage->process(batch); },
+                     [stage] { return stage->setup_worker(); }});
+      FusionCandidate candidate{plan_.stages[i].first, StageResources{}, 0,
+                                stage->global_step() != nullptr};
+      if (i < plan_.fusion.size()) candidate = plan_.fusion[i];
+      candidates.push_back(candidate);
     }
-    steps.emplace_back("identify", [this](DocBatch& batch) { return step_.observe(batch); });
+    std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
+    std::vector<MonitoredStep> monitored;
+    bool fuse = plan_.fuse && plan_.fusion.size() == plan_.stages.size();
+    for (const StageGroup& group : plan_fusion(candidates, fuse)) {
+      steps.emplace_back(group.name,
+                         std::vector<StageRunner::Part>(all.begin() + group.first,
+                                                        all.begin() + group.first + group.count));
+      const FusionCandidate& first = candidates[group.first];
+      monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, first.pinned});
+    }
+    auto single = [](std::string name, StageRunner::Work work) {
+      std::vector<StageRunner::Part> parts;
+      parts.push_back({std::move(name), std::move(work), {}});
+      return parts;
+    };
+    steps.emplace_back(
+        "identify", single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
+    monitored.push_back({"identify", nullptr, nullptr, nullptr, StageResources{}, 0});
 
     const int threads = std::max(1, plan_.threads);
+    const bool autoscale = plan_.autoscale.enabled;
     in_flight_ =
         std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads) + steps.size() + 2);
     for (size_t i = 0; i <= steps.size(); ++i) {
@@ -66,7 +96,33 @@ class IdentifyPass {
                                                       *queues_[i], *queues_[i + 1],
                                                       [this](const Status& s) { fail(s); }));
     }
-    for (auto& runner : runners) runner->start(threads);
+    std::unique_ptr<RunMonitor> monitor;
+    if (autoscale) {
+      // As in the writing pass: the budget held at run time, workers moved by the autoscaler
+      // (no metrics.jsonl or progress of its own: the pass only prepares the global step).
+      {
+        std::lock_guard lock(failure_mutex_);
+        pool_ = std::make_unique<ResourcePool>(plan_.budget);
+      }
+      for (size_t i = 0; i < runners.size(); ++i) {
+        MonitoredStep& m = monitored[i];
+        m.runner = runners[i].get();
+        m.input = queues_[i].get();
+        m.output = queues_[i + 1].get();
+        runners[i]->set_resources(pool_.get(), m.needs);
+        runners[i]->set_grace(std::chrono::milliseconds(plan_.autoscale.grace_ms));
+        runners[i]->set_window(static_cast<size_t>(plan_.autoscale.window),
+                               std::chrono::milliseconds(2 * plan_.autoscale.interval_ms));
+      }
+      for (size_t i = 0; i < runners.size(); ++i) {
+        runners[i]->start(monitored[i].pinned > 0 ? monitored[i].pinned : 1);
+      }
+      monitor = std::make_unique<RunMonitor>(std::move(monitored), plan_.budget, plan_.autoscale,
+                                             [] { return RunTotalsNow{}; });
+      monitor->start();
+    } else {
+      for (auto& runner : runners) runner->start(threads);
+    }
     std::thread sink([this] {
       while (auto batch = queues_.back()->pop()) in_flight_->release();
     });
@@ -89,6 +145,7 @@ class IdentifyPass {
     sink.join();
     finished = true;
     watcher.join();
+    if (monitor) monitor->stop();
     std::lock_guard lock(failure_mutex_);
     return failure_;
   }
@@ -102,6 +159,7 @@ class IdentifyPass {
     }
     for (auto& queue : queues_) queue->cancel();
     in_flight_->cancel();
+    if (pool_) pool_->cancel();
   }
 
   void read_shards() {
@@ -128,6 +186,7 @@ class IdentifyPass {
   GlobalStep& step_;
   std::vector<std::unique_ptr<BatchQueue>> queues_;
   std::unique_ptr<InFlightLimit> in_flight_;
+  std::unique_ptr<ResourcePool> pool_;  // with the autoscaler only
   std::atomic<size_t> next_shard_{0};
   std::mutex failure_mutex_;
   Status failure_;

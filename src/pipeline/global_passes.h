@@ -17,7 +17,10 @@
 #include "core/stage.h"
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
+#include "pipeline/autoscaler.h"
 #include "pipeline/executor.h"
+#include "pipeline/resources.h"
+#include "pipeline/step_fusion.h"
 
 namespace winnow {
 
@@ -26,6 +29,16 @@ struct GlobalPassPlan {
   const RunOptions* options = nullptr;
   const std::vector<InputFile>* inputs = nullptr;
   std::vector<std::pair<std::string, Stage*>> stages;  // (instance name, stage), in order
+  // Stage fusion (pipeline/step_fusion.h): on or off, and what each stage needs (parallel to
+  // `stages`; empty: every stage alone). An identify pass fuses `read` and the stages before
+  // the global one as the writing pass does.
+  bool fuse = true;
+  std::vector<FusionCandidate> fusion;
+  // With autoscale.enabled the pass's steps start at one worker (a pin: its count) and the
+  // autoscaler moves workers within `budget`, as in the writing pass; otherwise every step
+  // gets `threads` workers.
+  ResourceBudget budget;
+  AutoscaleSettings autoscale;
   const JsonlParser* parser = nullptr;
   std::string output_dir;
   int threads = 1;

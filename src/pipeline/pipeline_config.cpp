@@ -176,8 +176,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
   WINNOW_RETURN_IF_ERROR(
       r.check_keys(root, "the pipeline",
-                   {"input", "output", "on_error", "threads", "gpus", "autoscale", "batch_size",
-                    "batch_bytes", "seed", "stages"}));
+                   {"input", "output", "on_error", "threads", "gpus", "autoscale", "fuse",
+                    "batch_size", "batch_bytes", "seed", "stages"}));
 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(
@@ -231,6 +231,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
       return r.error(on_error, "on_error must be 'fail' or 'skip'");
   }
   WINNOW_RETURN_IF_ERROR(r.read(root, "threads", config.threads, "an integer"));
+  WINNOW_RETURN_IF_ERROR(r.read(root, "fuse", config.fuse, "true or false"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", config.batch_size, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_bytes", config.batch_bytes, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "seed", config.seed, "a non-negative integer"));

@@ -15,6 +15,7 @@
 //   autoscale: {enabled: true, interval_ms: 1000, headroom: 1.5, min_samples: 5,
 //               shrink_cycles: 3, grace_ms: 5000, window: 64, starved_busy: 0.5}
 //                         # or autoscale: false (see pipeline/autoscaler.h for each key)
+//   fuse: true            # run consecutive ordinary CPU stages as one step (step_fusion.h)
 //   batch_size: 1024      # documents per batch
 //   seed: 42
 //   stages:
@@ -63,6 +64,7 @@ struct PipelineConfig {
   int threads = 0;
   double gpus = -1;  // < 0: detect
   AutoscaleSettings autoscale;
+  bool fuse = true;  // never changes output bytes: not in the fingerprint
   uint64_t batch_size = 1024;
   uint64_t batch_bytes = 4 << 20;
   uint64_t seed = 42;

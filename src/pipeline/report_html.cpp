@@ -42,6 +42,16 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+// A label cut to at most `max` bytes (on a UTF-8 boundary) with an ellipsis, so a long step
+// name (a fused group's "fused(first..last)") stays inside its legend or label column; the
+// full name goes in the element's <title>.
+std::string short_label(const std::string& name, size_t max) {
+  if (name.size() <= max) return name;
+  size_t cut = max - 1;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return name.substr(0, cut) + "\u2026";
+}
+
 std::string number(double v) {
   if (std::fabs(v) >= 1e6) return fmt::format("{:.1f}M", v / 1e6);
   if (std::fabs(v) >= 1e4) return fmt::format("{:.1f}k", v / 1e3);
@@ -112,8 +122,9 @@ std::string line_chart(const std::string& title, const std::string& unit,
     double ly = top + 10 + 16 * static_cast<double>(i);
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\">{}</text>",
-        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]));
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\"><title>{}</title>{}</text>",
+        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]),
+        escape(short_label(names[i], 19)));
   }
   return svg + "</svg>\n";
 }
@@ -134,8 +145,9 @@ std::string funnel_chart(const RunReport& report) {
   for (size_t i = 0; i < report.steps.size(); ++i) {
     const StepReport& st = report.steps[i];
     double y = top + row * static_cast<double>(i);
-    svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>",
-                       label - 8, y + 16, escape(st.name));
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\"><title>{}</title>{}</text>",
+        label - 8, y + 16, escape(st.name), escape(short_label(st.name, 22)));
     double x = label;
     double kept_w = bar * static_cast<double>(st.kept) / total;
     svg += fmt::format(
@@ -161,11 +173,75 @@ std::string funnel_chart(const RunReport& report) {
   return svg + "</svg>\n";
 }
 
+// The steps as the executor ran them: a fused group is one step (one series per chart: its
+// members share its workers and queue); other stages are their own.
+std::vector<std::string> executed_step_names(const RunReport& report) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < report.steps.size(); ++i) {
+    auto group = std::find_if(report.fused_groups.begin(), report.fused_groups.end(),
+                              [i](const FusedGroupReport& g) { return g.first_step == i; });
+    if (group != report.fused_groups.end()) {
+      names.push_back(group->name);
+      i += group->steps - 1;
+    } else {
+      names.push_back(report.steps[i].name);
+    }
+  }
+  return names;
+}
+
+std::string step_row(const std::string& name, const std::string& workers,
+                     const std::string& scaling, const StepSummary& s, const std::string& fill,
+                     uint64_t in, uint64_t kept, const char* row_class) {
+  return fmt::format(
+      "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.2f}</td><td>{:.2f}</td>"
+      "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+      row_class, name, workers, scaling, 100 * s.busy_fraction, s.mean_service_ms, s.setup_seconds,
+      fill, in, kept);
+}
+
+// One row per executed step; a fused group's row is followed by a row per member stage (its
+// share of the group's busy time, its own ms per batch, documents in and kept).
+std::string step_table(const RunReport& report) {
+  std::string html =
+      "<table><tr><th>step</th><th>workers (min–max)</th><th>scale ups / downs</th>"
+      "<th>busy</th><th>ms / batch</th><th>setup s</th><th>input fill</th><th>in</th>"
+      "<th>kept</th></tr>\n";
+  auto workers = [](int now, const StepSummary& s, bool pinned) {
+    return fmt::format("{} ({}–{}){}", now, s.workers_min, s.workers_max, pinned ? " pinned" : "");
+  };
+  auto scaling = [](const StepSummary& s) {
+    return fmt::format("{} / {}", s.scale_ups, s.scale_downs);
+  };
+  auto fill = [](const StepSummary& s) { return fmt::format("{:.0f}%", 100 * s.mean_input_fill); };
+  for (size_t i = 0; i < report.steps.size(); ++i) {
+    auto group = std::find_if(report.fused_groups.begin(), report.fused_groups.end(),
+                              [i](const FusedGroupReport& g) { return g.first_step == i; });
+    if (group == report.fused_groups.end()) {
+      const StepReport& st = report.steps[i];
+      html += step_row(escape(st.name), workers(st.workers, st.summary, st.pinned),
+                       scaling(st.summary), st.summary, fill(st.summary), st.docs_in, st.kept, "");
+      continue;
+    }
+    size_t last = std::min(report.steps.size(), i + group->steps) - 1;
+    html += step_row(fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->steps),
+                     workers(group->workers, group->summary, false), scaling(group->summary),
+                     group->summary, fill(group->summary), report.steps[i].docs_in,
+                     report.steps[last].kept, " class=\"group\"");
+    for (size_t k = i; k <= last; ++k) {
+      const StepReport& st = report.steps[k];
+      html += step_row("&#8627; " + escape(st.name), "shared", "", st.summary, "", st.docs_in,
+                       st.kept, " class=\"member\"");
+    }
+    i = last;
+  }
+  return html + "</table>\n";
+}
+
 }  // namespace
 
 std::string render_report_html(const RunReport& report) {
-  std::vector<std::string> names;
-  for (const auto& st : report.steps) names.push_back(st.name);
+  std::vector<std::string> names = executed_step_names(report);
   const RunCounts& t = report.totals;
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -177,15 +253,19 @@ std::string render_report_html(const RunReport& report) {
       ".chart{display:block;margin:10px 0}.ct{font-size:14px;font-weight:bold}"
       ".ax{font-size:11px;fill:#555}.lg{font-size:12px}"
       ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}"
+      "tr.group td{background:#f4f4f4}tr.member td{color:#555}tr.member td:first-child"
+      "{padding-left:22px}"
       "</style></head><body>\n";
   html += fmt::format(
-      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · output "
-      "{}</p>\n",
+      "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
+      "output {}</p>\n",
       report.status.is_ok() ? "done" : "FAILED", escape(std::string("winnow ") + kVersion),
       report.elapsed_seconds, report.threads, report.gpus,
       report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",
                                       report.autoscale_interval_ms, report.autoscale_cycles)
                         : std::string("fixed workers"),
+      report.fused ? fmt::format("stage fusion on ({} fused step(s))", report.fused_groups.size())
+                   : std::string("stage fusion off"),
       escape(report.output_dir));
   if (!report.status.is_ok())
     html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
@@ -193,20 +273,7 @@ std::string render_report_html(const RunReport& report) {
                       t.kept, t.dropped_total(), t.errors_total(),
                       t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
   html += funnel_chart(report);
-  html +=
-      "<table><tr><th>step</th><th>workers (min–max)</th><th>scale ups / downs</th>"
-      "<th>busy</th><th>ms / batch</th><th>setup s</th><th>input fill</th><th>in</th>"
-      "<th>kept</th></tr>\n";
-  for (const auto& st : report.steps) {
-    const StepSummary& s = st.summary;
-    html += fmt::format(
-        "<tr><td>{}</td><td>{} ({}–{}){}</td><td>{} / {}</td><td>{:.1f}%</td><td>{:.2f}</td>"
-        "<td>{:.2f}</td><td>{:.0f}%</td><td>{}</td><td>{}</td></tr>\n",
-        escape(st.name), st.workers, s.workers_min, s.workers_max, st.pinned ? " pinned" : "",
-        s.scale_ups, s.scale_downs, 100 * s.busy_fraction, s.mean_service_ms, s.setup_seconds,
-        100 * s.mean_input_fill, st.docs_in, st.kept);
-  }
-  html += "</table>\n";
+  html += step_table(report);
   const auto& samples = report.samples;
   html += line_chart(
       "Workers per step (target)", "workers", names, samples,

@@ -7,6 +7,13 @@
 
 namespace winnow {
 
+// One member stage of a fused step (pipeline/step_fusion.h): its share of the step's interval.
+struct PartSample {
+  double busy_fraction = 0;    // time in this stage / the step's ready-worker time
+  double mean_service_ms = 0;  // per batch, over the interval (0: no batch finished in it)
+  double setup_s = 0;          // all setups so far, summed
+};
+
 struct StepSample {
   int target = 0;
   int starting = 0;
@@ -20,10 +27,11 @@ struct StepSample {
   size_t output_queue = 0;
   size_t output_capacity = 0;
   double batches_per_s = 0;
-  double docs_per_s = 0;       // source documents (input records) per second
-  double mean_service_ms = 0;  // over the sliding window
-  double setup_s = 0;          // all setups so far, summed
-  std::string decision;        // the autoscaler's word on this step this cycle
+  double docs_per_s = 0;          // source documents (input records) per second
+  double mean_service_ms = 0;     // over the sliding window
+  double setup_s = 0;             // all setups so far, summed
+  std::string decision;           // the autoscaler's word on this step this cycle
+  std::vector<PartSample> parts;  // a fused step's member stages, in order; empty otherwise
 };
 
 struct RunSample {
@@ -43,6 +51,9 @@ struct StepSummary {
   double mean_service_ms = 0;
   double setup_seconds = 0;
   double mean_input_fill = 0;
+  // A fused step's member stages: the step's worker counts, fill and scaling, with their own
+  // busy time (as a fraction of the step's ready-worker time), service time and setup.
+  std::vector<StepSummary> parts;
 };
 
 }  // namespace winnow

@@ -24,9 +24,8 @@ void RunMonitor::start() {
   totals_per_step_.assign(steps_.size(), {});
   for (size_t i = 0; i < steps_.size(); ++i) {
     const StepMetrics& m = steps_[i].runner->metrics();
-    acc_[i].busy_ns = steps_[i].runner->snapshot().busy_ns;
-    acc_[i].batches = m.batches.load();
-    acc_[i].source_docs = m.source_docs.load();
+    mark_interval_start(i, steps_[i].runner->snapshot().busy_ns, m.batches.load(),
+                        m.source_docs.load());
     int target = steps_[i].runner->target_workers();
     totals_per_step_[i].workers_min = totals_per_step_[i].workers_max = target;
   }
@@ -50,6 +49,22 @@ void RunMonitor::stop() {
     metrics_file_ = nullptr;
   }
   if (progress_) progress_->stop();
+}
+
+void RunMonitor::mark_interval_start(size_t step, uint64_t busy_ns, uint64_t batches,
+                                     uint64_t source_docs) {
+  Accumulator& a = acc_[step];
+  a = Accumulator{};
+  a.busy_ns = busy_ns;
+  a.batches = batches;
+  a.source_docs = source_docs;
+  const StageRunner& runner = *steps_[step].runner;
+  if (runner.parts() > 1) {
+    for (size_t k = 0; k < runner.parts(); ++k) {
+      a.part_busy_ns.push_back(runner.part_metrics(k).busy_ns.load());
+      a.part_batches.push_back(runner.part_metrics(k).batches.load());
+    }
+  }
 }
 
 void RunMonitor::loop() {
@@ -131,6 +146,17 @@ void RunMonitor::end_interval(double seconds, bool final) {
     s.docs_per_s = (source_docs - a.source_docs) / seconds;
     s.mean_service_ms = snap.mean_service_s * 1e3;
     s.setup_s = m.setup_ns.load() / 1e9;
+    const StageRunner& runner = *step.runner;
+    for (size_t k = 0; runner.parts() > 1 && k < runner.parts(); ++k) {
+      const StepMetrics& pm = runner.part_metrics(k);
+      uint64_t part_busy = pm.busy_ns.load() - a.part_busy_ns.at(k);
+      uint64_t part_batches = pm.batches.load() - a.part_batches.at(k);
+      PartSample& p = s.parts.emplace_back();
+      p.busy_fraction =
+          ready_mean > 0 ? std::min(1.0, part_busy / 1e9 / (seconds * ready_mean)) : 0;
+      p.mean_service_ms = part_batches ? part_busy / 1e6 / static_cast<double>(part_batches) : 0;
+      p.setup_s = pm.setup_ns.load() / 1e9;
+    }
 
     Totals& tot = totals_per_step_[i];
     tot.ready_seconds += ready_mean * seconds;
@@ -151,10 +177,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
     o.output_full_fraction = a.ticks ? double(a.output_full_ticks) / a.ticks : 0;
     o.busy_fraction = s.busy_fraction;
 
-    a = Accumulator{};
-    a.busy_ns = busy_ns;
-    a.batches = batches;
-    a.source_docs = source_docs;
+    mark_interval_start(i, busy_ns, batches, source_docs);
   }
 
   if (settings_.enabled && !final) {
@@ -203,33 +226,51 @@ std::string RunMonitor::metrics_line(const RunSample& sample) const {
   out.key("input_bytes").value(sample.input_bytes);
   out.key("compressed_bytes").value(sample.compressed_bytes);
   out.key("steps").begin_array();
+  // One object per stage, as without fusion: a fused step's members each get the step's
+  // workers, queues and rates with their own busy fraction, service time and setup, and name
+  // the step they ran in ("fused_group").
   for (size_t i = 0; i < sample.steps.size(); ++i) {
     const StepSample& s = sample.steps[i];
-    out.begin_object();
-    out.key("name").value(steps_[i].name);
-    out.key("workers").begin_object();
-    out.key("target").value(s.target);
-    out.key("starting").value(s.starting);
-    out.key("ready").value(s.ready);
-    out.key("busy").value(s.busy);
-    out.key("idle").value(s.idle);
-    out.end_object();
-    out.key("busy_fraction").value(s.busy_fraction);
-    out.key("input_queue").value(static_cast<uint64_t>(s.input_queue));
-    out.key("input_capacity").value(static_cast<uint64_t>(s.input_capacity));
-    out.key("input_fill").value(s.input_fill);
-    out.key("output_queue").value(static_cast<uint64_t>(s.output_queue));
-    out.key("output_capacity").value(static_cast<uint64_t>(s.output_capacity));
-    out.key("batches_per_s").value(s.batches_per_s);
-    out.key("docs_per_s").value(s.docs_per_s);
-    out.key("mean_service_ms").value(s.mean_service_ms);
-    out.key("setup_s").value(s.setup_s);
-    if (!s.decision.empty()) out.key("decision").value(s.decision);
-    out.end_object();
+    const StageRunner& runner = *steps_[i].runner;
+    if (s.parts.empty()) {
+      write_step_json(out, steps_[i].name, s, nullptr, "");
+      continue;
+    }
+    for (size_t k = 0; k < s.parts.size() && k < runner.parts(); ++k) {
+      write_step_json(out, runner.part_name(k), s, &s.parts[k], steps_[i].name);
+    }
   }
   out.end_array();
   out.end_object();
   return out.take() + "\n";
+}
+
+void RunMonitor::write_step_json(JsonWriter& out, const std::string& name, const StepSample& s,
+                                 const PartSample* part, const std::string& group) const {
+  out.begin_object();
+  out.key("name").value(name);
+  if (part) out.key("fused_group").value(group);
+  out.key("workers").begin_object();
+  out.key("target").value(s.target);
+  out.key("starting").value(s.starting);
+  out.key("ready").value(s.ready);
+  out.key("busy").value(s.busy);
+  out.key("idle").value(s.idle);
+  out.end_object();
+  out.key("busy_fraction").value(part ? part->busy_fraction : s.busy_fraction);
+  if (part) out.key("group_busy_fraction").value(s.busy_fraction);
+  out.key("input_queue").value(static_cast<uint64_t>(s.input_queue));
+  out.key("input_capacity").value(static_cast<uint64_t>(s.input_capacity));
+  out.key("input_fill").value(s.input_fill);
+  out.key("output_queue").value(static_cast<uint64_t>(s.output_queue));
+  out.key("output_capacity").value(static_cast<uint64_t>(s.output_capacity));
+  out.key("batches_per_s").value(s.batches_per_s);
+  out.key("docs_per_s").value(s.docs_per_s);
+  out.key("mean_service_ms").value(part ? part->mean_service_ms : s.mean_service_ms);
+  if (part) out.key("group_mean_service_ms").value(s.mean_service_ms);
+  out.key("setup_s").value(part ? part->setup_s : s.setup_s);
+  if (!s.decision.empty()) out.key("decision").value(s.decision);
+  out.end_object();
 }
 
 std::vector<StepSummary> RunMonitor::summaries() const {
@@ -248,6 +289,18 @@ std::vector<StepSummary> RunMonitor::summaries() const {
     s.mean_service_ms = batches ? busy_s * 1e3 / batches : 0;
     s.setup_seconds = m.setup_ns.load() / 1e9;
     s.mean_input_fill = t.intervals ? t.fill_sum / t.intervals : 0;
+    const StageRunner& runner = *steps_[i].runner;
+    for (size_t k = 0; runner.parts() > 1 && k < runner.parts(); ++k) {
+      const StepMetrics& pm = runner.part_metrics(k);
+      StepSummary part = s;
+      part.parts.clear();
+      double part_busy_s = pm.busy_ns.load() / 1e9;
+      part.busy_fraction = t.ready_seconds > 0 ? std::min(1.0, part_busy_s / t.ready_seconds) : 0;
+      uint64_t part_batches = pm.batches.load();
+      part.mean_service_ms = part_batches ? part_busy_s * 1e3 / part_batches : 0;
+      part.setup_seconds = pm.setup_ns.load() / 1e9;
+      s.parts.push_back(std::move(part));
+    }
   }
   return out;
 }

@@ -19,6 +19,7 @@
 
 namespace winnow {
 
+class JsonWriter;
 class ProgressDisplay;
 
 struct MonitoredStep {
@@ -64,6 +65,8 @@ class RunMonitor {
     uint64_t busy_ns = 0;  // at the interval's start
     uint64_t batches = 0;
     uint64_t source_docs = 0;
+    std::vector<uint64_t> part_busy_ns;  // a fused step's members, at the interval's start
+    std::vector<uint64_t> part_batches;
   };
   struct Totals {
     double ready_seconds = 0;
@@ -78,6 +81,9 @@ class RunMonitor {
   void loop();
   void tick();
   void end_interval(double seconds, bool final);
+  void mark_interval_start(size_t step, uint64_t busy_ns, uint64_t batches, uint64_t source_docs);
+  void write_step_json(JsonWriter& out, const std::string& name, const StepSample& s,
+                       const PartSample* part, const std::string& group) const;
   std::string metrics_line(const RunSample& sample) const;
 
   std::vector<MonitoredStep> steps_;

@@ -62,6 +62,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   out.key("cycles").value(report.autoscale_cycles);
   out.key("metrics_intervals").value(static_cast<uint64_t>(report.samples.size()));
   out.end_object();
+  out.key("fuse").value(report.fused);
   out.key("input_files").value(static_cast<uint64_t>(report.input_files));
   out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
   out.key("input_files_completed").value(static_cast<uint64_t>(report.completed_files));
@@ -86,6 +87,32 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("cpus_per_worker").value(step.resources.cpus);
     out.key("gpus_per_worker").value(step.resources.gpus);
     out.key("pinned").value(step.pinned);
+    if (!step.fused_group.empty()) out.key("fused_group").value(step.fused_group);
+    out.key("workers_min").value(sum.workers_min);
+    out.key("workers_max").value(sum.workers_max);
+    out.key("scale_ups").value(sum.scale_ups);
+    out.key("scale_downs").value(sum.scale_downs);
+    out.key("busy_fraction").value(sum.busy_fraction);
+    out.key("mean_service_ms").value(sum.mean_service_ms);
+    out.key("setup_seconds").value(sum.setup_seconds);
+    out.key("mean_input_fill").value(sum.mean_input_fill);
+    out.end_object();
+  }
+  out.end_array();
+  // The executor steps that ran several stages: workers and scaling are the group's.
+  out.key("fused_groups").begin_array();
+  for (const FusedGroupReport& group : report.fused_groups) {
+    out.begin_object();
+    out.key("name").value(group.name);
+    out.key("stages").begin_array();
+    for (size_t k = group.first_step; k < group.first_step + group.steps; ++k) {
+      if (k < report.steps.size()) out.value(report.steps[k].name);
+    }
+    out.end_array();
+    out.key("workers").value(group.workers);
+    out.key("batches").value(group.batches);
+    out.key("busy_seconds").value(group.busy_seconds);
+    const StepSummary& sum = group.summary;
     out.key("workers_min").value(sum.workers_min);
     out.key("workers_max").value(sum.workers_max);
     out.key("scale_ups").value(sum.scale_ups);
@@ -143,6 +170,13 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name,
                      step.workers, step.docs_in, step.kept, step.busy_seconds,
                      100 * step.summary.busy_fraction, dropped.empty() ? "-" : dropped);
+  }
+  for (const FusedGroupReport& group : report.fused_groups) {
+    s += fmt::format(
+        "  fused: {} ran its {} steps in turn on each batch: {} worker(s) shared by them, "
+        "{:.0f}% busy, {:.2f} ms per batch\n",
+        group.name, group.steps, group.workers, 100 * group.summary.busy_fraction,
+        group.summary.mean_service_ms);
   }
   for (const GlobalStepSummary& step : report.global_steps) {
     s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",

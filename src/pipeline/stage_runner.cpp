@@ -18,11 +18,20 @@ uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
 
 StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out,
                          OnFailure on_failure)
+    : StageRunner(name, std::vector<Part>{Part{name, std::move(work), {}}}, in, out,
+                  std::move(on_failure)) {}
+
+StageRunner::StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in, BatchQueue& out,
+                         OnFailure on_failure)
     : name_(std::move(name)),
-      work_(std::move(work)),
+      parts_(std::move(parts)),
       in_(in),
       out_(out),
-      on_failure_(std::move(on_failure)) {}
+      on_failure_(std::move(on_failure)) {
+  if (parts_.empty()) parts_.push_back(Part{name_, [](DocBatch&) { return Status::ok(); }, {}});
+  for (size_t i = 0; i < parts_.size(); ++i)
+    part_metrics_.push_back(std::make_unique<StepMetrics>());
+}
 
 StageRunner::~StageRunner() { join(); }
 
@@ -57,27 +66,61 @@ void StageRunner::join() {
   for (auto& t : threads) t.join();
 }
 
-Status StageRunner::run_work(DocBatch& batch) {
+Status StageRunner::run_work(const Part& part, DocBatch& batch) {
   // A stage that throws fails the run with a message; it never takes the process down.
   try {
-    return work_(batch);
+    return part.work(batch);
   } catch (const std::exception& e) {
-    return Status::errorf("step '{}' failed on shard {} batch {}: {}", name_, batch.shard,
+    return Status::errorf("step '{}' failed on shard {} batch {}: {}", part.name, batch.shard,
                           batch.sequence, e.what());
   } catch (...) {
-    return Status::errorf("step '{}' failed on shard {} batch {}: unknown exception", name_,
+    return Status::errorf("step '{}' failed on shard {} batch {}: unknown exception", part.name,
                           batch.shard, batch.sequence);
   }
 }
 
-Status StageRunner::run_setup() {
-  if (!setup_) return Status::ok();
+Status StageRunner::run_parts(DocBatch& batch) {
+  if (parts_.size() == 1) return run_work(parts_.front(), batch);  // the step's own metrics
+  // What reaches each part is what the one before kept: documents, and their text's bytes (an
+  // unparsed batch's raw input for a first `read` part), as for unfused steps.
+  auto kept_and_bytes = [&batch] {
+    std::pair<uint64_t, uint64_t> out{0, batch.size() == 0 ? batch.raw_input_bytes : 0};
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (batch.kept(i)) {
+        ++out.first;
+        out.second += batch.text(i).size();
+      }
+    }
+    return out;
+  };
+  auto [kept_in, bytes_in] = kept_and_bytes();
+  for (size_t k = 0; k < parts_.size(); ++k) {
+    auto start = std::chrono::steady_clock::now();
+    Status status = run_work(parts_[k], batch);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    auto [kept_out, bytes_out] = kept_and_bytes();
+    StepMetrics& m = *part_metrics_[k];
+    m.busy_ns += nanoseconds(elapsed);
+    m.batches += 1;
+    m.docs_in += kept_in;
+    m.bytes_in += bytes_in;
+    m.docs_out += kept_out;
+    m.source_docs += batch.size() + batch.errors.size();  // known once a `read` part parsed
+    if (!status.is_ok()) return status;
+    kept_in = kept_out;
+    bytes_in = bytes_out;
+  }
+  return Status::ok();
+}
+
+Status StageRunner::run_setup(const Part& part) {
+  if (!part.setup) return Status::ok();
   try {
-    return setup_();
+    return part.setup();
   } catch (const std::exception& e) {
-    return Status::errorf("step '{}' failed to set up a worker: {}", name_, e.what());
+    return Status::errorf("step '{}' failed to set up a worker: {}", part.name, e.what());
   } catch (...) {
-    return Status::errorf("step '{}' failed to set up a worker: unknown exception", name_);
+    return Status::errorf("step '{}' failed to set up a worker: unknown exception", part.name);
   }
 }
 
@@ -133,10 +176,20 @@ StepSnapshot StageRunner::snapshot() const {
 }
 
 void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
+  // Every part's setup, each timed apart, before the worker's first batch.
+  Status setup;
+  bool any_setup = false;
   auto setup_begin = std::chrono::steady_clock::now();
-  Status setup = run_setup();
+  for (size_t k = 0; k < parts_.size() && setup.is_ok(); ++k) {
+    if (!parts_[k].setup) continue;
+    any_setup = true;
+    auto begin = std::chrono::steady_clock::now();
+    setup = run_setup(parts_[k]);
+    part_metrics_[k]->setup_ns += nanoseconds(std::chrono::steady_clock::now() - begin);
+    part_metrics_[k]->setups += 1;
+  }
   auto setup_end = std::chrono::steady_clock::now();
-  if (setup_) {
+  if (any_setup) {
     metrics_.setup_ns += nanoseconds(setup_end - setup_begin);
     metrics_.setups += 1;
   }
@@ -183,7 +236,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         state->busy = true;
         state->busy_since = start;
       }
-      Status status = run_work(*batch);
+      Status status = run_parts(*batch);
       auto elapsed = std::chrono::steady_clock::now() - start;
       {
         // Under the lock, so a snapshot sees the batch either in progress or done, never

@@ -8,6 +8,12 @@
 // A new worker first runs the step's setup (if any): it is "starting" until that returns, then
 // "ready"; a ready worker is "busy" while it processes a batch and "idle" otherwise. The time
 // of each batch (service time, not queueing) goes to a sliding window the autoscaler reads.
+//
+// A step may have several parts (a fused group of stages, pipeline/step_fusion.h): a worker
+// sets up every part, then runs all the parts on each batch in order. Each part keeps its own
+// metrics (busy time, documents in and out, setup), so per-stage accounting survives fusion;
+// the step's own metrics and service-time window cover the whole batch, which is what the
+// autoscaler balances.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -66,12 +72,21 @@ class StageRunner {
   using Work = std::function<Status(DocBatch&)>;
   using Setup = std::function<Status()>;
   using OnFailure = std::function<void(const Status&)>;
+  struct Part {
+    std::string name;  // named in errors and in the per-part metrics
+    Work work;
+    Setup setup;  // may be empty
+  };
 
+  // One part, named like the step.
   StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out, OnFailure on_failure);
+  // Several parts run in turn on each batch (at least one).
+  StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in, BatchQueue& out,
+              OnFailure on_failure);
   ~StageRunner();
 
   // Options, set before start().
-  void set_setup(Setup setup) { setup_ = std::move(setup); }
+  void set_setup(Setup setup) { parts_.front().setup = std::move(setup); }
   // Each batch is processed holding `needs` from `pool` (the run's budget).
   void set_resources(ResourcePool* pool, const StageResources& needs) {
     pool_ = pool;
@@ -95,6 +110,14 @@ class StageRunner {
   int target_workers() const { return target_.load(); }
   int live_workers() const { return live_.load(); }
   const StepMetrics& metrics() const { return metrics_; }
+  size_t parts() const { return parts_.size(); }
+  const std::string& part_name(size_t i) const { return parts_.at(i).name; }
+  // Part i's share: busy time in that part alone, documents in/out and bytes as it saw them,
+  // batches and source documents (each part sees every batch), its setup time.
+  // A one-part step's part metrics are the step's.
+  const StepMetrics& part_metrics(size_t i) const {
+    return parts_.size() == 1 ? metrics_ : *part_metrics_.at(i);
+  }
   StepSnapshot snapshot() const;
   bool ended() const { return ended_.load(); }  // every worker left after the input ended
 
@@ -114,14 +137,15 @@ class StageRunner {
 
   bool spawn();  // false once joined
   void worker_loop(std::shared_ptr<WorkerState> state);
-  Status run_work(DocBatch& batch);
-  Status run_setup();
+  Status run_parts(DocBatch& batch);
+  Status run_work(const Part& part, DocBatch& batch);
+  Status run_setup(const Part& part);
   bool may_leave(const WorkerState& state) const;
   void record(const Sample& sample);
 
   std::string name_;
-  Work work_;
-  Setup setup_;
+  std::vector<Part> parts_;
+  std::vector<std::unique_ptr<StepMetrics>> part_metrics_;
   BatchQueue& in_;
   BatchQueue& out_;
   OnFailure on_failure_;
