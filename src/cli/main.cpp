@@ -70,6 +70,10 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
   install_stop_handlers();
   options.stop_requested = &g_stop_requested;
   RunReport report = run_pipeline(*config, options);
+  if (report.setup_failed) {  // nothing ran: a summary of zeros would only hide the message
+    std::cerr << "winnow: " << report.status.message() << "\n";
+    return 2;
+  }
   if (!quiet || !report.status.is_ok()) std::cout << format_summary(report);
   if (!report.status.is_ok()) {
     std::cerr << "winnow: " << report.status.message() << "\n";

@@ -481,6 +481,7 @@ RunReport PipelineRun::execute() {
   // Stages first: a bad parameter must fail before the output folder is touched.
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
+  report_.setup_failed = !status.is_ok();
   if (status.is_ok()) plan_groups();
   if (status.is_ok()) status = plan();
   bool planned = status.is_ok();

@@ -103,6 +103,10 @@ struct RunReport {
   std::string fingerprint;
   std::vector<GlobalStepSummary> global_steps;
   bool identify_only = false;  // `winnow dedup identify`: no document was written
+  // The pipeline could not be set up (a stage's parameter or model, the resources it needs):
+  // nothing was read and the output folder was not touched. The CLI exits 2, as for a bad
+  // pipeline file, since the fix is in the configuration, not the data.
+  bool setup_failed = false;
 };
 
 // Runs the pipeline; the report's status says whether it succeeded. stats.json is written to

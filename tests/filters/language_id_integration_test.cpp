@@ -78,12 +78,12 @@ TEST(LanguageIdIntegration, MissingModelIsAConfigError) {
              "stages:\n  - stage: language_id\n    backend: fasttext\n    model: /no/lid.bin\n");
   write_file(dir.file("in.jsonl"), "{\"text\": \"hello\"}\n");
   std::string out;
-  // Stages are built when the run starts (before the output folder is touched), so this is a
-  // failed run (exit 1) rather than an unparsable pipeline file (exit 2).
+  // Stages are built when the run starts, before anything is read or the output folder is
+  // touched: a setup failure exits 2, like a bad pipeline file, with no stats.json.
   EXPECT_EQ(run_command(kWinnow + " run " + dir.file("p.yaml") + " -i " + dir.file("in.jsonl") +
                             " -o " + dir.file("out"),
                         &out),
-            1);
+            2);
   EXPECT_FALSE(fs::exists(dir.file("out/stats.json")));
   EXPECT_THAT(out, HasSubstr("p.yaml:4"));
   EXPECT_THAT(out, HasSubstr("'model'"));

@@ -86,12 +86,12 @@ TEST(TokenizerFiltersIntegration, MissingModelFailsTheRunNamingLineKeyAndPath) {
              "stages:\n  - stage: tokenizer_fertility\n    model: /no/tokenizer.model\n");
   write_file(dir.file("in.jsonl"), "{\"text\": \"hello\"}\n");
   std::string out;
-  // As for a missing fastText model: stages are built when the run starts, before the output
-  // folder is touched (exit 1, no stats.json).
+  // Stages are built when the run starts, before anything is read or the output folder is
+  // touched: a setup failure exits 2, like a bad pipeline file, with no stats.json.
   EXPECT_EQ(run_command(kWinnow + " run " + dir.file("p.yaml") + " -i " + dir.file("in.jsonl") +
                             " -o " + dir.file("out"),
                         &out),
-            1);
+            2);
   EXPECT_FALSE(fs::exists(dir.file("out/stats.json")));
   EXPECT_THAT(out, HasSubstr("p.yaml:3"));
   EXPECT_THAT(out, HasSubstr("'model'"));
