@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "core/doc_batch.h"
 #include "core/reason_table.h"
 #include "filters/builtin_stages.h"
@@ -45,21 +46,6 @@ namespace {
 
 const size_t kBatch =
     getenv("BENCH_BATCH") ? std::strtoul(getenv("BENCH_BATCH"), nullptr, 10) : 1024;
-
-std::vector<std::unique_ptr<DocBatch>> make_batches(const std::vector<std::string_view>& docs) {
-  static const char kRecord[kRecordPadding + 2] = "{}";
-  std::vector<std::unique_ptr<DocBatch>> batches;
-  for (size_t start = 0; start < docs.size(); start += kBatch) {
-    auto batch = std::make_unique<DocBatch>();
-    size_t end = std::min(docs.size(), start + kBatch);
-    batch->reserve(end - start);
-    for (size_t i = start; i < end; ++i)
-      batch->add_document(DocKey::make(0, i), "id", false, docs[i], std::string_view(kRecord, 2),
-                          i + 1);
-    batches.push_back(std::move(batch));
-  }
-  return batches;
-}
 
 // The floor: code points and words (runs of ASCII white space or the other Python spaces
 // between non-space code points) in one pass, one table lookup per byte.
@@ -128,7 +114,7 @@ int main(int argc, char** argv) {
   std::vector<double> best_stage(stages.size(), 1e30);
   size_t kept = 0, checksum = 0;
   for (int r = 0; r < repeats; ++r) {
-    auto batches = make_batches(docs);
+    auto batches = bench::make_doc_batches(docs, kBatch);
     std::vector<double> stage_s(stages.size(), 0.0);
     auto t0 = Clock::now();
     for (auto& batch : batches) {

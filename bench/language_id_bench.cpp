@@ -22,6 +22,7 @@
 #include <random>
 #include <sstream>
 
+#include "bench_support.h"
 #include "core/utf8.h"
 #include "filters/builtin_stages.h"
 #include "models/fasttext_model.h"
@@ -133,17 +134,6 @@ double measure(
   return best;
 }
 
-std::unique_ptr<Stage> build(const StageSpec& spec,
-                             const std::map<std::string, StageParams::Value>& values,
-                             ReasonTable& reasons) {
-  StageContext context(reasons, spec.name, 0, 42);
-  auto params = StageParams::from_values(values, spec.params, spec.name);
-  if (!params.is_ok()) throw std::runtime_error(params.status().message());
-  auto stage = spec.make(params.value(), context);
-  if (!stage.is_ok()) throw std::runtime_error(stage.status().message());
-  return std::move(stage).value();
-}
-
 }  // namespace
 }  // namespace winnow
 
@@ -184,15 +174,15 @@ int main(int argc, char** argv) {
     ReasonTable reasons;
     // min_score 0 and no language list: nothing is dropped, so every pass does the same work.
     if (wanted("language_id cld2")) {
-      auto cld2 = build(language_id_spec(), {{"min_score", 0.0}}, reasons);
+      auto cld2 = bench::build_stage(language_id_spec(), {{"min_score", 0.0}}, reasons);
       row("language_id cld2", measure([&] { (void)cld2->process(*batch); }, n, seconds));
       auto cld2_prefix =
-          build(language_id_spec(), {{"min_score", 0.0}, {"max_chars", int64_t{2000}}}, reasons);
+          bench::build_stage(language_id_spec(), {{"min_score", 0.0}, {"max_chars", int64_t{2000}}}, reasons);
       row("language_id cld2, max_chars 2000",
           measure([&] { (void)cld2_prefix->process(*batch); }, n, seconds));
     }
     if (wanted("language_id fasttext")) {
-      auto ft = build(language_id_spec(),
+      auto ft = bench::build_stage(language_id_spec(),
                       {{"backend", std::string("fasttext")}, {"model", lid}, {"min_score", 0.0}},
                       reasons);
       row("language_id fasttext lid.176.ftz",
@@ -202,7 +192,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<DocBatch> fresh;
     auto refresh = [&] { fresh = make_batch(corpus); };
     if (wanted("fasttext_quality")) {
-      auto q = build(fasttext_quality_spec(), {{"model", quality}}, reasons);
+      auto q = bench::build_stage(fasttext_quality_spec(), {{"model", quality}}, reasons);
       row("fasttext_quality (dim 100, bigrams)",
           measure([&] { (void)q->process(*fresh); }, n, seconds, refresh));
     }
@@ -225,7 +215,7 @@ int main(int argc, char** argv) {
                                            n, seconds));
     }
     if (wanted("unicode_fix")) {
-      auto fix = build(unicode_fix_spec(), {}, reasons);
+      auto fix = bench::build_stage(unicode_fix_spec(), {}, reasons);
       row("unicode_fix (NFC)", measure([&] { (void)fix->process(*fresh); }, n, seconds, refresh));
     }
     if (sink == 0) fmt::print("(empty corpus)\n");

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "core/doc_batch.h"
 #include "core/reason_table.h"
 #include "core/utf8.h"
@@ -39,36 +40,15 @@ const std::string kSource = WINNOW_SOURCE_DIR;
 constexpr size_t kTrainDocs = 1000;
 constexpr size_t kTimedDocs = 4000;
 
-double thread_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
-}
-
-std::vector<std::unique_ptr<DocBatch>> make_batches(const std::vector<std::string_view>& docs) {
-  static const char kRecord[kRecordPadding + 2] = "{}";
-  std::vector<std::unique_ptr<DocBatch>> batches;
-  for (size_t start = 0; start < docs.size(); start += 1024) {
-    auto batch = std::make_unique<DocBatch>();
-    size_t end = std::min(docs.size(), start + 1024);
-    batch->reserve(end - start);
-    for (size_t i = start; i < end; ++i)
-      batch->add_document(DocKey::make(0, i), "id", false, docs[i], std::string_view(kRecord, 2),
-                          i + 1);
-    batches.push_back(std::move(batch));
-  }
-  return batches;
-}
-
 // Best documents per CPU second of `pass` over fresh batches.
 double measure(const std::vector<std::string_view>& docs, int repeats,
                const std::function<void(std::vector<std::unique_ptr<DocBatch>>&)>& pass) {
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
-    auto batches = make_batches(docs);
-    double start = thread_seconds();
+    auto batches = bench::make_doc_batches(docs, 1024);
+    double start = bench::thread_cpu_seconds();
     pass(batches);
-    best = std::min(best, thread_seconds() - start);
+    best = std::min(best, bench::thread_cpu_seconds() - start);
   }
   return static_cast<double>(docs.size()) / best;
 }
@@ -84,17 +64,6 @@ std::string train(const std::string& dir, const std::string& corpus, const std::
   fmt::print("  trained {} model (8000 pieces) in {:.1f} s\n", type,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return prefix + ".model";
-}
-
-std::unique_ptr<Stage> build(const StageSpec& spec,
-                             const std::map<std::string, StageParams::Value>& values,
-                             ReasonTable& reasons) {
-  StageContext context(reasons, spec.name, 0, 42);
-  auto params = StageParams::from_values(values, spec.params, spec.name);
-  if (!params.is_ok()) throw std::runtime_error(params.status().message());
-  auto stage = spec.make(params.value(), context);
-  if (!stage.is_ok()) throw std::runtime_error(stage.status().message());
-  return std::move(stage).value();
 }
 
 }  // namespace
@@ -171,14 +140,14 @@ int main(int argc, char** argv) {
                     for (size_t i = 0; i < b->size(); ++i) sink += tokenizer->count(b->text(i));
                 }),
         per_doc);
-    auto count_stage = build(token_count_spec(), {{"model", model}}, reasons);
+    auto count_stage = bench::build_stage(token_count_spec(), {{"model", model}}, reasons);
     row(fmt::format("token_count stage ({})", label),
         measure(timed, repeats,
                 [&](auto& batches) {
                   for (auto& b : batches) (void)count_stage->process(*b);
                 }),
         per_doc);
-    auto fertility = build(tokenizer_fertility_spec(), {{"model", model}}, reasons);
+    auto fertility = bench::build_stage(tokenizer_fertility_spec(), {{"model", model}}, reasons);
     row(fmt::format("tokenizer_fertility stage ({})", label),
         measure(timed, repeats,
                 [&](auto& batches) {

@@ -8,6 +8,22 @@
 
 namespace winnow {
 
+namespace {
+
+// What the monitor saw of one executor step over the run (a stage, or a fused group).
+void write_summary_members(JsonWriter& out, const StepSummary& sum) {
+  out.key("workers_min").value(sum.workers_min);
+  out.key("workers_max").value(sum.workers_max);
+  out.key("scale_ups").value(sum.scale_ups);
+  out.key("scale_downs").value(sum.scale_downs);
+  out.key("busy_fraction").value(sum.busy_fraction);
+  out.key("mean_service_ms").value(sum.mean_service_ms);
+  out.key("setup_seconds").value(sum.setup_seconds);
+  out.key("mean_input_fill").value(sum.mean_input_fill);
+}
+
+}  // namespace
+
 std::vector<StepReport> derive_steps(const RunCounts& totals,
                                      const std::vector<StepTiming>& steps) {
   std::vector<StepReport> out;
@@ -83,19 +99,11 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("batches").value(step.batches);
     out.key("bytes_in").value(step.bytes_in);
     out.key("busy_seconds").value(step.busy_seconds);
-    const StepSummary& sum = step.summary;
     out.key("cpus_per_worker").value(step.resources.cpus);
     out.key("gpus_per_worker").value(step.resources.gpus);
     out.key("pinned").value(step.pinned);
     if (!step.fused_group.empty()) out.key("fused_group").value(step.fused_group);
-    out.key("workers_min").value(sum.workers_min);
-    out.key("workers_max").value(sum.workers_max);
-    out.key("scale_ups").value(sum.scale_ups);
-    out.key("scale_downs").value(sum.scale_downs);
-    out.key("busy_fraction").value(sum.busy_fraction);
-    out.key("mean_service_ms").value(sum.mean_service_ms);
-    out.key("setup_seconds").value(sum.setup_seconds);
-    out.key("mean_input_fill").value(sum.mean_input_fill);
+    write_summary_members(out, step.summary);
     out.end_object();
   }
   out.end_array();
@@ -112,15 +120,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("workers").value(group.workers);
     out.key("batches").value(group.batches);
     out.key("busy_seconds").value(group.busy_seconds);
-    const StepSummary& sum = group.summary;
-    out.key("workers_min").value(sum.workers_min);
-    out.key("workers_max").value(sum.workers_max);
-    out.key("scale_ups").value(sum.scale_ups);
-    out.key("scale_downs").value(sum.scale_downs);
-    out.key("busy_fraction").value(sum.busy_fraction);
-    out.key("mean_service_ms").value(sum.mean_service_ms);
-    out.key("setup_seconds").value(sum.setup_seconds);
-    out.key("mean_input_fill").value(sum.mean_input_fill);
+    write_summary_members(out, group.summary);
     out.end_object();
   }
   out.end_array();

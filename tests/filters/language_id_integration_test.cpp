@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "filters/missing_model_check.h"
 #include "pipeline/pipeline_fixture.h"
 
 namespace winnow::testing {
@@ -72,22 +73,10 @@ TEST(LanguageIdIntegration, MultilingualExampleRuns) {
   EXPECT_EQ(read_output_tree(dir.file("out")), read_output_tree(dir.file("out1")));
 }
 
-TEST(LanguageIdIntegration, MissingModelIsAConfigError) {
-  TempDir dir;
-  write_file(dir.file("p.yaml"),
-             "stages:\n  - stage: language_id\n    backend: fasttext\n    model: /no/lid.bin\n");
-  write_file(dir.file("in.jsonl"), "{\"text\": \"hello\"}\n");
-  std::string out;
-  // Stages are built when the run starts, before anything is read or the output folder is
-  // touched: a setup failure exits 2, like a bad pipeline file, with no stats.json.
-  EXPECT_EQ(run_command(kWinnow + " run " + dir.file("p.yaml") + " -i " + dir.file("in.jsonl") +
-                            " -o " + dir.file("out"),
-                        &out),
-            2);
-  EXPECT_FALSE(fs::exists(dir.file("out/stats.json")));
-  EXPECT_THAT(out, HasSubstr("p.yaml:4"));
-  EXPECT_THAT(out, HasSubstr("'model'"));
-  EXPECT_THAT(out, HasSubstr("/no/lid.bin"));
+TEST(LanguageIdIntegration, MissingModelIsASetupError) {
+  expect_missing_model_is_setup_error(
+      "  - stage: language_id\n    backend: fasttext\n    model: /no/lid.bin\n", "p.yaml:4",
+      "/no/lid.bin");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/json_text.h"
+#include "filters/missing_model_check.h"
 #include "models/sentencepiece_test_models.h"
 
 namespace winnow::testing {
@@ -80,22 +81,10 @@ TEST(TokenizerFiltersIntegration, TokenCountDropsWhatTheReferenceSays) {
   EXPECT_EQ(checked, lines.size() - expected_dropped);
 }
 
-TEST(TokenizerFiltersIntegration, MissingModelFailsTheRunNamingLineKeyAndPath) {
-  TempDir dir;
-  write_file(dir.file("p.yaml"),
-             "stages:\n  - stage: tokenizer_fertility\n    model: /no/tokenizer.model\n");
-  write_file(dir.file("in.jsonl"), "{\"text\": \"hello\"}\n");
-  std::string out;
-  // Stages are built when the run starts, before anything is read or the output folder is
-  // touched: a setup failure exits 2, like a bad pipeline file, with no stats.json.
-  EXPECT_EQ(run_command(kWinnow + " run " + dir.file("p.yaml") + " -i " + dir.file("in.jsonl") +
-                            " -o " + dir.file("out"),
-                        &out),
-            2);
-  EXPECT_FALSE(fs::exists(dir.file("out/stats.json")));
-  EXPECT_THAT(out, HasSubstr("p.yaml:3"));
-  EXPECT_THAT(out, HasSubstr("'model'"));
-  EXPECT_THAT(out, HasSubstr("/no/tokenizer.model"));
+TEST(TokenizerFiltersIntegration, MissingModelIsASetupError) {
+  expect_missing_model_is_setup_error(
+      "  - stage: tokenizer_fertility\n    model: /no/tokenizer.model\n", "p.yaml:3",
+      "/no/tokenizer.model");
 }
 
 }  // namespace
