@@ -1,41 +1,31 @@
 #include "text/html_text.h"
 
-#include <gumbo.h>
-
-#include <vector>
-
+#include "text/html_document.h"
 #include "text/python_text.h"
 
 namespace winnow {
 
-size_t html_visible_text_chars(std::string_view html) {
-  GumboOutput* output = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+namespace {
+
+class VisibleTextCounter final : public HtmlVisitor {
+ public:
   size_t chars = 0;
-  std::vector<const GumboNode*> stack = {output->root};
-  while (!stack.empty()) {
-    const GumboNode* node = stack.back();
-    stack.pop_back();
-    switch (node->type) {
-      case GUMBO_NODE_TEXT:
-      case GUMBO_NODE_WHITESPACE:
-      case GUMBO_NODE_CDATA:
-        chars += python_len(node->v.text.text);
-        break;
-      case GUMBO_NODE_ELEMENT:
-      case GUMBO_NODE_TEMPLATE: {
-        GumboTag tag = node->v.element.tag;
-        if (tag == GUMBO_TAG_SCRIPT || tag == GUMBO_TAG_STYLE) break;
-        const GumboVector& children = node->v.element.children;
-        for (unsigned i = children.length; i-- > 0;)
-          stack.push_back(static_cast<const GumboNode*>(children.data[i]));
-        break;
-      }
-      default:
-        break;  // comments and the document node's doctype are not text
-    }
+  bool start(const HtmlElement& element) override {
+    std::string_view tag = element.tag();
+    return tag != "script" && tag != "style";
   }
-  gumbo_destroy_output(&kGumboDefaultOptions, output);
-  return chars;
+  void end(const HtmlElement&) override {}
+  void text(std::string_view text) override { chars += python_len(text); }
+};
+
+}  // namespace
+
+size_t html_visible_text_chars(std::string_view html) {
+  // HtmlDocument bounds hostile pages (nesting capped before gumbo, nodes in an arena).
+  HtmlDocument document(html);
+  VisibleTextCounter counter;
+  document.walk(counter, kHtmlVisibleTextMaxDepth);
+  return counter.chars;
 }
 
 }  // namespace winnow
