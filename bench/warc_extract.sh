@@ -32,8 +32,8 @@ if [ ! -f "$warc" ]; then
   python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$docs" >"$log" 2>&1 &
   server=$!
   trap 'kill $server 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do grep -q 'port [0-9]' "$log" && break; sleep 0.1; done
-  port=$(grep -o 'port [0-9]*' "$log" | head -1 | cut -d' ' -f2)
+  for _ in $(seq 100); do grep -q 'port [0-9]* (http' "$log" && break; sleep 0.1; done
+  port=$(grep -o 'port [0-9]* (http' "$log" | head -1 | cut -d' ' -f2)
   (cd "$work" && wget -q -r -l inf -np -e robots=off --reject-regex '/_(sources|static|images|downloads)/' \
      --warc-file=crawl -P dl "http://127.0.0.1:$port/index.html") || [ $? = 8 ]
   kill $server; trap - EXIT
