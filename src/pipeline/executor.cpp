@@ -26,6 +26,7 @@
 #include "pipeline/run_report.h"
 #include "pipeline/stage_runner.h"
 #include "pipeline/step_fusion.h"
+#include "pipeline/step_parts.h"
 
 namespace winnow {
 
@@ -337,23 +338,8 @@ void PipelineRun::run_threads() {
   // Steps: read (parse), the stages, write (encode), with consecutive ordinary CPU steps fused
   // into one (pipeline/step_fusion.h). Queue k feeds executor step k.
   std::vector<StageRunner::Part> all;  // read, each stage, write
-  all.push_back({"read",
-                 [this](DocBatch& batch) -> Status {
-                   parser_->parse(batch, inputs_[batch.shard].path);
-                   if (!batch.errors.empty() && on_error_ == OnError::kFail) {
-                     return Status::errorf(
-                         "{} (on_error: fail; set on_error: skip to log such records to "
-                         "errors/ and go on)",
-                         batch.errors.front().message);
-                   }
-                   return Status::ok();
-                 },
-                 {}});
-  for (const BuiltStage& built : stages_) {
-    Stage* stage = built.stage.get();
-    all.push_back({built.name, [stage](DocBatch& batch) { return stage->process(batch); },
-                   [stage] { return stage->setup_worker(); }});
-  }
+  all.push_back(parse_part(*parser_, inputs_, on_error_));
+  for (const BuiltStage& built : stages_) all.push_back(stage_part(built.name, *built.stage));
   all.push_back({"write",
                  [this](DocBatch& batch) {
                    encoder_->encode(batch, inputs_[batch.shard].path);

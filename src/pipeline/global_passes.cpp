@@ -23,6 +23,7 @@
 #include "pipeline/reader_threads.h"
 #include "pipeline/run_monitor.h"
 #include "pipeline/stage_runner.h"
+#include "pipeline/step_parts.h"
 
 namespace winnow {
 
@@ -40,25 +41,12 @@ class IdentifyPass {
   Status run() {
     std::vector<StageRunner::Part> all;  // read, then the stages before the global one
     std::vector<FusionCandidate> candidates;
-    all.push_back({"read",
-                   [this](DocBatch& batch) -> Status {
-                     plan_.parser->parse(batch, (*plan_.inputs)[batch.shard].path);
-                     if (!batch.errors.empty() && plan_.on_error == OnError::kFail) {
-                       return Status::errorf(
-                           "{} (on_error: fail; set on_error: skip to log such records to "
-                           "errors/ and go on)",
-                           batch.errors.front().message);
-                     }
-                     return Status::ok();
-                   },
-                   {}});
+    all.push_back(parse_part(*plan_.parser, *plan_.inputs, plan_.on_error));
     candidates.push_back({"read", StageResources{}, 0, false});
     for (size_t i = 0; i < global_index_; ++i) {
       Stage* stage = plan_.stages[i].second;
       // Each worker sets its stages up first, as in the writing pass.
-      all.push_back({plan_.stages[i].first,
-                     [stage](DocBatch& batch) { return stage->process(batch); },
-                     [stage] { return stage->setup_worker(); }});
+      all.push_back(stage_part(plan_.stages[i].first, *stage));
       FusionCandidate candidate{plan_.stages[i].first, StageResources{}, 0,
                                 stage->global_step() != nullptr};
       if (i < plan_.fusion.size()) candidate = plan_.fusion[i];
