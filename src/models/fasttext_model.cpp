@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <istream>
-#include <map>
-#include <mutex>
 #include <streambuf>
+
+#include "models/shared_model_cache.h"
 
 namespace winnow {
 
@@ -23,31 +22,17 @@ class ViewStreambuf final : public std::streambuf {
   ViewStreambuf(char* begin, char* end) { setg(begin, begin, end); }
 };
 
-std::mutex& cache_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::map<std::string, std::weak_ptr<const FastTextModel>>& cache() {
-  static std::map<std::string, std::weak_ptr<const FastTextModel>> models;
-  return models;
-}
-
 }  // namespace
 
 FastTextModel::~FastTextModel() = default;
 
 Result<std::shared_ptr<const FastTextModel>> FastTextModel::load(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::errorf("fastText model '{}' does not exist or is not a file", path);
-  }
-  std::string key = std::filesystem::canonical(path, ec).string();
-  if (ec) key = path;
+  return load_shared_model<FastTextModel>("fastText model", path, [&path] {
+    return read_file(path);
+  });
+}
 
-  std::lock_guard<std::mutex> lock(cache_mutex());
-  if (auto shared = cache()[key].lock()) return shared;
-
+Result<std::shared_ptr<FastTextModel>> FastTextModel::read_file(const std::string& path) {
   std::shared_ptr<FastTextModel> model(new FastTextModel());
   model->model_ = std::make_unique<fasttext::FastText>();
   try {
@@ -76,8 +61,7 @@ Result<std::shared_ptr<const FastTextModel>> FastTextModel::load(const std::stri
   }
   model->vocabulary_ = FastTextVocabulary::build(*model->model_);
   model->path_ = path;
-  cache()[key] = model;
-  return std::shared_ptr<const FastTextModel>(std::move(model));
+  return model;
 }
 
 int32_t FastTextModel::find_label(std::string_view label) const {

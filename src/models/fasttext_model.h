@@ -53,6 +53,8 @@ class FastTextModel {
 
  private:
   FastTextModel() = default;
+  // Reads and checks the file (no sharing: load() shares).
+  static Result<std::shared_ptr<FastTextModel>> read_file(const std::string& path);
 
   std::unique_ptr<fasttext::FastText> model_;
   std::shared_ptr<const fasttext::Dictionary> dictionary_;  // held to avoid a refcount per call

@@ -2,40 +2,20 @@
 
 #include <sentencepiece_processor.h>
 
-#include <filesystem>
-#include <map>
-#include <mutex>
+#include "models/shared_model_cache.h"
 
 namespace winnow {
-
-namespace {
-
-std::mutex& cache_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::map<std::string, std::weak_ptr<const SentencePieceTokenizer>>& cache() {
-  static std::map<std::string, std::weak_ptr<const SentencePieceTokenizer>> models;
-  return models;
-}
-
-}  // namespace
 
 SentencePieceTokenizer::~SentencePieceTokenizer() = default;
 
 Result<std::shared_ptr<const SentencePieceTokenizer>> SentencePieceTokenizer::load(
     const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::errorf("SentencePiece model '{}' does not exist or is not a file", path);
-  }
-  std::string key = std::filesystem::canonical(path, ec).string();
-  if (ec) key = path;
+  return load_shared_model<SentencePieceTokenizer>("SentencePiece model", path,
+                                                   [&path] { return read_file(path); });
+}
 
-  std::lock_guard<std::mutex> lock(cache_mutex());
-  if (auto shared = cache()[key].lock()) return shared;
-
+Result<std::shared_ptr<SentencePieceTokenizer>> SentencePieceTokenizer::read_file(
+    const std::string& path) {
   std::shared_ptr<SentencePieceTokenizer> model(new SentencePieceTokenizer());
   model->processor_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
   // The library reports a file that is no model as "Model file is broken" or a protobuf parse
@@ -51,8 +31,7 @@ Result<std::shared_ptr<const SentencePieceTokenizer>> SentencePieceTokenizer::lo
   model->bos_id_ = model->processor_->bos_id();
   model->eos_id_ = model->processor_->eos_id();
   model->path_ = path;
-  cache()[key] = model;
-  return std::shared_ptr<const SentencePieceTokenizer>(std::move(model));
+  return model;
 }
 
 void SentencePieceTokenizer::encode(std::string_view text, std::vector<int>& ids) const {

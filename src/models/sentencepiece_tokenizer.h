@@ -43,6 +43,8 @@ class SentencePieceTokenizer {
 
  private:
   SentencePieceTokenizer() = default;
+  // Reads the file (no sharing: load() shares).
+  static Result<std::shared_ptr<SentencePieceTokenizer>> read_file(const std::string& path);
 
   std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
   int bos_id_ = -1, eos_id_ = -1, vocab_size_ = 0;
