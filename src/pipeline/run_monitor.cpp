@@ -24,8 +24,7 @@ void RunMonitor::start() {
   totals_per_step_.assign(steps_.size(), {});
   for (size_t i = 0; i < steps_.size(); ++i) {
     const StepMetrics& m = steps_[i].runner->metrics();
-    mark_interval_start(i, steps_[i].runner->snapshot().busy_ns, m.batches.load(),
-                        m.source_docs.load());
+    mark_interval_start(i, steps_[i].runner->snapshot(), m.batches.load(), m.source_docs.load());
     int target = steps_[i].runner->target_workers();
     totals_per_step_[i].workers_min = totals_per_step_[i].workers_max = target;
   }
@@ -51,19 +50,17 @@ void RunMonitor::stop() {
   if (progress_) progress_->stop();
 }
 
-void RunMonitor::mark_interval_start(size_t step, uint64_t busy_ns, uint64_t batches,
+void RunMonitor::mark_interval_start(size_t step, const StepSnapshot& snap, uint64_t batches,
                                      uint64_t source_docs) {
   Accumulator& a = acc_[step];
   a = Accumulator{};
-  a.busy_ns = busy_ns;
+  a.busy_ns = snap.busy_ns;
   a.batches = batches;
   a.source_docs = source_docs;
+  a.part_busy_ns = snap.part_busy_ns;
   const StageRunner& runner = *steps_[step].runner;
-  if (runner.parts() > 1) {
-    for (size_t k = 0; k < runner.parts(); ++k) {
-      a.part_busy_ns.push_back(runner.part_metrics(k).busy_ns.load());
-      a.part_batches.push_back(runner.part_metrics(k).batches.load());
-    }
+  for (size_t k = 0; k < snap.part_busy_ns.size(); ++k) {
+    a.part_batches.push_back(runner.part_metrics(k).batches.load());
   }
 }
 
@@ -147,9 +144,9 @@ void RunMonitor::end_interval(double seconds, bool final) {
     s.mean_service_ms = snap.mean_service_s * 1e3;
     s.setup_s = m.setup_ns.load() / 1e9;
     const StageRunner& runner = *step.runner;
-    for (size_t k = 0; runner.parts() > 1 && k < runner.parts(); ++k) {
+    for (size_t k = 0; k < snap.part_busy_ns.size(); ++k) {
       const StepMetrics& pm = runner.part_metrics(k);
-      uint64_t part_busy = pm.busy_ns.load() - a.part_busy_ns.at(k);
+      uint64_t part_busy = snap.part_busy_ns[k] - a.part_busy_ns.at(k);
       uint64_t part_batches = pm.batches.load() - a.part_batches.at(k);
       PartSample& p = s.parts.emplace_back();
       p.busy_fraction =
@@ -177,7 +174,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
     o.output_full_fraction = a.ticks ? double(a.output_full_ticks) / a.ticks : 0;
     o.busy_fraction = s.busy_fraction;
 
-    mark_interval_start(i, busy_ns, batches, source_docs);
+    mark_interval_start(i, snap, batches, source_docs);
   }
 
   if (settings_.enabled && !final) {

@@ -81,7 +81,8 @@ class RunMonitor {
   void loop();
   void tick();
   void end_interval(double seconds, bool final);
-  void mark_interval_start(size_t step, uint64_t busy_ns, uint64_t batches, uint64_t source_docs);
+  void mark_interval_start(size_t step, const StepSnapshot& snap, uint64_t batches,
+                           uint64_t source_docs);
   void write_step_json(JsonWriter& out, const std::string& name, const StepSample& s,
                        const PartSample* part, const std::string& group) const;
   std::string metrics_line(const RunSample& sample) const;

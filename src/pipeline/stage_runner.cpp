@@ -79,7 +79,7 @@ Status StageRunner::run_work(const Part& part, DocBatch& batch) {
   }
 }
 
-Status StageRunner::run_parts(DocBatch& batch) {
+Status StageRunner::run_parts(DocBatch& batch, WorkerState& state) {
   if (parts_.size() == 1) return run_work(parts_.front(), batch);  // the step's own metrics
   // What reaches each part is what the one before kept: documents, and their text's bytes (an
   // unparsed batch's raw input for a first `read` part), as for unfused steps.
@@ -94,23 +94,41 @@ Status StageRunner::run_parts(DocBatch& batch) {
     return out;
   };
   auto [kept_in, bytes_in] = kept_and_bytes();
+  // Each part's time runs from the previous part's end to its own end (accounting included),
+  // and is added under the lock that snapshot() reads it with: a snapshot counts a part in
+  // progress up to now, and each member's busy time only grows, never past its group's.
+  auto start = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(threads_mutex_);
+    state.part = 0;
+    state.part_since = start;
+    state.in_part = true;
+  }
+  Status status = Status::ok();
   for (size_t k = 0; k < parts_.size(); ++k) {
-    auto start = std::chrono::steady_clock::now();
-    Status status = run_work(parts_[k], batch);
-    auto elapsed = std::chrono::steady_clock::now() - start;
+    status = run_work(parts_[k], batch);
     auto [kept_out, bytes_out] = kept_and_bytes();
     StepMetrics& m = *part_metrics_[k];
-    m.busy_ns += nanoseconds(elapsed);
     m.batches += 1;
     m.docs_in += kept_in;
     m.bytes_in += bytes_in;
     m.docs_out += kept_out;
     m.source_docs += batch.size() + batch.errors.size();  // known once a `read` part parsed
-    if (!status.is_ok()) return status;
+    bool last = k + 1 == parts_.size() || !status.is_ok();
+    auto end = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(threads_mutex_);
+      m.busy_ns += nanoseconds(end - start);
+      state.part = k + 1;
+      state.part_since = end;
+      state.in_part = !last;
+    }
+    if (last) break;
+    start = end;
     kept_in = kept_out;
     bytes_in = bytes_out;
   }
-  return Status::ok();
+  return status;
 }
 
 Status StageRunner::run_setup(const Part& part) {
@@ -145,6 +163,9 @@ StepSnapshot StageRunner::snapshot() const {
   {
     std::lock_guard lock(threads_mutex_);
     s.busy_ns += metrics_.busy_ns.load();
+    if (parts_.size() > 1) {
+      for (const auto& m : part_metrics_) s.part_busy_ns.push_back(m->busy_ns.load());
+    }
     for (const auto& w : workers_) {
       if (!w->ready) {
         ++s.starting;
@@ -155,6 +176,7 @@ StepSnapshot StageRunner::snapshot() const {
       if (w->busy) {
         ++s.busy;
         s.busy_ns += nanoseconds(now - w->busy_since);
+        if (w->in_part) s.part_busy_ns.at(w->part) += nanoseconds(now - w->part_since);
       }
       if (now - w->ready_at < grace_) ++s.protected_workers;
     }
@@ -236,7 +258,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         state->busy = true;
         state->busy_since = start;
       }
-      Status status = run_parts(*batch);
+      Status status = run_parts(*batch, *state);
       auto elapsed = std::chrono::steady_clock::now() - start;
       {
         // Under the lock, so a snapshot sees the batch either in progress or done, never

@@ -60,6 +60,9 @@ struct StepSnapshot {
   // Busy time so far, including the part of the batches in progress: interval busy
   // fractions then neither lag nor clip at a batch boundary.
   uint64_t busy_ns = 0;
+  // The same for each member of a fused step (empty for a step of one part), read under the
+  // same lock, so a member's interval busy time never exceeds its group's.
+  std::vector<uint64_t> part_busy_ns;
   // Over the sliding window of recent batches:
   size_t samples = 0;
   double mean_service_s = 0;
@@ -127,6 +130,9 @@ class StageRunner {
     bool busy = false;
     std::chrono::steady_clock::time_point ready_at;
     std::chrono::steady_clock::time_point busy_since;
+    bool in_part = false;  // a fused member is running: `part`, since `part_since`
+    size_t part = 0;
+    std::chrono::steady_clock::time_point part_since;
   };
   struct Sample {
     std::chrono::steady_clock::time_point at;
@@ -137,7 +143,7 @@ class StageRunner {
 
   bool spawn();  // false once joined
   void worker_loop(std::shared_ptr<WorkerState> state);
-  Status run_parts(DocBatch& batch);
+  Status run_parts(DocBatch& batch, WorkerState& state);
   Status run_work(const Part& part, DocBatch& batch);
   Status run_setup(const Part& part);
   bool may_leave(const WorkerState& state) const;
