@@ -6,7 +6,7 @@
 // (and the page-average is printed too). One line per variant (algorithm and options).
 //
 //   html_extract_quality [--main ATTR=VALUE] [--exclude ATTR=VALUE] [--debug]
-//                        [--paragraphs] PAGE.html...
+//                        [--paragraphs] [--parser libxml2|gumbo] PAGE.html...
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
   bool debug = false;
   bool paragraphs = false;
   Selector main_selector{"role", "main"}, exclude;
+  HtmlParser parser = HtmlExtractOptions().parser;  // the extraction's; the reference is gumbo's
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -139,6 +140,13 @@ int main(int argc, char** argv) {
       main_selector = parse_selector(argv[++i]);
     } else if (a == "--exclude" && i + 1 < argc) {
       exclude = parse_selector(argv[++i]);
+    } else if (a == "--parser" && i + 1 < argc) {
+      auto p = parse_html_parser_name(argv[++i]);
+      if (!p) {
+        std::fprintf(stderr, "--parser: libxml2 or gumbo\n");
+        return 2;
+      }
+      parser = *p;
     } else {
       files.push_back(a);
     }
@@ -197,6 +205,7 @@ int main(int argc, char** argv) {
     HtmlAlgorithm algorithm = v.algorithm;
     HtmlExtractOptions options;
     options.algorithm = algorithm;
+    options.parser = parser;
     options.justext.code_in_context = v.code_in_context;
     options.justext.container = v.container;
     HtmlExtractor extractor(options, tables.at(v.stop_words));

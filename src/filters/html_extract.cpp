@@ -84,6 +84,9 @@ StageSpec html_extract_spec() {
       "visible text (plain); records the charset used.",
       {
           {"algorithm", ParamType::kString, "justext", "justext (main content) or plain"},
+          {"parser", ParamType::kString, "libxml2",
+           "libxml2 (lxml's parser, as jusText and NeMo use; streamed, no tree) or gumbo (the "
+           "HTML5 algorithm, as browsers build the tree)"},
           {"length_low", ParamType::kInt, "70", "justext: shorter paragraphs are short"},
           {"length_high", ParamType::kInt, "200", "justext: longer paragraphs may be good"},
           {"stopwords_low", ParamType::kFloat, "0.30",
@@ -131,6 +134,12 @@ StageSpec html_extract_spec() {
           o.algorithm = HtmlAlgorithm::kPlain;
         } else {
           return p.error("algorithm", "must be justext or plain; got '" + algorithm + "'");
+        }
+        if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
+          o.parser = *parser;
+        } else {
+          return p.error("parser",
+                         "must be libxml2 or gumbo; got '" + p.get_string("parser") + "'");
         }
         auto positive = [&](const char* key, int64_t& out) -> Status {
           out = p.get_int(key);

@@ -1,7 +1,5 @@
 #include "text/html_document.h"
 
-#include <gumbo.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -9,74 +7,43 @@
 #include <string>
 #include <vector>
 
+#include "text/html_parser_backends.h"
+#include "text/tag_set.h"
+
 namespace winnow {
 
 namespace {
 
-// Bump allocation for gumbo: one free at the end instead of a recursive tree destructor.
-// Gumbo grows its buffers by doubling, so the waste is bounded by a small factor.
-class Arena {
- public:
-  ~Arena() {
-    for (char* block : blocks_) std::free(block);
-  }
-  void* allocate(size_t size) {
-    size = (size + 15) & ~size_t{15};
-    if (size > left_) {
-      size_t block = std::max(size, next_block_);
-      next_block_ = std::min<size_t>(next_block_ * 2, 16 << 20);
-      char* memory = static_cast<char*>(std::malloc(block));
-      if (!memory) throw std::bad_alloc();
-      blocks_.push_back(memory);
-      cursor_ = memory;
-      left_ = block;
-    }
-    void* result = cursor_;
-    cursor_ += size;
-    left_ -= size;
-    return result;
-  }
+// ASCII only and locale-free: the scanner runs over every byte of every page.
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+bool is_ascii_alpha(char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }
+bool is_ascii_alnum(char c) { return is_ascii_alpha(c) || (c >= '0' && c <= '9'); }
 
- private:
-  std::vector<char*> blocks_;
-  char* cursor_ = nullptr;
-  size_t left_ = 0;
-  size_t next_block_ = 64 << 10;
-};
+constexpr TagSet kVoidTags{"area",   "base",     "br",      "col",   "embed",  "hr",    "img",
+                           "input",  "link",     "meta",    "param", "source", "track", "wbr",
+                           "keygen", "basefont", "bgsound", "frame", "image"};
 
-void* arena_allocate(void* userdata, size_t size) {
-  return static_cast<Arena*>(userdata)->allocate(size);
-}
-void arena_free(void*, void*) {}
-
-bool in_list(std::string_view tag, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), tag) != list.end();
-}
-
-bool is_void(std::string_view tag) {
-  return in_list(
-      tag, {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-            "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image"});
-}
+bool is_void(std::string_view tag) { return kVoidTags.contains(tag); }
 
 // Elements whose content is text up to their end tag.
-bool is_raw_text(std::string_view tag) {
-  return in_list(tag, {"script", "style", "textarea", "title", "xmp", "iframe", "noembed",
-                       "noframes", "plaintext"});
-}
+constexpr TagSet kRawTextTags{"script", "style",   "textarea", "title",    "xmp",
+                              "iframe", "noembed", "noframes", "plaintext"};
+
+bool is_raw_text(std::string_view tag) { return kRawTextTags.contains(tag); }
 
 // Opening one of these closes an open <p> (the common implied end tag).
-bool closes_p(std::string_view tag) {
-  return in_list(
-      tag, {"address", "article", "aside", "blockquote", "div",    "dl",      "fieldset", "footer",
-            "form",    "h1",      "h2",    "h3",         "h4",     "h5",      "h6",       "header",
-            "hr",      "main",    "nav",   "ol",         "p",      "pre",     "section",  "table",
-            "ul",      "li",      "dd",    "dt",         "figure", "details", "menu"});
-}
+constexpr TagSet kClosesPTags{"address", "article", "aside", "blockquote", "div", "dl", "fieldset",
+                              "footer",  "form",    "h1",    "h2",         "h3",  "h4", "h5",
+                              "h6",      "header",  "hr",    "main",       "nav", "ol", "p",
+                              "pre",     "section", "table", "ul",         "li",  "dd", "dt",
+                              "figure",  "details", "menu"};
+
+bool closes_p(std::string_view tag) { return kClosesPTags.contains(tag); }
 
 // Tags that close an open sibling of their own kind.
 bool closes_sibling(std::string_view tag, std::string_view open) {
-  if (tag == open) return in_list(tag, {"li", "dt", "dd", "option", "tr", "td", "th", "p"});
+  static constexpr TagSet kSelfClosing{"li", "dt", "dd", "option", "tr", "td", "th", "p"};
+  if (tag == open) return kSelfClosing.contains(tag);
   return (tag == "td" && open == "th") || (tag == "th" && open == "td") ||
          (tag == "dt" && open == "dd") || (tag == "dd" && open == "dt");
 }
@@ -90,9 +57,8 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
   std::string name;
   auto read_name = [&](size_t i) {
     name.clear();
-    while (i < html.size() && (std::isalnum(static_cast<unsigned char>(html[i])) ||
-                               html[i] == '-' || html[i] == ':')) {
-      name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(html[i]))));
+    while (i < html.size() && (is_ascii_alnum(html[i]) || html[i] == '-' || html[i] == ':')) {
+      name.push_back(ascii_lower(html[i]));
       ++i;
     }
     return i;
@@ -107,7 +73,7 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
     }
     bool closing = i + 1 < html.size() && html[i + 1] == '/';
     size_t name_start = i + (closing ? 2 : 1);
-    if (name_start >= html.size() || !std::isalpha(static_cast<unsigned char>(html[name_start]))) {
+    if (name_start >= html.size() || !is_ascii_alpha(html[name_start])) {
       i = name_start;  // "<!doctype", "< ", "<?...": not a tag that nests
       continue;
     }
@@ -134,9 +100,8 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
         if (pos == std::string_view::npos) break;
         std::string_view candidate = html.substr(pos, close.size());
         if (candidate.size() == close.size() &&
-            std::equal(candidate.begin(), candidate.end(), close.begin(), [](char a, char b) {
-              return std::tolower(static_cast<unsigned char>(a)) == b;
-            }))
+            std::equal(candidate.begin(), candidate.end(), close.begin(),
+                       [](char a, char b) { return ascii_lower(a) == b; }))
           break;
         pos += 2;
       }
@@ -165,102 +130,57 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
   return out;
 }
 
-struct HtmlDocument::Impl {
-  Arena arena;
-  std::string limited;  // the page with over-deep tags removed, when any were
-  GumboOutput* output = nullptr;
-};
+std::optional<HtmlParser> parse_html_parser_name(std::string_view name) {
+  if (name == "libxml2") return HtmlParser::kLibxml2;
+  if (name == "gumbo") return HtmlParser::kGumbo;
+  return std::nullopt;
+}
+
+std::string_view html_parser_name(HtmlParser parser) {
+  return parser == HtmlParser::kLibxml2 ? "libxml2" : "gumbo";
+}
 
 std::string_view HtmlElement::tag() const {
-  const auto* node = static_cast<const GumboNode*>(node_);
-  GumboTag tag = node->v.element.tag;
-  if (tag == GUMBO_TAG_UNKNOWN) return {};
-  return gumbo_normalized_tagname(tag);
+  return gumbo_node_ ? html_backends::gumbo_tag(gumbo_node_) : tag_;
 }
 
 bool HtmlElement::self_closing() const {
-  const auto* node = static_cast<const GumboNode*>(node_);
-  const GumboStringPiece& original = node->v.element.original_tag;
-  if (original.data == nullptr || original.length < 2 ||
-      original.data[original.length - 2] != '/' || original.data[original.length - 1] != '>') {
-    return false;
-  }
-  // "<a href=/>" ends the same way, but its slash is the unquoted value of the last attribute.
-  const char* slash = original.data + original.length - 2;
-  const GumboVector& attributes = node->v.element.attributes;
-  if (attributes.length > 0) {
-    const auto* last = static_cast<const GumboAttribute*>(attributes.data[attributes.length - 1]);
-    const GumboStringPiece& value = last->original_value;
-    if (value.data != nullptr && value.length > 0 && slash < value.data + value.length) {
-      return false;
-    }
-  }
-  return true;
+  return gumbo_node_ && html_backends::gumbo_self_closing(gumbo_node_);
 }
 
 std::optional<std::string_view> HtmlElement::attribute(std::string_view name) const {
-  const auto* node = static_cast<const GumboNode*>(node_);
-  const GumboVector& attributes = node->v.element.attributes;
-  for (unsigned i = 0; i < attributes.length; ++i) {
-    const auto* attribute = static_cast<const GumboAttribute*>(attributes.data[i]);
-    if (name.size() == std::strlen(attribute->name) &&
-        strncasecmp(attribute->name, name.data(), name.size()) == 0) {
-      return std::string_view(attribute->value);
+  if (gumbo_node_) return html_backends::gumbo_attribute(gumbo_node_, name);
+  for (const unsigned char* const* a = attributes_; a && a[0]; a += 2) {
+    const char* key = reinterpret_cast<const char*>(a[0]);
+    if (name.size() == std::strlen(key) && strncasecmp(key, name.data(), name.size()) == 0) {
+      return a[1] ? std::string_view(reinterpret_cast<const char*>(a[1])) : std::string_view();
     }
   }
   return std::nullopt;
 }
 
-HtmlDocument::HtmlDocument(std::string_view html, size_t max_depth)
+struct HtmlDocument::Impl {
+  HtmlParser parser = HtmlParser::kGumbo;
+  std::string limited;  // the page with over-deep tags removed, when any were
+  std::string_view html;
+  html_backends::GumboTreePtr gumbo;
+};
+
+HtmlDocument::HtmlDocument(std::string_view html, size_t max_depth, HtmlParser parser)
     : impl_(std::make_unique<Impl>()) {
+  impl_->parser = parser;
   impl_->limited = limit_html_nesting(html, max_depth);
-  if (!impl_->limited.empty()) html = impl_->limited;
-  GumboOptions options = kGumboDefaultOptions;
-  options.allocator = arena_allocate;
-  options.deallocator = arena_free;
-  options.userdata = &impl_->arena;
-  options.max_errors = 0;  // parse errors are of no use here and cost memory on broken pages
-  impl_->output = gumbo_parse_with_options(&options, html.data(), html.size());
+  impl_->html = impl_->limited.empty() ? html : std::string_view(impl_->limited);
+  if (parser == HtmlParser::kGumbo) impl_->gumbo = html_backends::parse_with_gumbo(impl_->html);
 }
 
-HtmlDocument::~HtmlDocument() = default;  // the arena frees every node
+HtmlDocument::~HtmlDocument() = default;
 
 void HtmlDocument::walk(HtmlVisitor& visitor, size_t max_depth) const {
-  struct Frame {
-    const GumboNode* node;
-    unsigned next_child;
-    bool reported;  // start() was called, so end() is due
-  };
-  std::vector<Frame> stack;
-  const GumboNode* root = impl_->output->document;
-  stack.push_back({root, 0, false});
-  while (!stack.empty()) {
-    Frame& frame = stack.back();
-    const GumboVector& children = frame.node->type == GUMBO_NODE_DOCUMENT
-                                      ? frame.node->v.document.children
-                                      : frame.node->v.element.children;
-    if (frame.next_child >= children.length) {
-      if (frame.reported) visitor.end(HtmlElement(frame.node));
-      stack.pop_back();
-      continue;
-    }
-    const auto* child = static_cast<const GumboNode*>(children.data[frame.next_child++]);
-    switch (child->type) {
-      case GUMBO_NODE_TEXT:
-      case GUMBO_NODE_WHITESPACE:
-      case GUMBO_NODE_CDATA:
-        visitor.text(child->v.text.text);
-        break;
-      case GUMBO_NODE_ELEMENT:
-      case GUMBO_NODE_TEMPLATE: {
-        bool report = stack.size() <= max_depth;
-        if (report && !visitor.start(HtmlElement(child))) break;
-        stack.push_back({child, 0, report});
-        break;
-      }
-      default:  // comments, the document
-        break;
-    }
+  if (impl_->gumbo) {
+    html_backends::walk_gumbo(*impl_->gumbo, visitor, max_depth);
+  } else {
+    html_backends::walk_libxml2(impl_->html, visitor, max_depth);
   }
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // HtmlExtractor: raw HTML bytes in, main text out. Decodes the bytes to UTF-8 (charset.h),
-// parses with gumbo (html_document.h) and extracts either with jusText (main content only;
-// the language is guessed with CLD2 to pick the stop-word list) or as plain visible text.
+// parses with libxml2 or gumbo (html_document.h) and extracts either with jusText (main content
+// only; the language is guessed with CLD2 to pick the stop-word list) or as plain visible text.
 // Paragraphs are separated by blank lines. Thread-safe: extract() keeps no shared state.
 #include <string>
 #include <string_view>
 
 #include "text/charset.h"
+#include "text/html_document.h"
 #include "text/justext.h"
 #include "text/stop_words.h"
 
@@ -16,6 +17,9 @@ enum class HtmlAlgorithm { kJusText, kPlain };
 
 struct HtmlExtractOptions {
   HtmlAlgorithm algorithm = HtmlAlgorithm::kJusText;
+  // libxml2 by default: the parser jusText (through lxml) and so NeMo Curator use, which
+  // splits pages into the same blocks, and about four times faster than gumbo here.
+  HtmlParser parser = HtmlParser::kLibxml2;
   JusTextOptions justext;
   std::string language;  // a fixed ISO 639-1 code for the stop words; empty: detect (CLD2)
   size_t max_input_bytes = 8 << 20;  // longer pages are cut (at a UTF-8 boundary) first

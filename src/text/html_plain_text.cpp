@@ -2,31 +2,27 @@
 
 #include <algorithm>
 
+#include "text/tag_set.h"
 #include "text/unicode_space.h"
 
 namespace winnow {
 
 namespace {
 
-bool in_list(std::string_view tag, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), tag) != list.end();
-}
+constexpr TagSet kBlockTags{
+    "address", "article", "aside", "blockquote", "body",    "caption",  "center",     "dd",
+    "details", "dialog",  "div",   "dl",         "dt",      "fieldset", "figcaption", "figure",
+    "footer",  "form",    "h1",    "h2",         "h3",      "h4",       "h5",         "h6",
+    "header",  "hgroup",  "hr",    "li",         "main",    "menu",     "nav",        "ol",
+    "option",  "p",       "pre",   "section",    "summary", "table",    "tbody",      "td",
+    "tfoot",   "th",      "thead", "tr",         "ul",      "legend",   "textarea",   "title"};
 
-bool is_block(std::string_view tag) {
-  return in_list(
-      tag,
-      {"address", "article", "aside", "blockquote", "body",    "caption",  "center",     "dd",
-       "details", "dialog",  "div",   "dl",         "dt",      "fieldset", "figcaption", "figure",
-       "footer",  "form",    "h1",    "h2",         "h3",      "h4",       "h5",         "h6",
-       "header",  "hgroup",  "hr",    "li",         "main",    "menu",     "nav",        "ol",
-       "option",  "p",       "pre",   "section",    "summary", "table",    "tbody",      "td",
-       "tfoot",   "th",      "thead", "tr",         "ul",      "legend",   "textarea",   "title"});
-}
+bool is_block(std::string_view tag) { return kBlockTags.contains(tag); }
 
-bool is_invisible_tag(std::string_view tag) {
-  return in_list(tag, {"head", "script", "style", "template", "noscript", "iframe", "object", "svg",
-                       "math", "select", "datalist"});
-}
+constexpr TagSet kInvisibleTags{"head",   "script", "style", "template", "noscript", "iframe",
+                                "object", "svg",    "math",  "select",   "datalist"};
+
+bool is_invisible_tag(std::string_view tag) { return kInvisibleTags.contains(tag); }
 
 std::string lower(std::string_view s) {
   std::string out(s);

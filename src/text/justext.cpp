@@ -4,33 +4,29 @@
 #include <array>
 
 #include "core/utf8.h"
+#include "text/tag_set.h"
 #include "text/unicode_space.h"
 
 namespace winnow {
 
 namespace {
 
-bool in_list(std::string_view tag, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), tag) != list.end();
-}
-
 // jusText's PARAGRAPH_TAGS, plus the HTML5 block elements (see the header).
-bool is_paragraph_tag(std::string_view tag) {
-  return in_list(
-      tag,
-      {"body", "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt",
-       "fieldset", "form", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea",
-       "tfoot", "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
-       // HTML5 and other block elements jusText predates
-       "article", "aside", "footer", "header", "main", "nav", "section", "figure", "figcaption",
-       "ol", "hr", "address", "details", "summary", "tbody", "dialog", "menu", "hgroup"});
-}
+constexpr TagSet kParagraphTags{
+    "body", "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt",
+    "fieldset", "form", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea",
+    "tfoot", "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+    // HTML5 and other block elements jusText predates
+    "article", "aside", "footer", "header", "main", "nav", "section", "figure", "figcaption", "ol",
+    "hr", "address", "details", "summary", "tbody", "dialog", "menu", "hgroup"};
+
+bool is_paragraph_tag(std::string_view tag) { return kParagraphTags.contains(tag); }
 
 // What lxml's Cleaner removes in jusText's preprocessor (kill_tags head; scripts, style,
 // links, meta), plus template contents, which a browser never shows.
-bool is_killed_tag(std::string_view tag) {
-  return in_list(tag, {"head", "script", "style", "link", "meta", "template"});
-}
+constexpr TagSet kKilledTags{"head", "script", "style", "link", "meta", "template"};
+
+bool is_killed_tag(std::string_view tag) { return kKilledTags.contains(tag); }
 
 bool is_heading_tag(std::string_view tag) {
   return tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6';

@@ -4,9 +4,8 @@
 
 namespace winnow {
 
-size_t unicode_space_length(std::string_view s, size_t i) {
+size_t unicode_space_length_multibyte(std::string_view s, size_t i) {
   auto c = static_cast<uint8_t>(s[i]);
-  if (c < 0x80) return (c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F));
   auto at = [&](size_t k) { return i + k < s.size() ? static_cast<uint8_t>(s[i + k]) : 0; };
   if (c == 0xC2) return (at(1) == 0x85 || at(1) == 0xA0) ? 2 : 0;  // U+0085, U+00A0
   if (c == 0xE1) return (at(1) == 0x9A && at(2) == 0x80) ? 3 : 0;  // U+1680

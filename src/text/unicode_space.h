@@ -6,8 +6,16 @@
 
 namespace winnow {
 
-// Byte length of the whitespace character at utf8[i], or 0 when it is not whitespace.
-size_t unicode_space_length(std::string_view utf8, size_t i);
+// The non-ASCII part of unicode_space_length.
+size_t unicode_space_length_multibyte(std::string_view utf8, size_t i);
+
+// Byte length of the whitespace character at utf8[i], or 0 when it is not whitespace. Inline:
+// the extractors call it on every byte, and nearly every byte is ASCII.
+inline size_t unicode_space_length(std::string_view utf8, size_t i) {
+  auto c = static_cast<unsigned char>(utf8[i]);
+  if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+  return unicode_space_length_multibyte(utf8, i);
+}
 
 // Appends `text` with every run of whitespace replaced by "\n" when the run holds a line break
 // ("\n" or "\r") and by " " otherwise (jusText's normalize_whitespace).

@@ -1,7 +1,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "filters/builtin_stages.h"
@@ -45,6 +49,8 @@ class HtmlExtractTest : public ::testing::Test {
     for (size_t i = 0; i < batch->size(); ++i) batch->mark_text_unchecked(i);
     return batch;
   }
+
+  void expect_hostile_pages_bounded(Stage& stage);
 
   ReasonTable reasons_;
   StageContext context_{reasons_, "html_extract", 0, 42};
@@ -104,7 +110,14 @@ TEST_F(HtmlExtractTest, FixedLanguageAndUnknownLists) {
 }
 
 TEST_F(HtmlExtractTest, HostilePagesStayBounded) {
-  auto stage = make({{"max_input_bytes", int64_t{1} << 20}});
+  for (const char* parser : {"libxml2", "gumbo"}) {
+    SCOPED_TRACE(parser);
+    auto stage = make({{"max_input_bytes", int64_t{1} << 20}, {"parser", std::string(parser)}});
+    expect_hostile_pages_bounded(*stage);
+  }
+}
+
+void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
   std::string deep;
   for (int i = 0; i < 300000; ++i) deep += "<div><span>";
   deep += "<p>" + kProse + "</p>";
@@ -114,7 +127,7 @@ TEST_F(HtmlExtractTest, HostilePagesStayBounded) {
   for (int i = 0; i < 100000; ++i) formatting += "<b><i><a>x</b></i>";
   auto batch = raw_batch({{deep}, {huge}, {formatting}});
   auto begin = std::chrono::steady_clock::now();
-  ASSERT_TRUE(stage->process(*batch).is_ok());
+  ASSERT_TRUE(stage.process(*batch).is_ok());
   // Only the first MiB of the 50 MB page is parsed.
   EXPECT_LT(batch->text(1).size(), 1u << 20);
   EXPECT_GT(batch->text(1).size(), 100000u);
@@ -161,6 +174,8 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
             "");
   EXPECT_THAT(error_of({{"algorithm", std::string("magic")}}),
               HasSubstr("parameter 'algorithm': must be justext or plain"));
+  EXPECT_THAT(error_of({{"parser", std::string("html5lib")}}),
+              HasSubstr("parameter 'parser': must be libxml2 or gumbo; got 'html5lib'"));
   EXPECT_THAT(error_of({{"length_high", int64_t{10}}}),
               HasSubstr("parameter 'length_high': must be at least length_low"));
   EXPECT_THAT(error_of({{"stopwords_low", 1.5}}), HasSubstr("parameter 'stopwords_low'"));
@@ -171,6 +186,41 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
   EXPECT_EQ(error_of({{"algorithm", std::string("plain")},
                       {"stopwords_dir", std::string("/nonexistent")}}),
             "");
+}
+
+// Real pages (Debian's python3.11-doc, Sphinx output): libxml2, the default, splits them into
+// the same paragraphs as gumbo, so both give the same text, with either algorithm.
+TEST_F(HtmlExtractTest, BothParsersGiveTheSameTextOnRealPages) {
+  std::vector<std::string> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("/usr/share/doc/python3.11/html/library")) {
+    if (entry.path().extension() == ".html") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 40u) << "python3.11-doc is installed by scripts/setup";
+  files.resize(40);
+  std::vector<testing::TestDoc> docs;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    docs.push_back({std::string(std::istreambuf_iterator<char>(in), {})});
+  }
+  for (const char* algorithm : {"justext", "plain"}) {
+    SCOPED_TRACE(algorithm);
+    auto libxml2 = make({{"algorithm", std::string(algorithm)}});
+    auto gumbo = make({{"algorithm", std::string(algorithm)}, {"parser", std::string("gumbo")}});
+    auto a = raw_batch(docs);
+    auto b = raw_batch(docs);
+    ASSERT_TRUE(libxml2->process(*a).is_ok());
+    ASSERT_TRUE(gumbo->process(*b).is_ok());
+    size_t kept = 0;
+    for (size_t i = 0; i < docs.size(); ++i) {
+      ASSERT_EQ(a->kept(i), b->kept(i)) << files[i];
+      if (!a->kept(i)) continue;  // an index page can be all boilerplate
+      ++kept;
+      EXPECT_EQ(a->text(i), b->text(i)) << files[i];
+    }
+    EXPECT_GE(kept, 30u);
+  }
 }
 
 }  // namespace
