@@ -57,7 +57,7 @@ class ParagraphMaker final : public HtmlVisitor {
       enter(tag);
       br_ = br;
       if (br) {
-        current_.raw += ' ';
+        append_text(" ");
       } else if (tag == "a" && !element.self_closing()) {
         // An XHTML "<a id=x/>" anchor is empty for lxml (jusText's parser); gumbo nests the
         // rest of the section in it, which must not count as link text.
@@ -81,15 +81,17 @@ class ParagraphMaker final : public HtmlVisitor {
       // they sit between inline elements ("<b>import</b> <i>json</i>" -> "importjson", all
       // over highlighted code). Keeping them as one separator fixes that and changes nothing
       // else: a blank node neither counts as text nor ends a <br><br> pair.
-      if (current_.has_text) append_normalized_whitespace(current_.raw, content);
+      if (current_.has_text) append_text(content);
       return;
     }
     size_t before = current_.raw.size();
     append_normalized_whitespace(current_.raw, content);
-    current_.has_text = true;
     if (link_) {
+      // The piece's own normalised length, as jusText counts a link's text.
       current_.links += count_code_points(std::string_view(current_.raw).substr(before));
     }
+    join_whitespace_at(before);
+    current_.has_text = true;
     br_ = false;
   }
 
@@ -117,12 +119,28 @@ class ParagraphMaker final : public HtmlVisitor {
     if (tag == "pre" && pres_open_ > 0) --pres_open_;
   }
 
+  // current_.raw is kept normalised as it grows (one ' ' or '\n' per whitespace run), so a
+  // paragraph needs trimming only, not a second pass over its text.
+  void append_text(std::string_view content) {
+    size_t before = current_.raw.size();
+    append_normalized_whitespace(current_.raw, content);
+    join_whitespace_at(before);
+  }
+  // Two runs meeting at `at` become one, a line break if either was one: what normalising the
+  // text in one piece gives.
+  void join_whitespace_at(size_t at) {
+    std::string& raw = current_.raw;
+    if (at == 0 || at >= raw.size()) return;
+    char left = raw[at - 1], right = raw[at];
+    if ((left != ' ' && left != '\n') || (right != ' ' && right != '\n')) return;
+    raw[at - 1] = left == '\n' || right == '\n' ? '\n' : ' ';
+    raw.erase(at, 1);
+  }
+
   void start_paragraph() {
     if (current_.has_text) {
       JusTextParagraph p;
-      std::string normalized;
-      append_normalized_whitespace(normalized, current_.raw);
-      p.text = std::string(trim_unicode_space(normalized));
+      p.text = std::string(trim_unicode_space(current_.raw));
       p.length = count_code_points(p.text);
       p.chars_in_links = current_.links;
       p.heading = current_.heading;
