@@ -6,7 +6,7 @@
 // (and the page-average is printed too). One line per variant (algorithm and options).
 //
 //   html_extract_quality [--main ATTR=VALUE] [--exclude ATTR=VALUE] [--debug]
-//                        [--paragraphs] [--parser libxml2|gumbo] PAGE.html...
+//                        [--paragraphs] [--parser libxml2|scanner|gumbo] PAGE.html...
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     } else if (a == "--parser" && i + 1 < argc) {
       auto p = parse_html_parser_name(argv[++i]);
       if (!p) {
-        std::fprintf(stderr, "--parser: libxml2 or gumbo\n");
+        std::fprintf(stderr, "--parser: libxml2, scanner or gumbo\n");
         return 2;
       }
       parser = *p;

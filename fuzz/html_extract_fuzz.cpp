@@ -1,7 +1,7 @@
-// libFuzzer target: charset detection and conversion, libxml2 and gumbo parsing and both
-// extraction algorithms on arbitrary bytes. The first byte picks the algorithm, the parser,
-// the declared charset and jusText's options (bit 1: gumbo with code_in_context, else libxml2;
-// bit 7: the container pass with Snowball + frequency stop words).
+// libFuzzer target: charset detection and conversion, the three HTML parsers (scanner,
+// libxml2, gumbo) and both extraction algorithms on arbitrary bytes. The first byte picks the
+// algorithm, the declared charset and jusText's options (bit 7: the container pass with
+// Snowball + frequency stop words); the input's length modulo 3 picks the parser.
 #include <cstdint>
 #include <string>
 
@@ -26,7 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   HtmlExtractOptions options;
   options.algorithm = (data[0] & 1) ? HtmlAlgorithm::kPlain : HtmlAlgorithm::kJusText;
   options.justext.code_in_context = data[0] & 2;
-  options.parser = (data[0] & 2) ? HtmlParser::kGumbo : HtmlParser::kLibxml2;
+  static const HtmlParser kParsers[] = {HtmlParser::kScanner, HtmlParser::kLibxml2,
+                                        HtmlParser::kGumbo};
+  options.parser = kParsers[size % 3];
   options.max_input_bytes = 1 << 16;
   options.max_depth = (data[0] & 4) ? 8 : 1000;
   options.justext.container = data[0] & 0x80;

@@ -84,9 +84,10 @@ StageSpec html_extract_spec() {
       "visible text (plain); records the charset used.",
       {
           {"algorithm", ParamType::kString, "justext", "justext (main content) or plain"},
-          {"parser", ParamType::kString, "libxml2",
-           "libxml2 (lxml's parser, as jusText and NeMo use; streamed, no tree) or gumbo (the "
-           "HTML5 algorithm, as browsers build the tree)"},
+          {"parser", ParamType::kString, "scanner",
+           "scanner (winnow's one-pass tag scanner, fastest; same text as libxml2 on real "
+           "pages), libxml2 (lxml's parser, as jusText and NeMo use; streamed, no tree) or "
+           "gumbo (the HTML5 tree, as browsers build it)"},
           {"length_low", ParamType::kInt, "70", "justext: shorter paragraphs are short"},
           {"length_high", ParamType::kInt, "200", "justext: longer paragraphs may be good"},
           {"stopwords_low", ParamType::kFloat, "0.30",
@@ -139,7 +140,7 @@ StageSpec html_extract_spec() {
           o.parser = *parser;
         } else {
           return p.error("parser",
-                         "must be libxml2 or gumbo; got '" + p.get_string("parser") + "'");
+                         "must be libxml2, scanner or gumbo; got '" + p.get_string("parser") + "'");
         }
         auto positive = [&](const char* key, int64_t& out) -> Status {
           out = p.get_int(key);

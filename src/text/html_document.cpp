@@ -133,11 +133,20 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
 std::optional<HtmlParser> parse_html_parser_name(std::string_view name) {
   if (name == "libxml2") return HtmlParser::kLibxml2;
   if (name == "gumbo") return HtmlParser::kGumbo;
+  if (name == "scanner") return HtmlParser::kScanner;
   return std::nullopt;
 }
 
 std::string_view html_parser_name(HtmlParser parser) {
-  return parser == HtmlParser::kLibxml2 ? "libxml2" : "gumbo";
+  switch (parser) {
+    case HtmlParser::kLibxml2:
+      return "libxml2";
+    case HtmlParser::kGumbo:
+      return "gumbo";
+    case HtmlParser::kScanner:
+      return "scanner";
+  }
+  return {};
 }
 
 std::string_view HtmlElement::tag() const {
@@ -150,9 +159,14 @@ bool HtmlElement::self_closing() const {
 
 std::optional<std::string_view> HtmlElement::attribute(std::string_view name) const {
   if (gumbo_node_) return html_backends::gumbo_attribute(gumbo_node_, name);
-  for (const unsigned char* const* a = attributes_; a && a[0]; a += 2) {
-    const char* key = reinterpret_cast<const char*>(a[0]);
-    if (name.size() == std::strlen(key) && strncasecmp(key, name.data(), name.size()) == 0) {
+  auto same_name = [&](std::string_view key) {
+    return key.size() == name.size() && strncasecmp(key.data(), name.data(), name.size()) == 0;
+  };
+  for (size_t i = 0; i < scanned_count_; ++i) {
+    if (same_name(scanned_attributes_[i].name)) return scanned_attributes_[i].value;
+  }
+  for (const unsigned char* const* a = xml_attributes_; a && a[0]; a += 2) {
+    if (same_name(reinterpret_cast<const char*>(a[0]))) {
       return a[1] ? std::string_view(reinterpret_cast<const char*>(a[1])) : std::string_view();
     }
   }
@@ -163,13 +177,16 @@ struct HtmlDocument::Impl {
   HtmlParser parser = HtmlParser::kGumbo;
   std::string limited;  // the page with over-deep tags removed, when any were
   std::string_view html;
+  size_t max_open = 0;  // the nesting cap
   html_backends::GumboTreePtr gumbo;
 };
 
 HtmlDocument::HtmlDocument(std::string_view html, size_t max_depth, HtmlParser parser)
     : impl_(std::make_unique<Impl>()) {
   impl_->parser = parser;
-  impl_->limited = limit_html_nesting(html, max_depth);
+  impl_->max_open = max_depth;
+  // The scanner caps nesting itself, in its one pass.
+  if (parser != HtmlParser::kScanner) impl_->limited = limit_html_nesting(html, max_depth);
   impl_->html = impl_->limited.empty() ? html : std::string_view(impl_->limited);
   if (parser == HtmlParser::kGumbo) impl_->gumbo = html_backends::parse_with_gumbo(impl_->html);
 }
@@ -177,10 +194,16 @@ HtmlDocument::HtmlDocument(std::string_view html, size_t max_depth, HtmlParser p
 HtmlDocument::~HtmlDocument() = default;
 
 void HtmlDocument::walk(HtmlVisitor& visitor, size_t max_depth) const {
-  if (impl_->gumbo) {
-    html_backends::walk_gumbo(*impl_->gumbo, visitor, max_depth);
-  } else {
-    html_backends::walk_libxml2(impl_->html, visitor, max_depth);
+  switch (impl_->parser) {
+    case HtmlParser::kGumbo:
+      html_backends::walk_gumbo(*impl_->gumbo, visitor, max_depth);
+      break;
+    case HtmlParser::kLibxml2:
+      html_backends::walk_libxml2(impl_->html, visitor, max_depth);
+      break;
+    case HtmlParser::kScanner:
+      html_backends::walk_scanner(impl_->html, visitor, max_depth, impl_->max_open);
+      break;
   }
 }
 

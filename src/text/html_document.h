@@ -22,40 +22,56 @@
 
 namespace winnow {
 
-enum class HtmlParser { kLibxml2, kGumbo };
+enum class HtmlParser { kLibxml2, kGumbo, kScanner };
 
-// "libxml2" or "gumbo"; nullopt for anything else.
+// "libxml2", "gumbo" or "scanner"; nullopt for anything else.
 std::optional<HtmlParser> parse_html_parser_name(std::string_view name);
 std::string_view html_parser_name(HtmlParser parser);
+
+// An attribute as the scanner (HtmlParser::kScanner) found it, its value's entities decoded.
+struct HtmlAttribute {
+  std::string_view name;  // as written (compared without regard to case)
+  std::string_view value;
+};
 
 // An element seen during a walk; valid only inside the callback. Attributes are known in
 // start() only (end() sees the tag).
 class HtmlElement {
  public:
-  static HtmlElement from_gumbo(const void* node) { return HtmlElement(node, {}, nullptr); }
+  static HtmlElement from_gumbo(const void* node) { return HtmlElement(node, {}); }
   // `attributes`: libxml2's SAX list (name, value, ..., null; a value may be null).
   static HtmlElement from_libxml2(std::string_view tag, const unsigned char* const* attributes) {
-    return HtmlElement(nullptr, tag, attributes);
+    HtmlElement e(nullptr, tag);
+    e.xml_attributes_ = attributes;
+    return e;
+  }
+  static HtmlElement from_scanner(std::string_view tag, const HtmlAttribute* attributes,
+                                  size_t count) {
+    HtmlElement e(nullptr, tag);
+    e.scanned_attributes_ = attributes;
+    e.scanned_count_ = count;
+    return e;
   }
 
-  // The lowercase tag name ("div", "h2"). Empty for tags gumbo does not know; libxml2 gives
-  // unknown tags their (lowercased) name.
+  // The lowercase tag name ("div", "h2"). Empty for tags gumbo does not know; libxml2 and the
+  // scanner give unknown tags their (lowercased) name.
   std::string_view tag() const;
   std::optional<std::string_view> attribute(std::string_view name) const;
   // Written as "<a .../>" in the source, for gumbo's tree: HTML5 ignores the slash on
   // non-void elements (what follows lands inside), but XHTML pages mean an empty element and
   // lxml, which jusText and NeMo parse with, makes it one. Reads the source text: the page
-  // given to HtmlDocument must still be alive. Always false for libxml2, which has already
-  // made such an element empty, as lxml does.
+  // given to HtmlDocument must still be alive. Always false for libxml2 and the scanner,
+  // which have already made such an element empty, as lxml does.
   bool self_closing() const;
 
  private:
-  HtmlElement(const void* gumbo_node, std::string_view tag, const unsigned char* const* attributes)
-      : gumbo_node_(gumbo_node), tag_(tag), attributes_(attributes) {}
+  HtmlElement(const void* gumbo_node, std::string_view tag) : gumbo_node_(gumbo_node), tag_(tag) {}
 
-  const void* gumbo_node_;                  // a GumboNode, or null for libxml2
-  std::string_view tag_;                    // libxml2
-  const unsigned char* const* attributes_;  // libxml2
+  const void* gumbo_node_;  // a GumboNode, or null
+  std::string_view tag_;    // libxml2, scanner
+  const unsigned char* const* xml_attributes_ = nullptr;
+  const HtmlAttribute* scanned_attributes_ = nullptr;
+  size_t scanned_count_ = 0;
 };
 
 class HtmlVisitor {

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "core/utf8.h"
+
 namespace winnow {
 
 namespace {
@@ -29,24 +31,6 @@ size_t decode(std::string_view s, size_t i, uint32_t& cp) {
   }
   cp = 0xFFFD;  // truncated: only reachable with invalid input
   return 1;
-}
-
-void encode(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // The byte 0x80..0xBF (a UTF-8 continuation byte) that `cp` stands for when the bytes were
@@ -197,7 +181,7 @@ ScanResult scan(std::string_view s, std::string* out, bool after_letters) {
           result.ideographic += ideographic;
           if (out) {
             out->append(s.data() + copied, i - copied);
-            encode(cp, *out);
+            append_utf8(*out, cp);
             copied = j;
           }
           last_match = j;

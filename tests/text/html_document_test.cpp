@@ -115,6 +115,19 @@ TEST(HtmlDocumentLibxml2, AttributesWithoutValuesAndTheUtf8IsKept) {
   EXPECT_EQ(visitor.seen, "hidden=[]Caf\xC3\xA9 \xE2\x80\x99visiblex");
 }
 
+TEST(HtmlDocumentLibxml2, AnEmptyPageHasNoEvents) {
+  for (HtmlParser parser : {HtmlParser::kLibxml2, HtmlParser::kGumbo, HtmlParser::kScanner}) {
+    HtmlDocument doc("", 1000, parser);
+    Recorder r;
+    doc.walk(r, 1000);
+    if (parser == HtmlParser::kGumbo) {
+      EXPECT_EQ(r.events, "<html><head></head><body></body></html>");  // HTML5 always has them
+    } else {
+      EXPECT_EQ(r.events, "") << html_parser_name(parser);
+    }
+  }
+}
+
 TEST(HtmlDocumentLibxml2, ElementsBeyondTheWalkDepthGiveTextOnly) {
   std::string html = "<div><div><div><b>deep</b></div></div></div>";
   HtmlDocument doc(html, 1000, HtmlParser::kLibxml2);
@@ -148,6 +161,92 @@ TEST(HtmlDocumentLibxml2, DeeplyNestedPagesParseQuickly) {
   Recorder r;
   doc.walk(r, 100000);
   EXPECT_NE(r.events.find("end"), std::string::npos);
+}
+
+// The scanner: HTML5 tokenisation, the tree rules that place blocks (checked against libxml2's
+// tree, which lxml.html builds the same way, on the shapes below).
+std::string scanned(const std::string& html, size_t max_depth = 1000) {
+  HtmlDocument doc(html, max_depth, HtmlParser::kScanner);
+  Recorder r;
+  doc.walk(r, 100000);
+  return r.events;
+}
+
+TEST(HtmlDocumentScanner, TreeShapesAreLibxml2s) {
+  for (const std::string html :
+       {"<body><a id='s'/>text<p>one<p>two<ul><li>x<li>y</ul>", "hello<br>world",
+        "<title>T</title><div>a</span>b</div>",
+        "<p id=x>a &amp; b<aside>skipped<b>too</b></aside>d",
+        "<table><tr><td>a<td>b<tr><td>c</table><dl><dt>t<dd>d<dt>u</dl>"}) {
+    HtmlDocument lib(html, 1000, HtmlParser::kLibxml2);
+    Recorder expected;
+    lib.walk(expected, 1000);
+    // libxml2 does not know HTML5's <aside> and keeps it inside the <p>: the scanner closes
+    // the <p> there, as HTML5 does. Both start a block at the same place.
+    if (html.find("aside") != std::string::npos) {
+      EXPECT_EQ(scanned(html), "<html><body><p#x>a & b</p><aside>d</body></html>");
+      continue;
+    }
+    EXPECT_EQ(scanned(html), expected.events) << html;
+  }
+}
+
+TEST(HtmlDocumentScanner, TokenisesLikeHtml5) {
+  // Comments (also "<!-->"), doctype, processing instructions and CDATA are not text.
+  EXPECT_EQ(scanned("<!doctype html><p>a<!-- <p>x --><!-->b<?php x ?><![CDATA[y]]>c"),
+            "<html><body><p>abc</p></body></html>");
+  // '>' inside a quoted attribute value; unquoted values; a value's references decoded.
+  struct Attributes final : HtmlVisitor {
+    std::string seen;
+    bool start(const HtmlElement& e) override {
+      if (e.tag() == "a") {
+        seen += std::string(e.attribute("title").value_or("-")) + "|" +
+                std::string(e.attribute("HREF").value_or("-")) + "|" +
+                (e.attribute("hidden") ? "hidden" : "shown");
+      }
+      return true;
+    }
+    void end(const HtmlElement&) override {}
+    void text(std::string_view t) override { seen += "[" + std::string(t) + "]"; }
+  } a;
+  std::string html = "<p><a title=\"x > y &amp; z\" href=/a/b hidden>link</a>";
+  HtmlDocument(html, 1000, HtmlParser::kScanner).walk(a, 1000);
+  EXPECT_EQ(a.seen, "x > y & z|/a/b|hidden[link]");
+  // Script and style are raw text to their end tag (any case); title and textarea decode.
+  EXPECT_EQ(
+      scanned("<script>if (a<b) x='</p>'</SCRIPT ><p>t&lt;u</p><textarea>&lt;b&gt;</textarea>"),
+      "<html><head><script>if (a<b) x='</p>'</script></head><body><p>t<u</p>"
+      "<textarea><b></textarea></body></html>");
+  // References: named (with or without ';'), numeric, invalid, unknown; a lone '<' is text.
+  EXPECT_EQ(scanned("<p>&copy &eacute;&#233;&#xE9;&#0;&#x110000;&bogus; a < b &#"),
+            "<html><body><p>\xC2\xA9 \xC3\xA9\xC3\xA9\xC3\xA9\xEF\xBF\xBD\xEF\xBF\xBD"
+            "&bogus; a < b &#</p></body></html>");
+  // "<x/>" is empty, as libxml2 makes it; "<script/>" has no raw text after it.
+  EXPECT_EQ(scanned("<body><div/>a<script/>b"),
+            "<html><body><div></div>a<script></script>b</body></html>");
+  // A tag cut off by the end of the page is dropped.
+  EXPECT_EQ(scanned("<p>a<b title=\"x"), "<html><body><p>a</p></body></html>");
+}
+
+TEST(HtmlDocumentScanner, HeadContentBeforeTheBodyIsInAnImpliedHead) {
+  EXPECT_EQ(scanned("<meta charset=utf-8><title>T</title><link rel=x>  <div>a</div>"),
+            "<html><head><meta></meta><title>T</title><link></link></head><body><div>a</div>"
+            "</body></html>");
+  // Loose text after the head opens the body inside an implied <p>.
+  EXPECT_EQ(scanned("<html><head><title>T</title></head>text<p>x"),
+            "<html><head><title>T</title></head><body><p>text</p><p>x</p></body></html>");
+}
+
+TEST(HtmlDocumentScanner, NestingIsCappedAndStrayEndTagsCostNothing) {
+  // Beyond max_depth start tags are dropped with their end tags; their text stays.
+  EXPECT_EQ(scanned("<div><div><div><b>deep</b></div>after</div>", 4),
+            "<html><body><div><div>deep</div>after</div></body></html>");
+  std::string deep;
+  for (int i = 0; i < 200000; ++i) deep += "<div><span>";
+  deep += "<p>end</p>";
+  for (int i = 0; i < 200000; ++i) deep += "</i></section>";
+  std::string events = scanned(deep);
+  EXPECT_NE(events.find("end"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,411 @@
+// HtmlDocument's scanner backend: one pass over the page that tokenises it as HTML5 does
+// (tags, attributes, comments, raw-text elements, character references) and applies only the
+// tree rules that decide where a block starts and what is hidden:
+// - implied end tags: a block-level start closes an open <p>; <li>, <dt>/<dd>, <option>,
+//   <tr>, <td>/<th> and table sections close an open sibling; void elements and "<x/>" are
+//   empty (as libxml2, and so lxml, make them);
+// - an end tag closes the innermost open element of its name and all inside it, and is
+//   ignored when none is open;
+// - <title>, <meta>, <link>, <style>, <script> and <base> before any body content open an
+//   implied <head>; body content (a body-level tag or text) closes it and opens an implied
+//   <body>, text at that level inside an implied <p>, as libxml2 does.
+// No library offers this at the speed the extraction needs: gumbo builds a full HTML5 tree
+// (about 15 MB/s here) and libxml2 applies all of its HTML4 tree rules (about 60 MB/s with no
+// tree); this pass runs several times faster. Named character references are looked up in
+// libxml2's HTML entity table, the one its own parser uses.
+#include <libxml/HTMLparser.h>
+
+#include <cstring>
+
+#include "core/utf8.h"
+#include "text/html_parser_backends.h"
+#include "text/tag_set.h"
+
+namespace winnow::html_backends {
+
+namespace {
+
+constexpr TagSet kVoidTags{"area",  "base", "basefont", "bgsound", "br",    "col",     "embed",
+                           "frame", "hr",   "image",    "img",     "input", "isindex", "keygen",
+                           "link",  "meta", "param",    "source",  "track", "wbr"};
+// Raw text to the matching end tag; the RCDATA ones (title, textarea) decode references.
+constexpr TagSet kRawTextTags{"script", "style", "xmp", "iframe", "noembed", "noframes"};
+constexpr TagSet kRcdataTags{"title", "textarea"};
+// What libxml2 puts into an implied <head>.
+constexpr TagSet kHeadTags{"title", "meta", "link", "style", "script", "base"};
+// Starting one of these closes an open <p>.
+constexpr TagSet kClosesP{
+    "address", "article", "aside",    "blockquote", "center", "details", "dialog",    "dir",
+    "div",     "dl",      "fieldset", "figcaption", "figure", "footer",  "form",      "h1",
+    "h2",      "h3",      "h4",       "h5",         "h6",     "header",  "hgroup",    "hr",
+    "li",      "listing", "main",     "menu",       "nav",    "ol",      "p",         "pre",
+    "section", "summary", "table",    "ul",         "dd",     "dt",      "plaintext", "xmp"};
+
+// Does starting `tag` close an open `open` (the top of the stack)?
+bool closes(std::string_view tag, std::string_view open) {
+  if (open == "p") return kClosesP.contains(tag);
+  if (open == "li") return tag == "li";
+  if (open == "dt" || open == "dd") return tag == "dt" || tag == "dd";
+  if (open == "option") return tag == "option" || tag == "optgroup";
+  if (open == "td" || open == "th") {
+    return tag == "td" || tag == "th" || tag == "tr" || tag == "tbody" || tag == "thead" ||
+           tag == "tfoot";
+  }
+  if (open == "tr") return tag == "tr" || tag == "tbody" || tag == "thead" || tag == "tfoot";
+  if (open == "thead" || open == "tbody" || open == "tfoot") {
+    return tag == "tbody" || tag == "thead" || tag == "tfoot";
+  }
+  return false;
+}
+
+bool is_ascii_alpha(char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+bool is_blank(std::string_view s) {
+  for (char c : s) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
+
+// Appends `text` with its character references decoded: named ones from libxml2's HTML 4
+// table (with or without the ';'), numeric ones in decimal or hex (invalid code points become
+// U+FFFD). An unknown name stays as written.
+void append_decoded(std::string& out, std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t amp = text.find('&', i);
+    if (amp == std::string_view::npos) {
+      out.append(text.substr(i));
+      return;
+    }
+    out.append(text.substr(i, amp - i));
+    size_t j = amp + 1;
+    if (j < text.size() && text[j] == '#') {
+      ++j;
+      bool hex = j < text.size() && (text[j] == 'x' || text[j] == 'X');
+      if (hex) ++j;
+      size_t digits_start = j;
+      uint32_t code = 0;
+      bool overflow = false;
+      while (j < text.size()) {
+        char c = text[j];
+        int digit = c >= '0' && c <= '9'                        ? c - '0'
+                    : hex && (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10
+                                                                : -1;
+        if (digit < 0) break;
+        code = code * (hex ? 16 : 10) + static_cast<uint32_t>(digit);
+        overflow |= code > 0x10FFFF;
+        ++j;
+      }
+      if (j == digits_start) {  // "&#" with no digits: text as written
+        out.append(text.substr(amp, j - amp));
+        i = j;
+        continue;
+      }
+      if (j < text.size() && text[j] == ';') ++j;
+      if (overflow || code == 0 || (code >= 0xD800 && code <= 0xDFFF)) code = 0xFFFD;
+      append_utf8(out, code);
+      i = j;
+      continue;
+    }
+    size_t name_end = j;
+    while (name_end < text.size() && name_end - j < 32 &&
+           (is_ascii_alpha(text[name_end]) || (text[name_end] >= '0' && text[name_end] <= '9'))) {
+      ++name_end;
+    }
+    const htmlEntityDesc* entity = nullptr;
+    if (name_end > j) {
+      char name[33];
+      std::memcpy(name, text.data() + j, name_end - j);
+      name[name_end - j] = '\0';
+      entity = htmlEntityLookup(reinterpret_cast<const xmlChar*>(name));
+    }
+    if (entity == nullptr) {
+      out.push_back('&');
+      i = j;
+      continue;
+    }
+    append_utf8(out, entity->value);
+    i = name_end < text.size() && text[name_end] == ';' ? name_end + 1 : name_end;
+  }
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view html, HtmlVisitor& visitor, size_t max_depth, size_t max_open)
+      : html_(html), sink_(visitor, max_depth), max_open_(max_open) {}
+
+  void run() {
+    size_t pos = 0;
+    const size_t n = html_.size();
+    while (pos < n) {
+      const void* found = std::memchr(html_.data() + pos, '<', n - pos);
+      size_t lt = found ? static_cast<size_t>(static_cast<const char*>(found) - html_.data()) : n;
+      if (lt > pos) on_text(html_.substr(pos, lt - pos), true);
+      if (lt >= n) break;
+      pos = markup(lt);
+    }
+    sink_.finish();
+  }
+
+ private:
+  // The markup at html_[lt] == '<'; returns where scanning goes on.
+  size_t markup(size_t lt) {
+    const size_t n = html_.size();
+    char next = lt + 1 < n ? html_[lt + 1] : '\0';
+    if (next == '!') {
+      if (html_.compare(lt, 4, "<!--") == 0) {
+        // "<!-->" and "<!--->" end at once, as in HTML5.
+        size_t body = lt + 4;
+        if (body < n && html_[body] == '>') return body + 1;
+        if (body + 1 < n && html_[body] == '-' && html_[body + 1] == '>') return body + 2;
+        size_t end = html_.find("-->", body);
+        return end == std::string_view::npos ? n : end + 3;
+      }
+      return past('>', lt + 2);  // doctype, CDATA and other declarations
+    }
+    if (next == '?') return past('>', lt + 2);
+    if (next == '/') {
+      if (lt + 2 < n && is_ascii_alpha(html_[lt + 2])) {
+        size_t after = read_name(lt + 2);
+        size_t end = html_.find('>', after);
+        if (end == std::string_view::npos) return n;  // EOF in a tag: dropped
+        on_end_tag(name_);
+        return end + 1;
+      }
+      return past('>', lt + 2);  // "</>" and "</ ...>" are dropped
+    }
+    if (!is_ascii_alpha(next)) {
+      on_text(html_.substr(lt, 1), true);  // a lone '<' is text
+      return lt + 1;
+    }
+    size_t after = start_tag(lt + 1);
+    if (after == std::string_view::npos) return n;  // EOF in a tag: dropped
+    // "<script/>" is empty for libxml2 (and lxml): no raw text follows.
+    if (!self_closing_ && (kRawTextTags.contains(name_) || kRcdataTags.contains(name_))) {
+      return raw_text(after);
+    }
+    return after;
+  }
+
+  size_t past(char c, size_t from) const {
+    size_t at = html_.find(c, from);
+    return at == std::string_view::npos ? html_.size() : at + 1;
+  }
+
+  // Lowercases the tag name starting at `i` into name_; returns where it ends.
+  size_t read_name(size_t i) {
+    name_.clear();
+    while (i < html_.size() && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>') {
+      name_.push_back(ascii_lower(html_[i]));
+      ++i;
+    }
+    return i;
+  }
+
+  // Parses the start tag whose name begins at `i`, reports it; returns the index after its
+  // '>', or npos when the page ends inside it.
+  size_t start_tag(size_t i) {
+    const size_t n = html_.size();
+    i = read_name(i);
+    attributes_.clear();
+    values_.clear();
+    bool self_closing = false;
+    while (true) {
+      while (i < n && (is_space(html_[i]) || html_[i] == '/')) {
+        self_closing = html_[i] == '/';
+        ++i;
+      }
+      if (i >= n) return std::string_view::npos;
+      if (html_[i] == '>') break;
+      self_closing = false;
+      size_t name_start = i++;  // a first '=' belongs to the name
+      while (i < n && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
+             html_[i] != '=') {
+        ++i;
+      }
+      std::string_view name = html_.substr(name_start, i - name_start);
+      size_t k = i;
+      while (k < n && is_space(html_[k])) ++k;
+      std::string_view value;
+      if (k < n && html_[k] == '=') {
+        ++k;
+        while (k < n && is_space(html_[k])) ++k;
+        if (k >= n) return std::string_view::npos;
+        if (html_[k] == '"' || html_[k] == '\'') {
+          size_t close = html_.find(html_[k], k + 1);
+          if (close == std::string_view::npos) return std::string_view::npos;
+          value = html_.substr(k + 1, close - k - 1);
+          i = close + 1;
+        } else {
+          size_t v = k;
+          while (k < n && !is_space(html_[k]) && html_[k] != '>') ++k;
+          value = html_.substr(v, k - v);
+          i = k;
+        }
+      }
+      add_attribute(name, value);
+    }
+    self_closing_ = self_closing;
+    on_start_tag(self_closing);
+    return i + 1;
+  }
+
+  void add_attribute(std::string_view name, std::string_view value) {
+    if (value.find('&') != std::string_view::npos) {
+      values_.emplace_back();
+      append_decoded(values_.back(), value);
+      attributes_.push_back({name, {}});
+      decoded_.push_back(values_.size() - 1);
+    } else {
+      attributes_.push_back({name, value});
+      decoded_.push_back(kNotDecoded);
+    }
+  }
+
+  // After a raw-text start tag: the content up to "</name" (any case) is text.
+  size_t raw_text(size_t from) {
+    const size_t n = html_.size();
+    std::string tag = name_;
+    size_t end = from;
+    while (true) {
+      end = html_.find("</", end);
+      if (end == std::string_view::npos) {
+        end = n;
+        break;
+      }
+      size_t k = 0;
+      while (k < tag.size() && end + 2 + k < n && ascii_lower(html_[end + 2 + k]) == tag[k]) ++k;
+      size_t after = end + 2 + k;
+      if (k == tag.size() &&
+          (after >= n || is_space(html_[after]) || html_[after] == '/' || html_[after] == '>')) {
+        break;
+      }
+      end += 2;
+    }
+    on_text(html_.substr(from, end - from), kRcdataTags.contains(tag));
+    name_ = tag;
+    on_end_tag(name_);
+    return end >= n ? n : past('>', end + 2);
+  }
+
+  void on_start_tag(bool self_closing) {
+    for (size_t k = 0; k < attributes_.size(); ++k) {
+      if (decoded_[k] != kNotDecoded) attributes_[k].value = values_[decoded_[k]];
+    }
+    decoded_.clear();
+    const std::string& tag = name_;
+    if (tag == "html") {
+      if (!sink_.is_open("html")) start("html", true);
+      return;  // a second <html> adds nothing
+    }
+    if (tag == "head") {
+      if (!in_body_ && !sink_.is_open("head")) {
+        ensure_html();
+        start("head", true);
+      }
+      return;
+    }
+    if (tag == "body") {
+      if (!in_body_) {
+        enter_body(true);
+      } else if (sink_.top() == "p") {
+        sink_.end("p");  // the <p> that loose text in the head opened ends here, as in libxml2
+      }
+      return;  // a second <body> adds nothing else
+    }
+    if (!in_body_) {
+      if (kHeadTags.contains(tag)) {
+        if (!sink_.is_open("head")) {
+          ensure_html();
+          start("head", false);
+        }
+      } else {
+        enter_body(false);
+      }
+    }
+    while (!sink_.top().empty() && closes(tag, sink_.top())) sink_.end(sink_.top());
+    bool empty = kVoidTags.contains(tag) || self_closing;
+    if (sink_.depth() >= max_open_) {
+      if (!empty) ++dropped_open_;  // too deep: the tag goes, its text stays
+      return;
+    }
+    start(tag, true);
+    if (empty) sink_.end(tag);
+  }
+
+  void on_end_tag(const std::string& tag) {
+    if (tag == "html" || tag == "body") return;  // closed at the end, as libxml2 does
+    if (sink_.is_open(tag)) {
+      sink_.end(tag);
+    } else if (dropped_open_ > 0) {
+      --dropped_open_;  // most likely the end of a start tag dropped for depth
+    }
+  }
+
+  void on_text(std::string_view text, bool decode) {
+    if (!in_body_) {
+      if (is_blank(text)) return;  // between the head's elements: no content
+      std::string_view top = sink_.top();
+      bool head_text =
+          sink_.is_open("head") && (kRawTextTags.contains(top) || kRcdataTags.contains(top));
+      if (!head_text) {
+        // Loose text opens the body; at the document's top level it sits in an implied <p>.
+        bool top_level = top.empty() || top == "html" || top == "head";
+        enter_body(false);
+        if (top_level) start("p", true);
+      }
+    }
+    if (!sink_.wants_text()) return;
+    if (decode && text.find('&') != std::string_view::npos) {
+      append_decoded(sink_.text_buffer(), text);
+    } else {
+      sink_.text(text);  // a view into the page
+    }
+  }
+
+  void ensure_html() {
+    if (!sink_.is_open("html")) start("html", false);
+  }
+
+  // Closes an open <head> and opens <body>: `explicit_tag` when the page wrote it (and its
+  // attributes are the ones just scanned), else implied by body content.
+  void enter_body(bool explicit_tag) {
+    if (sink_.is_open("head")) sink_.end("head");
+    ensure_html();
+    start("body", explicit_tag);
+    in_body_ = true;
+  }
+
+  // Reports a start tag, with the attributes parsed when it is the tag just scanned.
+  void start(std::string_view tag, bool with_attributes) {
+    if (with_attributes) {
+      sink_.start(tag, HtmlElement::from_scanner(tag, attributes_.data(), attributes_.size()));
+    } else {
+      sink_.start(tag, HtmlElement::from_scanner(tag, nullptr, 0));
+    }
+  }
+
+  static constexpr size_t kNotDecoded = static_cast<size_t>(-1);
+
+  std::string_view html_;
+  HtmlEventSink sink_;
+  size_t max_open_;
+  size_t dropped_open_ = 0;  // start tags dropped for depth, not yet closed
+  bool in_body_ = false;
+  bool self_closing_ = false;  // of the start tag just scanned
+  std::string name_;
+  std::vector<HtmlAttribute> attributes_;
+  std::vector<std::string> values_;  // attribute values with references decoded
+  std::vector<size_t> decoded_;      // per attribute: its index in values_, or kNotDecoded
+};
+
+}  // namespace
+
+void walk_scanner(std::string_view html, HtmlVisitor& visitor, size_t max_depth, size_t max_open) {
+  Scanner(html, visitor, max_depth, max_open).run();
+}
+
+}  // namespace winnow::html_backends
