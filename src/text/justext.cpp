@@ -242,7 +242,6 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
   // Context-free classification.
   for (JusTextParagraph& p : ps) {
     double links = p.length == 0 ? 0.0 : static_cast<double>(p.chars_in_links) / p.length;
-    double stops = stopword_density(p, stop_words);
     if (o.no_headings) p.heading = false;
     JusTextClass c;
     if (links > o.max_link_density) {
@@ -255,12 +254,17 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
       c = JusTextClass::kNearGood;
     } else if (p.length < o.length_low) {
       c = p.chars_in_links > 0 ? JusTextClass::kBad : JusTextClass::kShort;
-    } else if (stops >= stop_high) {
-      c = p.length > o.length_high ? JusTextClass::kGood : JusTextClass::kNearGood;
-    } else if (stops >= stop_low) {
-      c = JusTextClass::kNearGood;
     } else {
-      c = JusTextClass::kBad;
+      // Only paragraphs that got this far need their words looked up (most of a page's
+      // paragraphs are short navigation).
+      double stops = stopword_density(p, stop_words);
+      if (stops >= stop_high) {
+        c = p.length > o.length_high ? JusTextClass::kGood : JusTextClass::kNearGood;
+      } else if (stops >= stop_low) {
+        c = JusTextClass::kNearGood;
+      } else {
+        c = JusTextClass::kBad;
+      }
     }
     p.context_free = c;
     p.final_class = c;

@@ -11,6 +11,7 @@
 // (en de fr es it pt nl ru, 300 words each). They are committed rather than generated at
 // build time because their source is documentation packages a build machine need not have
 // and whose versions move: a committed list keeps extraction reproducible everywhere.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,15 +26,20 @@ inline constexpr std::string_view kDefaultStopWordsDir = "/usr/share/perl5/Lingu
 
 class StopWords {
  public:
-  explicit StopWords(std::unordered_set<std::string> words) : words_(std::move(words)) {}
-  // `lower_word` must already be lowercased.
+  explicit StopWords(const std::unordered_set<std::string>& words)
+      : words_(words.begin(), words.end()) {}
+  // `lower_word` must already be lowercased. Looked up as a view: no string is built per word.
   bool contains(std::string_view lower_word) const {
-    return words_.count(std::string(lower_word)) != 0;
+    return words_.find(lower_word) != words_.end();
   }
   size_t size() const { return words_.size(); }
 
  private:
-  std::unordered_set<std::string> words_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> words_;
 };
 
 // The words of one Lingua::StopWords module's source text (the qw(...) list of _stopwords).
