@@ -9,6 +9,8 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "text/html_parser_backends.h"
@@ -99,6 +101,101 @@ void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth)
   htmlFreeParserCtxt(context);
   if (data.error) std::rethrow_exception(data.error);
   sink.finish();
+}
+
+}  // namespace winnow::html_backends
+
+namespace winnow::html_backends {
+
+namespace {
+
+// The start, end and text events libxml2's parser gives for `html`: "+tag", "-tag", "#".
+std::vector<std::string> libxml2_events(const std::string& html) {
+  init_libxml2_once();
+  std::vector<std::string> events;
+  htmlSAXHandler handler;
+  std::memset(&handler, 0, sizeof handler);
+  handler.startElement = [](void* user, const xmlChar* name, const xmlChar**) {
+    static_cast<std::vector<std::string>*>(user)->push_back("+" + std::string(as_view(name)));
+  };
+  handler.endElement = [](void* user, const xmlChar* name) {
+    static_cast<std::vector<std::string>*>(user)->push_back("-" + std::string(as_view(name)));
+  };
+  handler.characters = [](void* user, const xmlChar*, int) {
+    static_cast<std::vector<std::string>*>(user)->push_back("#");
+  };
+  htmlParserCtxtPtr context =
+      htmlCreateMemoryParserCtxt(html.data(), static_cast<int>(html.size()));
+  if (context == nullptr) throw std::bad_alloc();
+  *context->sax = handler;
+  context->userData = &events;
+  htmlCtxtUseOptions(
+      context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+  htmlParseDocument(context);
+  htmlFreeParserCtxt(context);
+  return events;
+}
+
+size_t index_of(const std::vector<std::string>& events, const std::string& event, size_t from = 0) {
+  for (size_t i = from; i < events.size(); ++i) {
+    if (events[i] == event) return i;
+  }
+  return events.size();
+}
+
+// Answers remembered per thread, keyed by the two packed tags (both at most 16 bytes).
+class PairCache {
+ public:
+  template <typename Ask>
+  bool get(std::string_view a, std::string_view b, Ask ask) {
+    if (a.size() > 16 || b.size() > 16) return ask();  // no HTML tag is that long
+    Key key{tag_set_detail::pack(a), tag_set_detail::pack(b)};
+    auto it = answers_.find(key);
+    if (it != answers_.end()) return it->second;
+    if (answers_.size() > 65536) answers_.clear();  // bounded, whatever tags pages invent
+    bool answer = ask();
+    answers_.emplace(key, answer);
+    return answer;
+  }
+
+ private:
+  using Key = std::pair<std::pair<uint64_t, uint64_t>, std::pair<uint64_t, uint64_t>>;
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = k.first.first * 0x9E3779B97F4A7C15ULL;
+      h ^= k.first.second + (h >> 29);
+      h = (h ^ k.second.first) * 0xBF58476D1CE4E5B9ULL;
+      h ^= k.second.second + (h >> 31);
+      return static_cast<size_t>(h);
+    }
+  };
+  std::unordered_map<Key, bool, Hash> answers_;
+};
+
+}  // namespace
+
+bool libxml2_start_closes(std::string_view tag, std::string_view open) {
+  thread_local PairCache cache;
+  return cache.get(tag, open, [&] {
+    std::string t(tag), o(open);
+    // <head> only opens right under <html>.
+    auto events = libxml2_events(o == "head" ? "<html><head><" + t + ">"
+                                             : "<html><body><" + o + "><" + t + ">");
+    size_t opened = index_of(events, "+" + o);
+    return index_of(events, "-" + o, opened) < index_of(events, "+" + t, opened + 1);
+  });
+}
+
+bool libxml2_end_closes_across(std::string_view end_tag, std::string_view open) {
+  thread_local PairCache cache;
+  return cache.get(end_tag, open, [&] {
+    // An unknown element between them keeps `open`'s start from closing `end_tag`'s element
+    // (libxml2 only checks the top), and never stops an end tag itself.
+    std::string e(end_tag), o(open);
+    auto events = libxml2_events("<html><body><" + e + "><winnow-probe><" + o + "></" + e + ">x");
+    size_t opened = index_of(events, "+" + o, index_of(events, "+winnow-probe"));
+    return index_of(events, "-" + o, opened) < index_of(events, "#", opened);
+  });
 }
 
 }  // namespace winnow::html_backends

@@ -59,6 +59,8 @@ class HtmlEventSink {
   void finish();
 
   size_t depth() const { return open_.size(); }
+  // The open element `k` places below the top (0: the top).
+  std::string_view open_below_top(size_t k) const { return open_[open_.size() - 1 - k].tag; }
   std::string_view top() const { return open_.empty() ? std::string_view() : open_.back().tag; }
   bool is_open(std::string_view tag) const;
 
@@ -105,6 +107,14 @@ class HtmlEventSink {
 
 // libxml2 (html_libxml2.cpp): parses `html` while it reports the events; no tree.
 void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth);
+
+// libxml2's own tree rules, asked of libxml2 by parsing a probe page once per pair of tags and
+// thread (html_libxml2.cpp), so that the scanner places blocks as libxml2 and lxml do:
+// does starting `tag` close an open `open` ("<p>" closes "p", "<td>" closes "a")? Does the
+// end tag `end_tag`, when it matches an element below the open `open`, close `open` too, or
+// is it ignored ("</b>" does not close across a "div" or a table cell)?
+bool libxml2_start_closes(std::string_view tag, std::string_view open);
+bool libxml2_end_closes_across(std::string_view end_tag, std::string_view open);
 
 // winnow's scanner (html_scanner.cpp): HTML5 tokenisation in one pass, with the implied end
 // tags and implied <head>/<body> that decide where blocks start; nesting capped at `max_open`

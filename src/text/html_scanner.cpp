@@ -1,11 +1,12 @@
 // HtmlDocument's scanner backend: one pass over the page that tokenises it as HTML5 does
-// (tags, attributes, comments, raw-text elements, character references) and applies only the
-// tree rules that decide where a block starts and what is hidden:
-// - implied end tags: a block-level start closes an open <p>; <li>, <dt>/<dd>, <option>,
-//   <tr>, <td>/<th> and table sections close an open sibling; void elements and "<x/>" are
-//   empty (as libxml2, and so lxml, make them);
-// - an end tag closes the innermost open element of its name and all inside it, and is
-//   ignored when none is open;
+// (tags, attributes, comments, raw-text elements, character references) and builds no tree,
+// but keeps the stack of open elements with libxml2's (and so lxml's) rules:
+// - implied end tags: libxml2's own answer to "does this start tag close the open top?",
+//   asked of libxml2 once per pair of tags (libxml2_start_closes); void elements and "<x/>"
+//   are empty;
+// - an end tag closes the innermost open element of its name and all inside it, unless
+//   libxml2 would ignore it (libxml2_end_closes_across: "</b>" does not close across a <div>),
+//   and is ignored when none is open;
 // - <title>, <meta>, <link>, <style>, <script> and <base> before any body content open an
 //   implied <head>; body content (a body-level tag or text) closes it and opens an implied
 //   <body>, text at that level inside an implied <p>, as libxml2 does.
@@ -28,36 +29,12 @@ namespace {
 constexpr TagSet kVoidTags{"area",  "base", "basefont", "bgsound", "br",    "col",     "embed",
                            "frame", "hr",   "image",    "img",     "input", "isindex", "keygen",
                            "link",  "meta", "param",    "source",  "track", "wbr"};
-// Raw text to the matching end tag; the RCDATA ones (title, textarea) decode references.
-constexpr TagSet kRawTextTags{"script", "style", "xmp", "iframe", "noembed", "noframes"};
-constexpr TagSet kRcdataTags{"title", "textarea"};
+// Raw text up to their end tag, in libxml2 as in lxml: only these two. (HTML5 has more, and
+// makes <title> and <textarea> RCDATA; libxml2 parses their content as markup, and an
+// unclosed <title> then does not swallow the page.)
+constexpr TagSet kRawTextTags{"script", "style"};
 // What libxml2 puts into an implied <head>.
 constexpr TagSet kHeadTags{"title", "meta", "link", "style", "script", "base"};
-// Starting one of these closes an open <p>.
-constexpr TagSet kClosesP{
-    "address", "article", "aside",    "blockquote", "center", "details", "dialog",    "dir",
-    "div",     "dl",      "fieldset", "figcaption", "figure", "footer",  "form",      "h1",
-    "h2",      "h3",      "h4",       "h5",         "h6",     "header",  "hgroup",    "hr",
-    "li",      "listing", "main",     "menu",       "nav",    "ol",      "p",         "pre",
-    "section", "summary", "table",    "ul",         "dd",     "dt",      "plaintext", "xmp"};
-
-// Does starting `tag` close an open `open` (the top of the stack)?
-bool closes(std::string_view tag, std::string_view open) {
-  if (open == "p") return kClosesP.contains(tag);
-  if (open == "li") return tag == "li";
-  if (open == "dt" || open == "dd") return tag == "dt" || tag == "dd";
-  if (open == "option") return tag == "option" || tag == "optgroup";
-  if (open == "td" || open == "th") {
-    return tag == "td" || tag == "th" || tag == "tr" || tag == "tbody" || tag == "thead" ||
-           tag == "tfoot";
-  }
-  if (open == "tr") return tag == "tr" || tag == "tbody" || tag == "thead" || tag == "tfoot";
-  if (open == "thead" || open == "tbody" || open == "tfoot") {
-    return tag == "tbody" || tag == "thead" || tag == "tfoot";
-  }
-  return false;
-}
-
 bool is_ascii_alpha(char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
@@ -184,7 +161,7 @@ class Scanner {
     size_t after = start_tag(lt + 1);
     if (after == std::string_view::npos) return n;  // EOF in a tag: dropped
     // "<script/>" is empty for libxml2 (and lxml): no raw text follows.
-    if (!self_closing_ && (kRawTextTags.contains(name_) || kRcdataTags.contains(name_))) {
+    if (!self_closing_ && kRawTextTags.contains(name_)) {
       return raw_text(after);
     }
     return after;
@@ -285,7 +262,7 @@ class Scanner {
       }
       end += 2;
     }
-    on_text(html_.substr(from, end - from), kRcdataTags.contains(tag));
+    on_text(html_.substr(from, end - from), false);
     name_ = tag;
     on_end_tag(name_);
     return end >= n ? n : past('>', end + 2);
@@ -298,35 +275,26 @@ class Scanner {
     decoded_.clear();
     const std::string& tag = name_;
     if (tag == "html") {
-      if (!sink_.is_open("html")) start("html", true);
-      return;  // a second <html> adds nothing
+      if (sink_.depth() == 0) start("html", true);
+      return;  // a later <html> adds nothing
     }
+    // As libxml2 does, in this order: the implied end tags the new tag causes, then the
+    // implied <html>, <head> or <body> it needs.
+    close_implied_by(tag);
+    ensure_html();
     if (tag == "head") {
-      if (!in_body_ && !sink_.is_open("head")) {
-        ensure_html();
+      // Only right under <html>, and once.
+      if (sink_.depth() == 1 && !head_seen_ && !in_body_) {
         start("head", true);
+        head_seen_ = true;
       }
       return;
     }
     if (tag == "body") {
-      if (!in_body_) {
-        enter_body(true);
-      } else if (sink_.top() == "p") {
-        sink_.end("p");  // the <p> that loose text in the head opened ends here, as in libxml2
-      }
-      return;  // a second <body> adds nothing else
+      if (!in_body_) enter_body(true);
+      return;  // a second <body> adds nothing but the end tags it implied
     }
-    if (!in_body_) {
-      if (kHeadTags.contains(tag)) {
-        if (!sink_.is_open("head")) {
-          ensure_html();
-          start("head", false);
-        }
-      } else {
-        enter_body(false);
-      }
-    }
-    while (!sink_.top().empty() && closes(tag, sink_.top())) sink_.end(sink_.top());
+    imply_head_or_body(tag);
     bool empty = kVoidTags.contains(tag) || self_closing;
     if (sink_.depth() >= max_open_) {
       if (!empty) ++dropped_open_;  // too deep: the tag goes, its text stays
@@ -339,6 +307,11 @@ class Scanner {
   void on_end_tag(const std::string& tag) {
     if (tag == "html" || tag == "body") return;  // closed at the end, as libxml2 does
     if (sink_.is_open(tag)) {
+      // An end tag closes what lies above its element only if libxml2 would: "</b>" does
+      // not close across a <div> or a table cell, and is then ignored.
+      for (size_t k = 0; sink_.open_below_top(k) != tag; ++k) {
+        if (!libxml2_end_closes_across(tag, sink_.open_below_top(k))) return;
+      }
       sink_.end(tag);
     } else if (dropped_open_ > 0) {
       --dropped_open_;  // most likely the end of a start tag dropped for depth
@@ -346,17 +319,15 @@ class Scanner {
   }
 
   void on_text(std::string_view text, bool decode) {
-    if (!in_body_) {
-      if (is_blank(text)) return;  // between the head's elements: no content
-      std::string_view top = sink_.top();
-      bool head_text =
-          sink_.is_open("head") && (kRawTextTags.contains(top) || kRcdataTags.contains(top));
-      if (!head_text) {
-        // Loose text opens the body; at the document's top level it sits in an implied <p>.
-        bool top_level = top.empty() || top == "html" || top == "head";
-        enter_body(false);
-        if (top_level) start("p", true);
-      }
+    std::string_view top = sink_.top();
+    if (top.empty() || top == "html" || top == "head") {
+      // Text right under <html> or <head>: blank text is dropped; other text sits in an
+      // implied <p> (which closes the head and implies the body), as libxml2 puts it.
+      if (is_blank(text)) return;
+      close_implied_by("p");
+      ensure_html();
+      imply_head_or_body("p");
+      start("p", false);
     }
     if (!sink_.wants_text()) return;
     if (decode && text.find('&') != std::string_view::npos) {
@@ -366,15 +337,39 @@ class Scanner {
     }
   }
 
-  void ensure_html() {
-    if (!sink_.is_open("html")) start("html", false);
+  // Implied end tags, as libxml2 closes them: while the new tag closes the open top (never
+  // <html> or <body>).
+  void close_implied_by(std::string_view tag) {
+    while (!sink_.top().empty() && sink_.top() != "html" && sink_.top() != "body" &&
+           libxml2_start_closes(tag, sink_.top())) {
+      sink_.end(sink_.top());
+    }
   }
 
-  // Closes an open <head> and opens <body>: `explicit_tag` when the page wrote it (and its
-  // attributes are the ones just scanned), else implied by body content.
+  void ensure_html() {
+    if (sink_.depth() == 0) start("html", false);
+  }
+
+  // Before any body content: a head element right under <html> opens an implied <head>
+  // (once); anything else opens an implied <body>, unless a <head> or <body> is still open,
+  // in which case it goes inside (libxml2 keeps a stray <tr> in an open <head>).
+  void imply_head_or_body(std::string_view tag) {
+    if (in_body_) return;
+    if (kHeadTags.contains(tag) && sink_.depth() <= 1) {
+      if (!head_seen_) {
+        start("head", false);
+        head_seen_ = true;
+      }
+      return;
+    }
+    if (sink_.is_open("head")) return;
+    enter_body(false);
+  }
+
+  // Opens <body>: `explicit_tag` when the page wrote it (its attributes are the ones just
+  // scanned), else implied by body content.
   void enter_body(bool explicit_tag) {
     if (sink_.is_open("head")) sink_.end("head");
-    ensure_html();
     start("body", explicit_tag);
     in_body_ = true;
   }
@@ -395,6 +390,7 @@ class Scanner {
   size_t max_open_;
   size_t dropped_open_ = 0;  // start tags dropped for depth, not yet closed
   bool in_body_ = false;
+  bool head_seen_ = false;     // a <head> was opened, written or implied
   bool self_closing_ = false;  // of the start tag just scanned
   std::string name_;
   std::vector<HtmlAttribute> attributes_;
