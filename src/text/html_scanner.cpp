@@ -92,6 +92,19 @@ void append_decoded(std::string& out, std::string_view text) {
            (is_ascii_alpha(text[name_end]) || (text[name_end] >= '0' && text[name_end] <= '9'))) {
       ++name_end;
     }
+    // The common ones first: libxml2's lookup is a linear search of its table.
+    std::string_view name = text.substr(j, name_end - j);
+    uint32_t common = name == "amp"    ? '&'
+                      : name == "lt"   ? '<'
+                      : name == "gt"   ? '>'
+                      : name == "quot" ? '"'
+                      : name == "nbsp" ? 0xA0
+                                       : 0;
+    if (common != 0) {
+      append_utf8(out, common);
+      i = name_end < text.size() && text[name_end] == ';' ? name_end + 1 : name_end;
+      continue;
+    }
     const htmlEntityDesc* entity = nullptr;
     if (name_end > j) {
       char name[33];

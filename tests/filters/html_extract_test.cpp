@@ -126,7 +126,12 @@ void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
   while (huge.size() < (50u << 20)) huge += "<p>" + kProse + "</p>\n";
   std::string formatting;
   for (int i = 0; i < 100000; ++i) formatting += "<b><i><a>x</b></i>";
-  auto batch = raw_batch({{deep}, {huge}, {formatting}});
+  // Character references by the million, known and unknown; tags that never end.
+  std::string references = "<p>";
+  while (references.size() < (2u << 20)) references += "&amp;&zzzzzzzzzzzzzzzz;&#x41;&eacute";
+  std::string unterminated(1u << 20, ' ');
+  for (size_t i = 0; i < unterminated.size(); i += 4) unterminated.replace(i, 3, "<a ");
+  auto batch = raw_batch({{deep}, {huge}, {formatting}, {references}, {unterminated}});
   auto begin = std::chrono::steady_clock::now();
   ASSERT_TRUE(stage.process(*batch).is_ok());
   // Only the first MiB of the 50 MB page is parsed.
