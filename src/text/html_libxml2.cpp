@@ -174,15 +174,21 @@ class PairCache {
 
 }  // namespace
 
-bool libxml2_start_closes(std::string_view tag, std::string_view open) {
-  thread_local PairCache cache;
-  return cache.get(tag, open, [&] {
+bool libxml2_start_closes(std::string_view tag, std::string_view open, bool in_head) {
+  thread_local PairCache body_cache, head_cache;
+  return (in_head ? head_cache : body_cache).get(tag, open, [&] {
     std::string t(tag), o(open);
-    // <head> only opens right under <html>.
-    auto events = libxml2_events(o == "head" ? "<html><head><" + t + ">"
-                                             : "<html><body><" + o + "><" + t + ">");
+    if (o == "head") {  // <head> only opens right under <html>
+      auto events = libxml2_events("<html><head><" + t + ">");
+      size_t started = index_of(events, "+" + t);
+      return started < events.size() && index_of(events, "-head") < started;
+    }
+    // Closed before the text after the new tag: libxml2 may also drop the new tag (a
+    // misplaced <head>) after closing what it closes.
+    auto events =
+        libxml2_events((in_head ? "<html><head><" : "<html><body><") + o + "><" + t + ">x");
     size_t opened = index_of(events, "+" + o);
-    return index_of(events, "-" + o, opened) < index_of(events, "+" + t, opened + 1);
+    return index_of(events, "-" + o, opened) < index_of(events, "#", opened);
   });
 }
 

@@ -110,10 +110,11 @@ void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth)
 
 // libxml2's own tree rules, asked of libxml2 by parsing a probe page once per pair of tags and
 // thread (html_libxml2.cpp), so that the scanner places blocks as libxml2 and lxml do:
-// does starting `tag` close an open `open` ("<p>" closes "p", "<td>" closes "a")? Does the
+// does starting `tag` close an open `open` ("<p>" closes "p", "<td>" closes "a"), inside
+// <head> when `in_head`, else inside <body>? Does the
 // end tag `end_tag`, when it matches an element below the open `open`, close `open` too, or
 // is it ignored ("</b>" does not close across a "div" or a table cell)?
-bool libxml2_start_closes(std::string_view tag, std::string_view open);
+bool libxml2_start_closes(std::string_view tag, std::string_view open, bool in_head);
 bool libxml2_end_closes_across(std::string_view end_tag, std::string_view open);
 
 // winnow's scanner (html_scanner.cpp): HTML5 tokenisation in one pass, with the implied end

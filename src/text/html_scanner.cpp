@@ -354,7 +354,7 @@ class Scanner {
   // <html> or <body>).
   void close_implied_by(std::string_view tag) {
     while (!sink_.top().empty() && sink_.top() != "html" && sink_.top() != "body" &&
-           libxml2_start_closes(tag, sink_.top())) {
+           libxml2_start_closes(tag, sink_.top(), !in_body_ && sink_.is_open("head"))) {
       sink_.end(sink_.top());
     }
   }
@@ -380,7 +380,7 @@ class Scanner {
   }
 
   // Opens <body>: `explicit_tag` when the page wrote it (its attributes are the ones just
-  // scanned), else implied by body content.
+  // scanned), else implied by body content (then the head is the top or closed).
   void enter_body(bool explicit_tag) {
     if (sink_.is_open("head")) sink_.end("head");
     start("body", explicit_tag);
