@@ -9,20 +9,19 @@ namespace winnow {
 
 namespace {
 
-constexpr size_t kLanguageSampleBytes = 8 << 10;
-
 // What CLD2 reads to pick the stop-word list: the paragraphs' text, not the markup, and of it
 // first the paragraphs long enough to be judged by their stop words (>= length_low), in page
-// order, then the short ones, up to 8 KB. Long navigation menus (short paragraphs, often in
-// English on pages in other languages) then cannot outvote the content, and CLD2, whose
-// verdict settles after a few hundred characters, no longer reads whole pages (it was a
-// fifth of the extraction's time).
+// order, then the short ones, up to `limit` bytes. Long navigation menus (short paragraphs,
+// often in English on pages in other languages) then cannot outvote the content, and CLD2 no
+// longer reads whole pages (it was a fifth of the extraction's time). With 16 KB (the
+// default) it picks, on all 906 HTML pages of this install, the language CLD2 picks from all
+// of the text; 8 KB missed 3 pages, 4 KB 14.
 std::string language_sample(const std::vector<JusTextParagraph>& paragraphs,
-                            const JusTextOptions& options) {
+                            const JusTextOptions& options, size_t limit) {
   std::string sample;
   for (bool long_ones : {true, false}) {
     for (const auto& p : paragraphs) {
-      if (sample.size() >= kLanguageSampleBytes) return sample;
+      if (sample.size() >= limit) return sample;
       if ((p.length >= options.length_low) != long_ones) continue;
       sample += p.text;
       sample += '\n';
@@ -85,7 +84,9 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     result.language = options_.language;
   } else {
     result.language =
-        detect_language_cld2(language_sample(paragraphs, options_.justext), true).code;
+        detect_language_cld2(
+            language_sample(paragraphs, options_.justext, options_.language_sample_bytes), true)
+            .code;
   }
   const StopWords* stop_words = stop_words_.find(result.language);
   result.has_stop_words = stop_words != nullptr;

@@ -26,6 +26,8 @@ struct HtmlExtractOptions {
   std::string language;  // a fixed ISO 639-1 code for the stop words; empty: detect (CLD2)
   size_t max_input_bytes = 8 << 20;  // longer pages are cut (at a UTF-8 boundary) first
   size_t max_depth = 1000;           // deeper elements count for their text only
+  // How much paragraph text CLD2 reads to pick the stop words (long paragraphs first).
+  size_t language_sample_bytes = 16 << 10;
 };
 
 struct HtmlExtraction {
