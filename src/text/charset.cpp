@@ -14,6 +14,13 @@ namespace winnow {
 
 namespace {
 
+bool has_non_ascii(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) return true;
+  }
+  return false;
+}
+
 std::string lower_ascii(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -262,14 +269,24 @@ DecodedHtml decode_html(std::string_view bytes, std::string_view content_type) {
     return result;
   if (bytes.substr(0, 2) == "\xFE\xFF" && use(bytes.substr(2), "utf-16be", CharsetSource::kBom))
     return result;
+  // Bytes that hold non-ASCII and are valid UTF-8 are UTF-8, whatever the header or <meta>
+  // says: another charset almost never yields valid UTF-8 by chance, while pages labelled
+  // iso-8859-1 that are UTF-8 are common (decoding them as labelled gives "CafÃ©", whose "©"
+  // then trips jusText's copyright rule). NeMo's decode_html tries UTF-8 first too. Pure
+  // ASCII still follows the labels (7-bit charsets such as ISO-2022-JP look like ASCII).
+  if (has_non_ascii(bytes) && is_valid_utf8(bytes)) {
+    result.text.assign(bytes);
+    result.charset = "utf-8";
+    result.source = CharsetSource::kDetected;
+    return result;
+  }
   if (std::string label = charset_from_content_type(content_type);
       !label.empty() && use(bytes, label, CharsetSource::kHeader))
     return result;
   if (std::string label = charset_from_meta(bytes);
       !label.empty() && use(bytes, label, CharsetSource::kMeta))
     return result;
-  // Valid UTF-8 with any non-ASCII byte is almost never another charset; it is also what
-  // uchardet would say, at a fraction of the cost.
+  // Unlabelled ASCII: UTF-8 (what uchardet would say, at a fraction of the cost).
   if (is_valid_utf8(bytes)) {
     result.text.assign(bytes);
     result.charset = "utf-8";

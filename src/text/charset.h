@@ -31,7 +31,10 @@ std::string normalize_charset(std::string_view label);
 // ICU has no converter for it (out is then unchanged).
 bool convert_to_utf8(std::string_view bytes, const std::string& charset, std::string& out);
 
-// The whole decision: `content_type` is the HTTP header value (may be empty). Thread-safe.
+// The whole decision: `content_type` is the HTTP header value (may be empty). In order: a
+// BOM; bytes that hold non-ASCII and are valid UTF-8 (whatever the labels say: NeMo also
+// tries UTF-8 first); the header's charset; <meta>; unlabelled ASCII as UTF-8; uchardet;
+// windows-1252. Thread-safe.
 DecodedHtml decode_html(std::string_view bytes, std::string_view content_type);
 
 }  // namespace winnow

@@ -12,19 +12,25 @@ namespace winnow {
 namespace {
 
 // jusText's PARAGRAPH_TAGS, plus the HTML5 block elements (see the header).
+// "form" is one too, but jusText's Cleaner (forms=True) has removed the <form> tags, keeping
+// their content, before paragraphs are made; "textarea", "option" and "optgroup" are killed
+// with it (below).
 constexpr TagSet kParagraphTags{
     "body", "blockquote", "caption", "center", "col", "colgroup", "dd", "div", "dl", "dt",
-    "fieldset", "form", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea",
-    "tfoot", "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+    "fieldset", "legend", "optgroup", "option", "p", "pre", "table", "td", "textarea", "tfoot",
+    "th", "thead", "tr", "ul", "li", "h1", "h2", "h3", "h4", "h5", "h6",
     // HTML5 and other block elements jusText predates
     "article", "aside", "footer", "header", "main", "nav", "section", "figure", "figcaption", "ol",
     "hr", "address", "details", "summary", "tbody", "dialog", "menu", "hgroup"};
 
 bool is_paragraph_tag(std::string_view tag) { return kParagraphTags.contains(tag); }
 
-// What lxml's Cleaner removes in jusText's preprocessor (kill_tags head; scripts, style,
-// links, meta), plus template contents, which a browser never shows.
-constexpr TagSet kKilledTags{"head", "script", "style", "link", "meta", "template"};
+// What lxml's Cleaner removes with its content in jusText's preprocessor: kill_tags head;
+// scripts; style; forms=True: button, input, select, textarea; embedded=True: applet. Plus
+// template contents, which a browser never shows (not in jusText). link and meta hold no
+// text.
+constexpr TagSet kKilledTags{"head",   "script", "style",  "link",     "meta",  "template",
+                             "button", "input",  "select", "textarea", "applet"};
 
 bool is_killed_tag(std::string_view tag) { return kKilledTags.contains(tag); }
 
@@ -50,7 +56,7 @@ class ParagraphMaker final : public HtmlVisitor {
     }
     bool br = tag == "br";
     if (is_paragraph_tag(tag) || (br && br_)) {
-      // Heading and select state describe the path at the paragraph's start, tag included.
+      // Heading and <pre> state describe the path at the paragraph's start, tag included.
       enter(tag);
       start_paragraph();
     } else {
@@ -103,19 +109,16 @@ class ParagraphMaker final : public HtmlVisitor {
     size_t links = 0;
     bool has_text = false;
     bool heading = false;
-    bool in_select = false;
     bool in_pre = false;
     uint32_t element = 0;
   };
 
   void enter(std::string_view tag) {
     if (is_heading_tag(tag)) ++headings_open_;
-    if (tag == "select") ++selects_open_;
     if (tag == "pre") ++pres_open_;
   }
   void leave(std::string_view tag) {
     if (is_heading_tag(tag) && headings_open_ > 0) --headings_open_;
-    if (tag == "select" && selects_open_ > 0) --selects_open_;
     if (tag == "pre" && pres_open_ > 0) --pres_open_;
   }
 
@@ -144,7 +147,6 @@ class ParagraphMaker final : public HtmlVisitor {
       p.length = count_code_points(p.text);
       p.chars_in_links = current_.links;
       p.heading = current_.heading;
-      p.in_select = current_.in_select;
       p.in_pre = current_.in_pre;
       p.copyright =
           p.text.find("\xC2\xA9") != std::string::npos || p.text.find("&copy") != std::string::npos;
@@ -154,7 +156,6 @@ class ParagraphMaker final : public HtmlVisitor {
     current_ = Pending();
     current_.element = open_.back();
     current_.heading = headings_open_ > 0;
-    current_.in_select = selects_open_ > 0;
     current_.in_pre = pres_open_ > 0;
   }
 
@@ -162,7 +163,6 @@ class ParagraphMaker final : public HtmlVisitor {
   bool br_ = false;
   bool link_ = false;
   int headings_open_ = 0;
-  int selects_open_ = 0;
   int pres_open_ = 0;
   std::vector<uint32_t> open_{0};  // indices of the open elements; 0 is the document
 };
@@ -248,8 +248,6 @@ void justext_classify(std::vector<JusTextParagraph>& ps, const StopWords* stop_w
       c = JusTextClass::kBad;
     } else if (p.copyright) {
       c = JusTextClass::kBad;  // a copyright line
-    } else if (p.in_select) {
-      c = JusTextClass::kBad;
     } else if (o.code_in_context && p.in_pre) {
       c = JusTextClass::kNearGood;
     } else if (p.length < o.length_low) {
@@ -359,7 +357,7 @@ uint32_t justext_keep_container(std::vector<JusTextParagraph>& ps,
       continue;
     }
     double links = p.length == 0 ? 0.0 : static_cast<double>(p.chars_in_links) / p.length;
-    if (links > o.container_max_link_density || p.copyright || p.in_select) continue;
+    if (links > o.container_max_link_density || p.copyright) continue;
     p.final_class = JusTextClass::kGood;
   }
   return container;

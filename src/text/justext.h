@@ -4,9 +4,16 @@
 // short or near-good from its length, stop-word density and link density; then short and
 // near-good paragraphs are revised by their neighbours, and headings by their distance to good
 // text. Behaviour follows the reference implementation (justext 3.0, as NeMo calls it):
-// whitespace normalisation, Python's str.split() for words, str.lower() for stop words. One
-// deliberate difference: HTML5 sectioning tags (article, section, nav, header, footer, main,
-// aside, figure, ol...) also start paragraphs, which jusText (older than HTML5) misses.
+// whitespace normalisation, Python's str.split() for words, str.lower() for stop words, and
+// what jusText's lxml Cleaner removes first (head, script, style, comments; with forms=True
+// and embedded=True: button, input, select, textarea and applet with their content, and the
+// <form>, <iframe>, <object>, <embed>, <layer>, <param> tags alone, their content kept).
+// Deliberate differences, each a fix: HTML5 sectioning tags (article, section, nav, header,
+// footer, main, aside, figure, ol...) also start paragraphs, which jusText (older than HTML5)
+// misses; whitespace-only text nodes separate words (jusText glues "<b>a</b> <i>b</i>" into
+// "ab"); <template> content, which a browser never shows, is dropped; a block holding only
+// a <br> is no paragraph (jusText makes an empty one, which can be revised to good and leaves
+// an empty paragraph in its text).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,7 +54,6 @@ struct JusTextParagraph {
   size_t length = 0;  // code points of text
   size_t chars_in_links = 0;
   bool heading = false;    // inside h1..h6
-  bool in_select = false;  // inside a <select>
   bool in_pre = false;     // inside a <pre>
   bool copyright = false;  // contains a copyright sign
   uint32_t element = 0;    // the innermost element open where it starts (JusTextElement index)

@@ -46,6 +46,20 @@ TEST(Charset, HeaderWinsOverMeta) {
   EXPECT_EQ(d.text, "<meta charset=\"utf-8\"><p>caf\xC3\xA9</p>");
 }
 
+// UTF-8 pages labelled Latin-1 are common; NeMo decodes them as UTF-8 too (it tries UTF-8
+// first). 7-bit charsets look like ASCII, so pure ASCII still follows the label.
+TEST(Charset, ValidUtf8WithNonAsciiWinsOverTheLabels) {
+  std::string utf8 = "<meta charset=\"iso-8859-1\"><p>caf\xC3\xA9 \xE2\x80\x99</p>";
+  DecodedHtml d = decode_html(utf8, "text/html; charset=iso-8859-1");
+  EXPECT_EQ(d.charset, "utf-8");
+  EXPECT_EQ(d.source, CharsetSource::kDetected);
+  EXPECT_EQ(d.text, utf8);
+  std::string jis = "<p>\x1B$B$3$s$K$A$O\x1B(B</p>";  // "konnichiwa" in ISO-2022-JP
+  DecodedHtml j = decode_html(jis, "text/html; charset=iso-2022-jp");
+  EXPECT_EQ(j.source, CharsetSource::kHeader);
+  EXPECT_EQ(j.text, "<p>\xE3\x81\x93\xE3\x82\x93\xE3\x81\xAB\xE3\x81\xA1\xE3\x81\xAF</p>");
+}
+
 TEST(Charset, MetaWhenTheHeaderSaysNothing) {
   std::string cp1251 = "<meta charset=\"windows-1251\"><p>\xCF\xF0\xE8\xE2\xE5\xF2</p>";
   DecodedHtml d = decode_html(cp1251, "text/html");
