@@ -11,8 +11,10 @@
 #   plain    winnow with html_extract algorithm: plain
 #   improved winnow with html_extract, stop_words: both, container: true (the example's)
 # and reports MB/s of uncompressed WARC and records/s per core (best of 2), and each against
-# gunzip. Then runs bench/nemo_floor.py (python3 + lxml: a LOWER bound of NeMo Curator's
-# Python path, see that file) on the same WARC and prints winnow's speed-up against it.
+# gunzip. Then runs, on the same WARC, bench/nemo_path.py (NeMo Curator's WARC -> jusText
+# path re-created in Python with lxml's parser, Cleaner and SAX walk: the baseline of issue #5)
+# and bench/nemo_floor.py (a LOWER bound of that path, see the file), prints winnow's speed-up
+# against each, and the parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py).
 # Also prints the extraction quality figures (bench/html_extract_quality.cpp) on two page
 # sets: the python3.11-doc pages in two halves, and debian-reference's chapters (en de fr).
 set -euo pipefail
@@ -93,11 +95,23 @@ floor_py() {  # best seconds of 2 runs of bench/nemo_floor.py "$@"
   done
   echo "$best"
 }
+path_py() {  # best seconds of 2 runs of bench/nemo_path.py (its text kept for the parity)
+  local best="" out s
+  for _ in 1 2; do
+    out=$(/usr/bin/python3 "$repo/bench/nemo_path.py" --write-jsonl "$work/nemo_path.jsonl" "$warc")
+    s=${out##*seconds=}
+    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc -l)" = 1 ]; then best=$s; fi
+  done
+  echo "$best"
+}
 echo
-echo "NeMo floor, one core, best of 2 (bench/nemo_floor.py; a LOWER bound of NeMo's Python path):"
+echo "NeMo's Python path, one core, best of 2: bench/nemo_path.py (the path re-created: warcio-"
+echo "style reading, decode, lxml + Cleaner + SAX jusText; no pycld2, no Dask) and bench/nemo_floor.py"
+echo "(a LOWER bound: parse + walk, + classify):"
+nemo_full=$(path_py)
 nemo_parse=$(floor_py)
 nemo_classify=$(floor_py --classify)
-printf '%-16s %8s %10s %11s %14s %14s %14s\n' floor seconds "MB/s" "records/s" "justext vs it" \
+printf '%-16s %8s %10s %11s %14s %14s %14s\n' baseline seconds "MB/s" "records/s" "justext vs it" \
   "improved vs it" "plain vs it"
 nemo_report() {
   printf '%-16s %8.2f %10.1f %11.0f %13.2fx %13.2fx %13.2fx\n' "$1" "$2" \
@@ -105,8 +119,13 @@ nemo_report() {
     "$(echo "$2 / $justext_s" | bc -l)" "$(echo "$2 / $improved_s" | bc -l)" \
     "$(echo "$2 / $plain_s" | bc -l)"
 }
-nemo_report "parse+walk" "$nemo_parse"
-nemo_report "+classify" "$nemo_classify"
+nemo_report "nemo path" "$nemo_full"
+nemo_report "floor: parse" "$nemo_parse"
+nemo_report "floor: +class." "$nemo_classify"
+echo
+echo "Parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py, per URL):"
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary "$work/out-justext/crawl.warc.jsonl" \
+  "$work/nemo_path.jsonl"
 
 if [ -x "$build_dir/html_extract_quality" ]; then
   pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
