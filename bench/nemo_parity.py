@@ -13,8 +13,9 @@ Reported, over the union of URLs either side kept:
   many pages have them: where the two differ;
 - the URLs with the lowest token F1.
 
-Usage: bench/nemo_parity.py [--summary] [--top N] WINNOW.jsonl NEMO.jsonl
-(--summary: the four summary lines only; --top: how many paragraphs and URLs to list, 15.)
+Usage: bench/nemo_parity.py [--summary] [--differing] [--top N] WINNOW.jsonl NEMO.jsonl
+(--summary: the four summary lines only; --differing: then every URL whose text differs beyond
+whitespace, with its token F1; --top: how many paragraphs and URLs to list, 15.)
 URLs are compared without the angle brackets wget writes around WARC-Target-URI (warcio,
 hence NeMo, keeps them; winnow strips them).
 """
@@ -46,14 +47,15 @@ def main():
     args = sys.argv[1:]
     top = 15
     summary = "--summary" in args
-    if summary:
-        args.remove("--summary")
+    differing = "--differing" in args
+    args = [a for a in args if a not in ("--summary", "--differing")]
     if "--top" in args:
         i = args.index("--top")
         top = int(args[i + 1])
         del args[i:i + 2]
     if len(args) != 2:
-        sys.exit("usage: nemo_parity.py [--summary] [--top N] WINNOW.jsonl NEMO.jsonl")
+        sys.exit("usage: nemo_parity.py [--summary] [--differing] [--top N] WINNOW.jsonl "
+                 "NEMO.jsonl")
     winnow, nemo = load(args[0]), load(args[1])
     urls = sorted(set(winnow) | set(nemo))
     both = [u for u in urls if u in winnow and u in nemo]
@@ -97,6 +99,10 @@ def main():
     print(f"paragraphs on one side only: winnow {sum(only_w.values())} "
           f"({sum(len(p.split()) * n for p, n in only_w.items())} tokens), NeMo "
           f"{sum(only_n.values())} ({sum(len(p.split()) * n for p, n in only_n.items())} tokens)")
+    if differing:
+        for f1, u, nw, nn in per_url:
+            if winnow.get(u, "").split() != nemo.get(u, "").split():
+                print(f"  differs: F1 {f1:.3f}, tokens winnow {nw} NeMo {nn}  {u}")
     if summary:
         return
     for name, only, pages in (("winnow only", only_w, pages_w), ("NeMo only", only_n, pages_n)):

@@ -126,6 +126,20 @@ echo
 echo "Parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py, per URL):"
 /usr/bin/python3 "$repo/bench/nemo_parity.py" --summary "$work/out-justext/crawl.warc.jsonl" \
   "$work/nemo_path.jsonl"
+echo "... the same, nemo_path.py with winnow's documented deviations from jusText applied"
+echo "(--winnow-deviations html5-blocks,blank-nodes; what remains is undocumented divergence):"
+/usr/bin/python3 "$repo/bench/nemo_path.py" --winnow-deviations html5-blocks,blank-nodes \
+  --write-jsonl "$work/nemo_path_dev.jsonl" "$warc" >/dev/null
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary --differing \
+  "$work/out-justext/crawl.warc.jsonl" "$work/nemo_path_dev.jsonl"
+echo "Probe pages (bench/nemo_probe_warc.py: markup the crawl lacks), deviations applied:"
+/usr/bin/python3 "$repo/bench/nemo_probe_warc.py" "$work/probe.warc.gz" >/dev/null
+"$winnow" run "$justext" --input "$work/probe.warc.gz" --output "$work/out-probe" --threads 1 \
+  --overwrite >/dev/null 2>&1
+/usr/bin/python3 "$repo/bench/nemo_path.py" --winnow-deviations html5-blocks,blank-nodes \
+  --write-jsonl "$work/nemo_probe.jsonl" "$work/probe.warc.gz" >/dev/null
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary --differing \
+  "$work/out-probe/probe.warc.jsonl" "$work/nemo_probe.jsonl"
 
 if [ -x "$build_dir/html_extract_quality" ]; then
   pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
