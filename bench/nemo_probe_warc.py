@@ -53,7 +53,8 @@ PAGES = [
         "<p>It was in the caf\u00e9 at Gen\u00e8ve that the committee\u2019s notes were "
         "read out to all of the members, as they had been given to them.</p>").encode("utf-8"),
      "UTF-8 bytes under an iso-8859-1 HTTP header: NeMo tries UTF-8 first, winnow trusts the "
-     "header"),
+     "header, and the mojibake of e-acute (\u00c3\u00a9) holds the copyright sign, which "
+     "jusText's copyright rule rejects"),
     ("cp1252-undeclared", "text/html", page(
         "<p>The caf\u00e9 \u201cna\u00efve\u201d r\u00e9sum\u00e9 \u2013 the committee's "
         "notes were read out as they had been given.</p>").encode("cp1252"),
