@@ -25,8 +25,9 @@ behaviour and in the libraries they use where Debian has them, what NeMo does pe
    UNDER-estimate of NeMo's cost.
 4. jusText 3.0 as NeMo calls it (length_low=70, length_high=200, stopwords_low=0.30,
    stopwords_high=0.32, max_link_density=0.2, max_heading_distance=200, no_headings=False):
-   - html_to_dom: lxml.html.fromstring(str, parser=lxml.html.HTMLParser()), falling back to
-     the UTF-8 bytes when lxml refuses a str with an encoding declaration;
+   - html_to_dom: the str is encoded to UTF-8 up front, then lxml.html.fromstring(str,
+     parser=lxml.html.HTMLParser()), falling back to those bytes when lxml refuses a str with
+     an encoding declaration;
    - preprocessor: a copy of the tree cleaned by lxml.html.clean.Cleaner with jusText's
      settings (scripts, comments, style, embedded and forms removed, <head> killed; links,
      meta, javascript, frames, page structure, processing instructions, annoying and unknown
@@ -320,11 +321,11 @@ def is_blank(text):
 
 
 def html_to_dom(html):
+    encoded = html.encode("utf-8", "replace")  # jusText encodes up front, for the fallback
     try:
         return lxml.html.fromstring(html, parser=lxml.html.HTMLParser())
     except ValueError:  # a str with an XML encoding declaration
-        return lxml.html.fromstring(html.encode("utf-8", "replace"),
-                                    parser=lxml.html.HTMLParser())
+        return lxml.html.fromstring(encoded, parser=lxml.html.HTMLParser())
 
 
 CLEANER_OPTIONS = dict(
