@@ -14,7 +14,7 @@ Reported, over the union of URLs either side kept:
 - the URLs with the lowest token F1.
 
 Usage: bench/nemo_parity.py [--summary] [--differing] [--top N] WINNOW.jsonl NEMO.jsonl
-(--summary: the four summary lines only; --differing: then every URL whose text differs beyond
+(--summary: the five summary lines only; --differing: then every URL whose text differs beyond
 whitespace, with its token F1; --top: how many paragraphs and URLs to list, 15.)
 URLs are compared without the angle brackets wget writes around WARC-Target-URI (warcio,
 hence NeMo, keeps them; winnow strips them).
@@ -62,6 +62,7 @@ def main():
     identical = sum(1 for u in both if winnow[u] == nemo[u])
     identical_ws = sum(1 for u in both if winnow[u].split() == nemo[u].split())
     w_tokens = n_tokens = common = 0
+    both_w = both_n = both_common = 0  # over the URLs both kept
     per_url = []
     only_w = collections.Counter()
     only_n = collections.Counter()
@@ -74,6 +75,10 @@ def main():
         w_tokens += len(wt)
         n_tokens += len(nt)
         common += c
+        if u in winnow and u in nemo:
+            both_w += len(wt)
+            both_n += len(nt)
+            both_common += c
         f1 = 2 * c / (len(wt) + len(nt)) if wt or nt else 1.0
         per_url.append((f1, u, len(wt), len(nt)))
         wp = collections.Counter(" ".join(p.split()) for p in winnow.get(u, "").split("\n\n"))
@@ -96,6 +101,8 @@ def main():
     print(f"tokens: winnow {w_tokens}, NeMo {n_tokens}, common {common}; "
           f"precision {precision:.4f} recall {recall:.4f} "
           f"F1 {2 * precision * recall / (precision + recall or 1):.4f} (micro, winnow vs NeMo)")
+    print(f"tokens over the URLs both kept: precision {both_common / (both_w or 1):.4f} "
+          f"recall {both_common / (both_n or 1):.4f}")
     print(f"paragraphs on one side only: winnow {sum(only_w.values())} "
           f"({sum(len(p.split()) * n for p, n in only_w.items())} tokens), NeMo "
           f"{sum(only_n.values())} ({sum(len(p.split()) * n for p, n in only_n.items())} tokens)")

@@ -55,7 +55,12 @@ inside the timed loop, as winnow writes its output), and pycld2 (above). Each of
 NeMo time, so this is a lower estimate of NeMo's per-core cost, though far closer than
 bench/nemo_floor.py, which stops after lxml's parse and a paragraph walk.
 
-Usage: bench/nemo_path.py [--write-jsonl OUT] [--winnow-deviations LIST] FILE.warc.gz
+Usage: bench/nemo_path.py [--write-jsonl OUT] [--winnow-deviations LIST] [--language-from-url]
+                          FILE.warc.gz
+
+--language-from-url stands in for pycld2 on sites whose file names carry the language
+("ch01.de.html", as debian-reference's): the Snowball list of that language, and the page
+dropped, as NeMo drops it, when there is none (ja, zh); English when the URL says nothing.
 
 --winnow-deviations is for parity analysis only, never for timing NeMo: it applies, from a
 comma-separated LIST, the deliberate deviations from jusText that winnow's justext.h documents,
@@ -557,13 +562,22 @@ def justext_text(html, stop_words):
     return [p.text for p in paragraphs if p.class_type == "good"]
 
 
-def english_stop_words(path="/usr/share/perl5/Lingua/StopWords/EN.pm"):
-    """The Snowball list as winnow's StopWordTable reads it."""
-    with open(path, encoding="utf-8") as f:
-        source = f.read()
+STOP_WORDS_DIR = "/usr/share/perl5/Lingua/StopWords"
+
+
+def snowball_stop_words(language="en"):
+    """A Snowball list as winnow's StopWordTable reads it; None when Debian has none."""
+    try:
+        with open(f"{STOP_WORDS_DIR}/{language.upper()}.pm", encoding="utf-8") as f:
+            source = f.read()
+    except FileNotFoundError:
+        return None
     body = source[source.index("sub _stopwords"):]
     words = body[body.index("qw(") + 3:body.index(")", body.index("qw("))]
     return frozenset(w.lower() for w in words.split())
+
+
+URL_LANGUAGE = re.compile(r"\.([a-z]{2})(?:-[a-z]+)?\.html?$")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,10 +596,13 @@ def main():
         if unknown:
             sys.exit(f"unknown deviation(s): {sorted(unknown)}")
         del args[i:i + 2]
+    language_from_url = "--language-from-url" in args
+    if language_from_url:
+        args.remove("--language-from-url")
     if len(args) != 1 or args[0].startswith("-"):
         sys.exit("usage: nemo_path.py [--write-jsonl OUT] [--winnow-deviations LIST] "
-                 "FILE.warc.gz")
-    stop_words = english_stop_words()
+                 "[--language-from-url] FILE.warc.gz")
+    stop_lists = {"en": snowball_stop_words("en")}
     out = open(out_path, "w", encoding="utf-8") if out_path else None
     records = kept = dropped_decode = 0
     start = time.perf_counter()
@@ -598,7 +615,15 @@ def main():
                 dropped_decode += 1
                 continue
             # lang_detect (pycld2 over the whole HTML) would go here; English is assumed.
-            texts = justext_text(html, stop_words)
+            language = "en"
+            if language_from_url:
+                match = URL_LANGUAGE.search(url.strip("<>"))
+                language = match.group(1) if match else "en"
+                if language not in stop_lists:
+                    stop_lists[language] = snowball_stop_words(language)
+            if stop_lists[language] is None:
+                continue  # NeMo drops a page whose language has no stop list
+            texts = justext_text(html, stop_lists[language])
             if not texts:
                 continue
             kept += 1
