@@ -141,6 +141,32 @@ echo "Probe pages (bench/nemo_probe_warc.py: markup the crawl lacks), deviations
 /usr/bin/python3 "$repo/bench/nemo_parity.py" --summary --differing \
   "$work/out-probe/probe.warc.jsonl" "$work/nemo_probe.jsonl"
 
+# Parity on a second site: debian-reference (DocBook XHTML, 8 languages), fetched once by wget
+# from a local server; nemo_path.py takes each page's language from its file name (ch01.de.html).
+debref=$work/debref.warc.gz
+if [ ! -f "$debref" ]; then
+  log=$work/debref-server.log
+  python3 -u -m http.server 0 --bind 127.0.0.1 --directory /usr/share/debian-reference >"$log" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do grep -q 'port [0-9]* (http' "$log" && break; sleep 0.1; done
+  port=$(grep -o 'port [0-9]* (http' "$log" | head -1 | cut -d' ' -f2)
+  (cd /usr/share/debian-reference && ls -- *.html) | sed "s|^|http://127.0.0.1:$port/|" > "$work/debref-urls.txt"
+  (cd "$work" && wget -q --warc-file=debref -P dl-debref -i debref-urls.txt) || [ $? = 8 ]
+  kill $server; trap - EXIT
+  rm -rf "$work/dl-debref"
+fi
+"$winnow" run "$justext" --input "$debref" --output "$work/out-debref" --threads 1 --overwrite \
+  >/dev/null 2>&1
+for deviations in "" "html5-blocks,blank-nodes"; do
+  echo "Parity on debian-reference (nemo_path.py --language-from-url${deviations:+, deviations applied}):"
+  /usr/bin/python3 "$repo/bench/nemo_path.py" --language-from-url \
+    ${deviations:+--winnow-deviations "$deviations"} --write-jsonl "$work/nemo_debref.jsonl" \
+    "$debref" >/dev/null
+  /usr/bin/python3 "$repo/bench/nemo_parity.py" --summary "$work/out-debref/debref.warc.jsonl" \
+    "$work/nemo_debref.jsonl"
+done
+
 if [ -x "$build_dir/html_extract_quality" ]; then
   pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
   echo
