@@ -57,7 +57,10 @@ NeMo time, so this is a lower estimate of NeMo's per-core cost, though far close
 bench/nemo_floor.py, which stops after lxml's parse and a paragraph walk.
 
 Usage: bench/nemo_path.py [--write-jsonl OUT] [--winnow-deviations LIST] [--language-from-url]
-                          FILE.warc.gz
+                          [--cache-text] FILE.warc.gz
+
+--cache-text (sensitivity only) computes each paragraph's text once, which jusText does not:
+how much of this baseline's time that recomputation is.
 
 --language-from-url stands in for pycld2 on sites whose file names carry the language
 ("ch01.de.html", as debian-reference's): the Snowball list of that language, and the page
@@ -74,6 +77,7 @@ charset could not be decoded), warc_mb (uncompressed WARC, 10^6 bytes), mb_per_s
 and seconds (last, for bench/warc_extract.sh). Needs Debian's /usr/bin/python3 with
 python3-lxml (4.9: lxml.html.clean and lxml.sax) and python3-chardet.
 """
+import functools
 import json
 import re
 import sys
@@ -600,9 +604,14 @@ def main():
     language_from_url = "--language-from-url" in args
     if language_from_url:
         args.remove("--language-from-url")
+    if "--cache-text" in args:  # sensitivity only: jusText does not cache a paragraph's text
+        args.remove("--cache-text")
+        cached = functools.cached_property(Paragraph.text.fget)
+        cached.__set_name__(Paragraph, "text")
+        Paragraph.text = cached
     if len(args) != 1 or args[0].startswith("-"):
         sys.exit("usage: nemo_path.py [--write-jsonl OUT] [--winnow-deviations LIST] "
-                 "[--language-from-url] FILE.warc.gz")
+                 "[--language-from-url] [--cache-text] FILE.warc.gz")
     stop_lists = {"en": snowball_stop_words("en")}
     out = open(out_path, "w", encoding="utf-8") if out_path else None
     records = kept = dropped_decode = 0
