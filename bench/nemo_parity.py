@@ -116,7 +116,7 @@ def main():
         print(f"\nmost frequent paragraphs, {name} (count, pages, text):")
         for p, n in only.most_common(top):
             print(f"  {n:5d} {pages[p]:4d}  {p[:110]!r}")
-    print(f"\nlowest token F1 (F1, winnow tokens, NeMo tokens, URL):")
+    print("\nlowest token F1 (F1, winnow tokens, NeMo tokens, URL):")
     for f1, u, nw, nn in sorted(per_url)[:top]:
         print(f"  {f1:.3f} {nw:6d} {nn:6d}  {u}")
 

@@ -72,6 +72,7 @@ so that what remains between the two outputs is undocumented divergence:
   html5-blocks  HTML5 sectioning and other block tags also start paragraphs;
   blank-nodes   a whitespace-only text node inside a paragraph with text adds one separator
                 (jusText drops it, gluing "<b>a</b> <i>b</i>" into "ab").
+
 Prints: records (response records), kept (records with text), dropped_decode (records whose
 charset could not be decoded), warc_mb (uncompressed WARC, 10^6 bytes), mb_per_s, records_per_s
 and seconds (last, for bench/warc_extract.sh). Needs Debian's /usr/bin/python3 with
@@ -85,7 +86,6 @@ import time
 import zlib
 
 import chardet
-import lxml.etree
 import lxml.html
 import lxml.sax
 from lxml.html.clean import Cleaner
