@@ -144,7 +144,7 @@ echo "Probe pages (bench/nemo_probe_warc.py: markup the crawl lacks), deviations
 # Parity on a second site: debian-reference (DocBook XHTML, 8 languages), fetched once by wget
 # from a local server; nemo_path.py takes each page's language from its file name (ch01.de.html).
 debref=$work/debref.warc.gz
-if [ ! -f "$debref" ]; then
+if [ ! -f "$debref" ] && [ -f /usr/share/debian-reference/index.en.html ]; then
   log=$work/debref-server.log
   python3 -u -m http.server 0 --bind 127.0.0.1 --directory /usr/share/debian-reference >"$log" 2>&1 &
   server=$!
@@ -156,9 +156,12 @@ if [ ! -f "$debref" ]; then
   kill $server; trap - EXIT
   rm -rf "$work/dl-debref"
 fi
-"$winnow" run "$justext" --input "$debref" --output "$work/out-debref" --threads 1 --overwrite \
-  >/dev/null 2>&1
+if [ -f "$debref" ]; then
+  "$winnow" run "$justext" --input "$debref" --output "$work/out-debref" --threads 1 \
+    --overwrite >/dev/null 2>&1
+fi
 for deviations in "" "html5-blocks,blank-nodes"; do
+  [ -f "$debref" ] || break
   echo "Parity on debian-reference (nemo_path.py --language-from-url${deviations:+, deviations applied}):"
   /usr/bin/python3 "$repo/bench/nemo_path.py" --language-from-url \
     ${deviations:+--winnow-deviations "$deviations"} --write-jsonl "$work/nemo_debref.jsonl" \
