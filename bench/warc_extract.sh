@@ -11,8 +11,10 @@
 #   plain    winnow with html_extract algorithm: plain
 #   improved winnow with html_extract, stop_words: both, container: true (the example's)
 # and reports MB/s of uncompressed WARC and records/s per core (best of 2), and each against
-# gunzip. Then runs bench/nemo_floor.py (python3 + lxml: a LOWER bound of NeMo Curator's
-# Python path, see that file) on the same WARC and prints winnow's speed-up against it.
+# gunzip. Then runs, on the same WARC, bench/nemo_path.py (NeMo Curator's WARC -> jusText
+# path re-created in Python with lxml's parser, Cleaner and SAX walk: the baseline of issue #5)
+# and bench/nemo_floor.py (a LOWER bound of that path, see the file), prints winnow's speed-up
+# against each, and the parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py).
 # Also prints the extraction quality figures (bench/html_extract_quality.cpp) on two page
 # sets: the python3.11-doc pages in two halves, and debian-reference's chapters (en de fr).
 set -euo pipefail
@@ -93,11 +95,23 @@ floor_py() {  # best seconds of 2 runs of bench/nemo_floor.py "$@"
   done
   echo "$best"
 }
+path_py() {  # best seconds of 2 runs of bench/nemo_path.py (its text kept for the parity)
+  local best="" out s
+  for _ in 1 2; do
+    out=$(/usr/bin/python3 "$repo/bench/nemo_path.py" --write-jsonl "$work/nemo_path.jsonl" "$warc")
+    s=${out##*seconds=}
+    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc -l)" = 1 ]; then best=$s; fi
+  done
+  echo "$best"
+}
 echo
-echo "NeMo floor, one core, best of 2 (bench/nemo_floor.py; a LOWER bound of NeMo's Python path):"
+echo "NeMo's Python path, one core, best of 2: bench/nemo_path.py (the path re-created: warcio-"
+echo "style reading, decode, lxml + Cleaner + SAX jusText; no pycld2, no Dask) and bench/nemo_floor.py"
+echo "(a LOWER bound: parse + walk, + classify):"
+nemo_full=$(path_py)
 nemo_parse=$(floor_py)
 nemo_classify=$(floor_py --classify)
-printf '%-16s %8s %10s %11s %14s %14s %14s\n' floor seconds "MB/s" "records/s" "justext vs it" \
+printf '%-16s %8s %10s %11s %14s %14s %14s\n' baseline seconds "MB/s" "records/s" "justext vs it" \
   "improved vs it" "plain vs it"
 nemo_report() {
   printf '%-16s %8.2f %10.1f %11.0f %13.2fx %13.2fx %13.2fx\n' "$1" "$2" \
@@ -105,8 +119,56 @@ nemo_report() {
     "$(echo "$2 / $justext_s" | bc -l)" "$(echo "$2 / $improved_s" | bc -l)" \
     "$(echo "$2 / $plain_s" | bc -l)"
 }
-nemo_report "parse+walk" "$nemo_parse"
-nemo_report "+classify" "$nemo_classify"
+nemo_report "nemo path" "$nemo_full"
+nemo_report "floor: parse" "$nemo_parse"
+nemo_report "floor: +class." "$nemo_classify"
+echo
+echo "Parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py, per URL):"
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary "$work/out-justext/crawl.warc.jsonl" \
+  "$work/nemo_path.jsonl"
+echo "... the same, nemo_path.py with winnow's documented deviations from jusText applied"
+echo "(--winnow-deviations html5-blocks,blank-nodes; what remains is undocumented divergence):"
+/usr/bin/python3 "$repo/bench/nemo_path.py" --winnow-deviations html5-blocks,blank-nodes \
+  --write-jsonl "$work/nemo_path_dev.jsonl" "$warc" >/dev/null
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary --differing \
+  "$work/out-justext/crawl.warc.jsonl" "$work/nemo_path_dev.jsonl"
+echo "Probe pages (bench/nemo_probe_warc.py: markup the crawl lacks), deviations applied:"
+/usr/bin/python3 "$repo/bench/nemo_probe_warc.py" "$work/probe.warc.gz" >/dev/null
+"$winnow" run "$justext" --input "$work/probe.warc.gz" --output "$work/out-probe" --threads 1 \
+  --overwrite >/dev/null 2>&1
+/usr/bin/python3 "$repo/bench/nemo_path.py" --winnow-deviations html5-blocks,blank-nodes \
+  --write-jsonl "$work/nemo_probe.jsonl" "$work/probe.warc.gz" >/dev/null
+/usr/bin/python3 "$repo/bench/nemo_parity.py" --summary --differing \
+  "$work/out-probe/probe.warc.jsonl" "$work/nemo_probe.jsonl"
+
+# Parity on a second site: debian-reference (DocBook XHTML, 8 languages), fetched once by wget
+# from a local server; nemo_path.py takes each page's language from its file name (ch01.de.html).
+debref=$work/debref.warc.gz
+if [ ! -f "$debref" ] && [ -f /usr/share/debian-reference/index.en.html ]; then
+  log=$work/debref-server.log
+  python3 -u -m http.server 0 --bind 127.0.0.1 --directory /usr/share/debian-reference >"$log" 2>&1 &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do grep -q 'port [0-9]* (http' "$log" && break; sleep 0.1; done
+  port=$(grep -o 'port [0-9]* (http' "$log" | head -1 | cut -d' ' -f2)
+  (cd /usr/share/debian-reference && ls -- *.html) | sed "s|^|http://127.0.0.1:$port/|" > "$work/debref-urls.txt"
+  (cd "$work" && wget -q --warc-file=debref -P dl-debref -i debref-urls.txt) || [ $? = 8 ]
+  kill $server; trap - EXIT
+  rm -rf "$work/dl-debref"
+fi
+if [ -f "$debref" ]; then
+  "$winnow" run "$justext" --input "$debref" --output "$work/out-debref" --threads 1 \
+    --overwrite >/dev/null 2>&1
+fi
+for deviations in "" "html5-blocks,blank-nodes"; do
+  [ -f "$debref" ] || break
+  echo "Parity on debian-reference (nemo_path.py --language-from-url${deviations:+, deviations applied}):"
+  /usr/bin/python3 "$repo/bench/nemo_path.py" --language-from-url \
+    ${deviations:+--winnow-deviations "$deviations"} --write-jsonl "$work/nemo_debref.jsonl" \
+    "$debref" >/dev/null
+  /usr/bin/python3 "$repo/bench/nemo_parity.py" --summary "$work/out-debref/debref.warc.jsonl" \
+    "$work/nemo_debref.jsonl"
+done
 
 if [ -x "$build_dir/html_extract_quality" ]; then
   pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
