@@ -51,10 +51,14 @@ echo "WARC: $(stat -c %s "$warc") bytes gzip, $bytes bytes, $records response re
 # CPU seconds (user + sys, the command and its children), not wall time: per-core throughput is
 # what is compared, winnow's reader and writer threads count, and on a shared machine wall time
 # measures the neighbours.
-cpu_seconds() {  # CPU seconds of one run of "$@" (its output discarded)
-  local t=$work/time.txt
-  /usr/bin/time -f '%U %S' -o "$t" "$@" >/dev/null 2>&1 || true
-  awk '{ print $1 + $2 }' "$t"
+cpu_seconds() {  # CPU seconds of one run of "$@", a command or a function (output discarded)
+  # bash's `times` gives the CPU time of the shell's finished children, before and after.
+  times >"$work/times.0"
+  "$@" >/dev/null 2>&1 || true
+  times >"$work/times.1"
+  awk 'function s(x, p) { split(x, p, "m"); return p[1] * 60 + substr(p[2], 1, length(p[2]) - 1) }
+       FNR == 2 { t[FILENAME] = s($1) + s($2) }
+       END { printf "%.3f\n", t[ARGV[2]] - t[ARGV[1]] }' "$work/times.0" "$work/times.1"
 }
 best() {  # the least CPU seconds of 2 runs of "$@"
   local best=""
