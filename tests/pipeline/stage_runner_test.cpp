@@ -453,3 +453,79 @@ TEST(StageRunner, TheServiceWindowForgetsOldBatchesButKeepsTheLastFive) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+// What the run monitor relies on: busy times read by snapshot() (batches in progress included)
+// only grow, a fused member's never by more than its group's, and none exceeds the wall time
+// its workers had. Snapshots race with workers starting and ending batches and parts: two
+// threads take them as fast as they can while four workers run a three-part step.
+TEST(StageRunner, SnapshotBusyTimesOnlyGrowAndAMemberNeverOutrunsItsGroup) {
+  constexpr int kWorkers = 4;
+  BatchQueue in(64), out(64);
+  std::vector<StageRunner::Part> parts;
+  for (const char* name : {"a", "b", "c"}) {
+    parts.push_back({name, [](DocBatch&) { return Status::ok(); }, {}});
+  }
+  StageRunner runner("group", std::move(parts), in, out,
+                     [](const Status& s) { ADD_FAILURE() << s.message(); });
+  auto begin = std::chrono::steady_clock::now();
+  runner.start(kWorkers);
+  Drain drain(out);
+  std::atomic<bool> feeding{true};
+  std::thread feeder([&] {
+    for (uint64_t s = 0; s < 5000; ++s) {
+      if (!in.push(make_batch(s, 1))) break;
+    }
+    feeding = false;
+    in.close();
+  });
+  std::mutex mutex;
+  std::vector<std::string> violations;
+  auto watch = [&] {
+    StepSnapshot last = runner.snapshot();
+    int checked = 0;
+    while (feeding.load() || checked < 1000) {
+      StepSnapshot now = runner.snapshot();
+      auto wall = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                               begin)
+              .count());
+      std::string problem;
+      if (now.busy_ns < last.busy_ns) problem = "group busy time went down";
+      if (now.busy_ns > kWorkers * wall) problem = "group busy time beyond the wall time";
+      if (now.part_busy_ns.size() != 3) problem = "not three parts";
+      uint64_t parts_now = 0;
+      for (size_t k = 0; problem.empty() && k < 3; ++k) {
+        parts_now += now.part_busy_ns[k];
+        if (now.part_busy_ns[k] < last.part_busy_ns[k]) {
+          problem = "part " + std::to_string(k) + " busy time went down";
+        } else if (now.part_busy_ns[k] - last.part_busy_ns[k] > now.busy_ns - last.busy_ns) {
+          problem = "part " + std::to_string(k) + " grew more than its group";
+        }
+      }
+      if (problem.empty() && parts_now > now.busy_ns) problem = "parts' sum beyond the group";
+      if (!problem.empty()) {
+        std::lock_guard lock(mutex);
+        violations.push_back(problem + ": group " + std::to_string(last.busy_ns) + " -> " +
+                             std::to_string(now.busy_ns));
+        if (violations.size() > 20) return;
+      }
+      last = now;
+      ++checked;
+    }
+  };
+  std::thread watcher_a(watch), watcher_b(watch);
+  feeder.join();
+  watcher_a.join();
+  watcher_b.join();
+  ASSERT_TRUE(drain.wait());
+  runner.join();
+  EXPECT_TRUE(violations.empty()) << violations.size() << " violations, first: "
+                                  << (violations.empty() ? "" : violations.front());
+  EXPECT_EQ(runner.metrics().batches.load(), 5000u);
+}
+
+}  // namespace
+}  // namespace winnow
