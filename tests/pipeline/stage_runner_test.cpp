@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <map>
 #include <mutex>
@@ -396,13 +397,23 @@ TEST(StageRunner, AWorkerWithinTheGracePeriodIsNotTakenAway) {
   StageRunner runner(
       "graced", [](DocBatch&) { return Status::ok(); }, in, out,
       [](const Status& s) { ADD_FAILURE() << s.message(); });
-  runner.set_grace(300ms);
+  constexpr auto kGrace = 500ms;
+  runner.set_grace(kGrace);
+  auto started = std::chrono::steady_clock::now();  // no worker is older than this
   runner.start(3);
   ASSERT_TRUE(eventually([&] { return runner.snapshot().ready == 3; }));
   runner.set_workers(1);
   std::this_thread::sleep_for(150ms);
-  EXPECT_EQ(runner.live_workers(), 3);  // all three are still young
-  EXPECT_EQ(runner.snapshot().protected_workers, 3);
+  int live = runner.live_workers();
+  int protected_workers = runner.snapshot().protected_workers;
+  // All three are still young, unless a loaded machine kept this thread off the CPU past the
+  // grace period (then the counts above say nothing: checked only when provably young).
+  if (std::chrono::steady_clock::now() - started < kGrace) {
+    EXPECT_EQ(live, 3);
+    EXPECT_EQ(protected_workers, 3);
+  } else {
+    std::printf("  (the grace period ran out before the check: not checked)\n");
+  }
   ASSERT_TRUE(eventually([&] { return runner.live_workers() == 1; }));  // once they age
   in.close();
   runner.join();
