@@ -271,14 +271,15 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         state->busy_since = start;
       }
       Status status = run_parts(*batch, *state);
-      std::chrono::steady_clock::duration elapsed;
+      // The service time (the window's sample) is the work alone; the busy time runs to the
+      // moment the lock is held, so that snapshots stay in order (see snapshot()).
+      auto service = std::chrono::steady_clock::now() - start;
       {
         // Under the lock, so a snapshot sees the batch either in progress or done, never
         // neither.
         std::lock_guard lock(threads_mutex_);
-        elapsed = std::chrono::steady_clock::now() - start;
         state->busy = false;
-        metrics_.busy_ns += nanoseconds(elapsed);
+        metrics_.busy_ns += nanoseconds(std::chrono::steady_clock::now() - start);
       }
       if (pool_) pool_->release(needs_);
       uint64_t source_docs = batch->size() + batch->errors.size();
@@ -288,7 +289,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       metrics_.bytes_in += bytes_before;
       metrics_.docs_out += kept_after;
       metrics_.source_docs += source_docs;
-      record({start, std::chrono::duration<double>(elapsed).count(), source_docs, kept_after});
+      record({start, std::chrono::duration<double>(service).count(), source_docs, kept_after});
       if (!status.is_ok()) {
         on_failure_(status);
         break;
