@@ -97,9 +97,11 @@ Status StageRunner::run_parts(DocBatch& batch, WorkerState& state) {
   // Each part's time runs from the previous part's end to its own end (accounting included),
   // and is added under the lock that snapshot() reads it with: a snapshot counts a part in
   // progress up to now, and each member's busy time only grows, never past its group's.
-  auto start = std::chrono::steady_clock::now();
+  // The clock is read under that lock too (see snapshot()).
+  std::chrono::steady_clock::time_point start;
   {
     std::lock_guard lock(threads_mutex_);
+    start = std::chrono::steady_clock::now();
     state.part = 0;
     state.part_since = start;
     state.in_part = true;
@@ -115,16 +117,16 @@ Status StageRunner::run_parts(DocBatch& batch, WorkerState& state) {
     m.docs_out += kept_out;
     m.source_docs += batch.size() + batch.errors.size();  // known once a `read` part parsed
     bool last = k + 1 == parts_.size() || !status.is_ok();
-    auto end = std::chrono::steady_clock::now();
     {
       std::lock_guard lock(threads_mutex_);
+      auto end = std::chrono::steady_clock::now();
       m.busy_ns += nanoseconds(end - start);
       state.part = k + 1;
       state.part_since = end;
       state.in_part = !last;
+      start = end;
     }
     if (last) break;
-    start = end;
     kept_in = kept_out;
     bytes_in = bytes_out;
   }
@@ -159,9 +161,17 @@ void StageRunner::record(const Sample& sample) {
 StepSnapshot StageRunner::snapshot() const {
   StepSnapshot s;
   s.target = target_.load();
-  auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(threads_mutex_);
+    // Every clock reading the busy times depend on is taken under this lock, here and in the
+    // workers, so snapshots and workers' updates happen in one order: a snapshot's `now` is
+    // never older than a busy_since or part_since it sees (read before the lock, a waiting
+    // snapshot's now could be: a negative in-progress time, wrapped to a huge one), and never
+    // later than the end of a batch or part it sees still in progress (a worker's end read
+    // before its lock could be: a snapshot counting past that end, then the busy time going
+    // back down). So busy times only grow and a fused member's interval busy time never
+    // exceeds its group's.
+    auto now = std::chrono::steady_clock::now();
     s.busy_ns += metrics_.busy_ns.load();
     if (parts_.size() > 1) {
       for (const auto& m : part_metrics_) s.part_busy_ns.push_back(m->busy_ns.load());
@@ -252,20 +262,24 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         }
       }
       if (pool_ && !pool_->acquire(needs_)) break;  // cancelled
-      auto start = std::chrono::steady_clock::now();
+      // The clock is read under the lock, as snapshot() reads it.
+      std::chrono::steady_clock::time_point start;
       {
         std::lock_guard lock(threads_mutex_);
+        start = std::chrono::steady_clock::now();
         state->busy = true;
         state->busy_since = start;
       }
       Status status = run_parts(*batch, *state);
-      auto elapsed = std::chrono::steady_clock::now() - start;
+      // The service time (the window's sample) is the work alone; the busy time runs to the
+      // moment the lock is held, so that snapshots stay in order (see snapshot()).
+      auto service = std::chrono::steady_clock::now() - start;
       {
         // Under the lock, so a snapshot sees the batch either in progress or done, never
         // neither.
         std::lock_guard lock(threads_mutex_);
         state->busy = false;
-        metrics_.busy_ns += nanoseconds(elapsed);
+        metrics_.busy_ns += nanoseconds(std::chrono::steady_clock::now() - start);
       }
       if (pool_) pool_->release(needs_);
       uint64_t source_docs = batch->size() + batch->errors.size();
@@ -275,7 +289,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       metrics_.bytes_in += bytes_before;
       metrics_.docs_out += kept_after;
       metrics_.source_docs += source_docs;
-      record({start, std::chrono::duration<double>(elapsed).count(), source_docs, kept_after});
+      record({start, std::chrono::duration<double>(service).count(), source_docs, kept_after});
       if (!status.is_ok()) {
         on_failure_(status);
         break;

@@ -165,18 +165,29 @@ TEST(Cli, HundredMegabyteLineIsSkippedWithoutHoldingIt) {
   EXPECT_THAT(read_file(dir.file("s/errors/big.jsonl")), HasSubstr("line_too_long"));
 }
 
-// Starts `winnow ARGS`, sends it `signal_number` after `delay_ms`, and returns its wait status.
-int signal_midway(const std::string& args, int delay_ms, int signal_number) {
+// Starts `winnow ARGS` writing to `output`, sends it `signal_number` `delay_ms` after the run
+// created `output`, and returns its wait status. Counting from the output folder rather than
+// from the fork: winnow installs its SIGINT/SIGTERM handlers after loading the pipeline and
+// before creating the output, and a process start slowed down by a loaded machine must not
+// turn a clean stop into a death by signal.
+int signal_midway(const std::string& args, const std::string& output, int delay_ms,
+                  int signal_number) {
   pid_t pid = fork();
   if (pid == 0) {
     // exec: the shell becomes winnow, so the signal reaches winnow itself.
-    execl("/bin/sh", "sh", "-c", ("exec " + kWinnow + " " + args + " >/dev/null 2>&1").c_str(),
+    execl("/bin/sh", "sh", "-c",
+          ("exec " + kWinnow + " " + args + output + " >/dev/null 2>&1").c_str(),
           static_cast<char*>(nullptr));
     _exit(127);
   }
+  int status = 0;
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(output) && std::chrono::steady_clock::now() < give_up) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return status;  // ended before it began
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
   kill(pid, signal_number);
-  int status = 0;
   waitpid(pid, &status, 0);
   return status;
 }
@@ -195,7 +206,7 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
   // Kill -9 part-way, at a few different moments, then resume to completion.
   for (int delay_ms : {150, 400}) {
     std::string target = dir.file("killed-" + std::to_string(delay_ms));
-    signal_midway(args + target, delay_ms, SIGKILL);
+    signal_midway(args, target, delay_ms, SIGKILL);
     ASSERT_EQ(winnow(args + target, &out), 0) << out;
     EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")))
         << "after a kill at " << delay_ms << " ms";
@@ -204,7 +215,7 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
 
   // SIGTERM (and Ctrl-C's SIGINT) stop the run cleanly: exit 130, no temporary file left.
   std::string target = dir.file("terminated");
-  int status = signal_midway(args + target, 300, SIGTERM);
+  int status = signal_midway(args, target, 300, SIGTERM);
   ASSERT_TRUE(WIFEXITED(status));
   int code = WEXITSTATUS(status);
   EXPECT_TRUE(code == 130 || code == 0) << "exit code " << code;  // 0: it had finished already

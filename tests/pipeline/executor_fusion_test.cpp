@@ -164,16 +164,30 @@ stages:
   EXPECT_EQ(group.steps, 5u);
   // 100 batches of 6 ms: the group is the bottleneck and gets more than one worker.
   EXPECT_GE(group.summary.workers_max, 2);
-  EXPECT_NEAR(group.summary.mean_service_ms, 6.0, 4.0);
-  EXPECT_GE(group.busy_seconds, r.steps[1].busy_seconds + r.steps[2].busy_seconds);
-  for (size_t i = 1; i <= 3; ++i) {
+  EXPECT_GE(group.batches, 100u);
+  // Each member's service time is its own 2 ms sleep at least; how much longer depends on the
+  // scheduler (on a loaded 2-core machine a 4 ms sleep averaged up to 17 ms), so the upper
+  // bounds only catch gross errors (a unit, waits counted as service). The group's covers its
+  // five members' and the counting between them.
+  constexpr double kSlackMs = 100;
+  double members_busy = 0, members_ms = 0;
+  for (size_t i = 0; i <= 4; ++i) {
     const StepReport& stage = r.steps[i];
     EXPECT_EQ(stage.fused_group, group.name);
     EXPECT_EQ(stage.workers, group.workers);
     EXPECT_EQ(stage.summary.workers_max, group.summary.workers_max);
-    EXPECT_NEAR(stage.summary.mean_service_ms, 2.0, 2.0) << stage.name;
-    EXPECT_LT(stage.summary.busy_fraction, group.summary.busy_fraction + 1e-9);
+    EXPECT_EQ(stage.batches, group.batches) << stage.name;
+    EXPECT_LT(stage.summary.busy_fraction, group.summary.busy_fraction + 1e-9) << stage.name;
+    members_busy += stage.busy_seconds;
+    members_ms += stage.summary.mean_service_ms;
+    if (i >= 1 && i <= 3) {
+      EXPECT_GE(stage.summary.mean_service_ms, 2.0) << stage.name;
+      EXPECT_LT(stage.summary.mean_service_ms, 2.0 + kSlackMs) << stage.name;
+    }
   }
+  EXPECT_GE(group.busy_seconds, members_busy * (1 - 1e-9));
+  EXPECT_GE(group.summary.mean_service_ms, members_ms * (1 - 1e-9));
+  EXPECT_LT(group.summary.mean_service_ms, 6.0 + kSlackMs);
 
   simdjson::dom::parser parser;
   auto lines = split_lines(read_file(dir.file("out/metrics.jsonl")));
