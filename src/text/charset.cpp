@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/utf8.h"
+#include "text/html_ascii.h"
 
 namespace winnow {
 
@@ -21,37 +22,27 @@ bool has_non_ascii(std::string_view s) {
   return false;
 }
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);  // no locale call per byte
-  }
-  return out;
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
 // The value after "charset" in `text` (an attribute list or a Content-Type value), unquoted.
 std::string charset_value(std::string_view text) {
-  std::string low = lower_ascii(text);
+  std::string low = ascii_lowered(text);
   size_t pos = 0;
   while ((pos = low.find("charset", pos)) != std::string::npos) {
     size_t i = pos + 7;
-    while (i < low.size() && is_space(low[i])) ++i;
+    while (i < low.size() && is_html_space(low[i])) ++i;
     if (i >= low.size() || low[i] != '=') {
       pos = i;
       continue;
     }
     ++i;
-    while (i < low.size() && is_space(low[i])) ++i;
+    while (i < low.size() && is_html_space(low[i])) ++i;
     char quote = 0;
     if (i < low.size() && (low[i] == '"' || low[i] == '\'')) quote = low[i++];
     size_t start = i;
     while (i < low.size() && low[i] != quote && low[i] != ';' && low[i] != '>' &&
-           (quote || !is_space(low[i])) && low[i] != '"' && low[i] != '\'' && low[i] != '/')
+           (quote || !is_html_space(low[i])) && low[i] != '"' && low[i] != '\'' && low[i] != '/')
       ++i;
     std::string value(text.substr(start, i - start));
-    while (!value.empty() && is_space(value.back())) value.pop_back();
+    while (!value.empty() && is_html_space(value.back())) value.pop_back();
     return value;
   }
   return {};
@@ -104,23 +95,24 @@ std::string charset_from_content_type(std::string_view content_type) {
 
 std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
   std::string_view head = html.substr(0, std::min(html.size(), scan_bytes));
-  std::string low = lower_ascii(head);
+  std::string low = ascii_lowered(head);
   size_t pos = 0;
   while ((pos = low.find("<meta", pos)) != std::string::npos) {
     // The tag's attributes, quotes respected (the HTML prescan, simplified).
     size_t i = pos + 5;
     std::string charset, http_equiv, content;
     while (i < low.size() && low[i] != '>') {
-      while (i < low.size() && (is_space(low[i]) || low[i] == '/')) ++i;
+      while (i < low.size() && (is_html_space(low[i]) || low[i] == '/')) ++i;
       size_t name_start = i;
-      while (i < low.size() && !is_space(low[i]) && low[i] != '=' && low[i] != '>' && low[i] != '/')
+      while (i < low.size() && !is_html_space(low[i]) && low[i] != '=' && low[i] != '>' &&
+             low[i] != '/')
         ++i;
       std::string_view name = std::string_view(low).substr(name_start, i - name_start);
-      while (i < low.size() && is_space(low[i])) ++i;
+      while (i < low.size() && is_html_space(low[i])) ++i;
       std::string value;
       if (i < low.size() && low[i] == '=') {
         ++i;
-        while (i < low.size() && is_space(low[i])) ++i;
+        while (i < low.size() && is_html_space(low[i])) ++i;
         if (i < low.size() && (low[i] == '"' || low[i] == '\'')) {
           char quote = low[i++];
           size_t end = low.find(quote, i);
@@ -129,7 +121,7 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
           i = std::min(end + 1, low.size());
         } else {
           size_t start = i;
-          while (i < low.size() && !is_space(low[i]) && low[i] != '>') ++i;
+          while (i < low.size() && !is_html_space(low[i]) && low[i] != '>') ++i;
           value = std::string(head.substr(start, i - start));
           // "<meta charset=utf-8/>": strictly the label is "utf-8/"; pages mean utf-8.
           while (!value.empty() && value.back() == '/') value.pop_back();
@@ -140,11 +132,11 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
         continue;
       }
       if (name == "charset") charset = value;
-      if (name == "http-equiv") http_equiv = lower_ascii(value);
+      if (name == "http-equiv") http_equiv = ascii_lowered(value);
       if (name == "content") content = value;
     }
     pos = i;
-    while (!charset.empty() && is_space(charset.back())) charset.pop_back();
+    while (!charset.empty() && is_html_space(charset.back())) charset.pop_back();
     if (!charset.empty()) return charset;
     if (http_equiv == "content-type") {
       std::string value = charset_value(content);
@@ -168,9 +160,9 @@ std::string detect_charset(std::string_view bytes, size_t sample_bytes) {
 }
 
 std::string normalize_charset(std::string_view label) {
-  std::string name = lower_ascii(label);
-  while (!name.empty() && is_space(name.back())) name.pop_back();
-  while (!name.empty() && is_space(name.front())) name.erase(0, 1);
+  std::string name = ascii_lowered(label);
+  while (!name.empty() && is_html_space(name.back())) name.pop_back();
+  while (!name.empty() && is_html_space(name.front())) name.erase(0, 1);
   if (name.empty()) return {};
   // WHATWG: these labels mean windows-1252 / gbk / utf-8 in browsers, and pages rely on it.
   static const std::map<std::string, std::string, std::less<>> kAliases = {

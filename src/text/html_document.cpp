@@ -1,23 +1,18 @@
 #include "text/html_document.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "text/html_ascii.h"
 #include "text/html_parser_backends.h"
 #include "text/tag_set.h"
 
 namespace winnow {
 
 namespace {
-
-// ASCII only and locale-free: the scanner runs over every byte of every page.
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-bool is_ascii_alpha(char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }
-bool is_ascii_alnum(char c) { return is_ascii_alpha(c) || (c >= '0' && c <= '9'); }
 
 constexpr TagSet kVoidTags{"area",   "base",     "br",      "col",   "embed",  "hr",    "img",
                            "input",  "link",     "meta",    "param", "source", "track", "wbr",

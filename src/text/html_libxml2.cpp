@@ -70,17 +70,34 @@ void init_libxml2_once() {
   (void)initialised;
 }
 
-}  // namespace
-
-void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth) {
+// Parses `html` (UTF-8) with libxml2's HTML parser, reporting to `handler` with `user` as
+// its data; `on_context` sees the parser context first (to stop it from a callback).
+template <typename OnContext>
+void parse_with_sax(std::string_view html, const htmlSAXHandler& handler, void* user,
+                    OnContext on_context) {
   if (html.empty()) return;  // no elements, no text (libxml2 makes no context for it)
   init_libxml2_once();
   if (html.size() > static_cast<size_t>(INT_MAX)) html = html.substr(0, INT_MAX);  // libxml2's int
-  HtmlEventSink sink(visitor, max_depth);
   htmlParserCtxtPtr context =
       htmlCreateMemoryParserCtxt(html.data(), static_cast<int>(html.size()));
   if (context == nullptr) throw std::bad_alloc();
-  CallbackData data{&sink, context, nullptr};
+  *context->sax = handler;  // what the handler leaves null (comments, errors...) is ignored
+  context->userData = user;
+  on_context(context);
+  // The bytes are UTF-8 already (decoded by the caller): a <meta charset> must not switch the
+  // decoder. Recover from any markup, stay silent, never touch the network.
+  xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8);
+  htmlCtxtUseOptions(context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                  HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
+  htmlParseDocument(context);
+  htmlFreeParserCtxt(context);
+}
+
+}  // namespace
+
+void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth) {
+  HtmlEventSink sink(visitor, max_depth);
+  CallbackData data{&sink, nullptr, nullptr};
   htmlSAXHandler handler;
   std::memset(&handler, 0, sizeof handler);
   handler.startElement = on_start;
@@ -89,28 +106,15 @@ void walk_libxml2(std::string_view html, HtmlVisitor& visitor, size_t max_depth)
   handler.characters = on_text;
   handler.ignorableWhitespace = on_text;
   handler.cdataBlock = on_text;
-  *context->sax = handler;  // comments, doctype, errors and warnings: no callback
-  context->userData = &data;
-  // The bytes are UTF-8 already (decoded by the caller): a <meta charset> must not switch the
-  // decoder. Recover from any markup, stay silent, never touch the network.
-  xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8);
-  htmlCtxtUseOptions(context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                  HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
-  htmlParseDocument(context);
-  htmlFreeParserCtxt(context);
+  parse_with_sax(html, handler, &data, [&](htmlParserCtxtPtr context) { data.context = context; });
   if (data.error) std::rethrow_exception(data.error);
   sink.finish();
 }
-
-}  // namespace winnow::html_backends
-
-namespace winnow::html_backends {
 
 namespace {
 
 // The start, end and text events libxml2's parser gives for `html`: "+tag", "-tag", "#".
 std::vector<std::string> libxml2_events(const std::string& html) {
-  init_libxml2_once();
   std::vector<std::string> events;
   htmlSAXHandler handler;
   std::memset(&handler, 0, sizeof handler);
@@ -123,15 +127,7 @@ std::vector<std::string> libxml2_events(const std::string& html) {
   handler.characters = [](void* user, const xmlChar*, int) {
     static_cast<std::vector<std::string>*>(user)->push_back("#");
   };
-  htmlParserCtxtPtr context =
-      htmlCreateMemoryParserCtxt(html.data(), static_cast<int>(html.size()));
-  if (context == nullptr) throw std::bad_alloc();
-  *context->sax = handler;
-  context->userData = &events;
-  htmlCtxtUseOptions(
-      context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
-  htmlParseDocument(context);
-  htmlFreeParserCtxt(context);
+  parse_with_sax(html, handler, &events, [](htmlParserCtxtPtr) {});
   return events;
 }
 

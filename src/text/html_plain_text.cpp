@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "text/html_ascii.h"
 #include "text/tag_set.h"
 #include "text/unicode_space.h"
 
@@ -24,17 +25,12 @@ constexpr TagSet kInvisibleTags{"head",   "script", "style", "template", "noscri
 
 bool is_invisible_tag(std::string_view tag) { return kInvisibleTags.contains(tag); }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool is_hidden(const HtmlElement& element) {
   if (element.attribute("hidden")) return true;
-  if (auto aria = element.attribute("aria-hidden"); aria && lower(*aria) == "true") return true;
+  if (auto aria = element.attribute("aria-hidden"); aria && ascii_lowered(*aria) == "true")
+    return true;
   if (auto style = element.attribute("style")) {
-    std::string s = lower(*style);
+    std::string s = ascii_lowered(*style);
     s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t'; }),
             s.end());
     if (s.find("display:none") != std::string::npos ||

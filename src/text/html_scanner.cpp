@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "core/utf8.h"
+#include "text/html_ascii.h"
 #include "text/html_parser_backends.h"
 #include "text/tag_set.h"
 
@@ -35,13 +36,10 @@ constexpr TagSet kVoidTags{"area",  "base", "basefont", "bgsound", "br",    "col
 constexpr TagSet kRawTextTags{"script", "style"};
 // What libxml2 puts into an implied <head>.
 constexpr TagSet kHeadTags{"title", "meta", "link", "style", "script", "base"};
-bool is_ascii_alpha(char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
 bool is_blank(std::string_view s) {
   for (char c : s) {
-    if (!is_space(c)) return false;
+    if (!is_html_space(c)) return false;
   }
   return true;
 }
@@ -88,8 +86,7 @@ void append_decoded(std::string& out, std::string_view text) {
       continue;
     }
     size_t name_end = j;
-    while (name_end < text.size() && name_end - j < 32 &&
-           (is_ascii_alpha(text[name_end]) || (text[name_end] >= '0' && text[name_end] <= '9'))) {
+    while (name_end < text.size() && name_end - j < 32 && is_ascii_alnum(text[name_end])) {
       ++name_end;
     }
     // The common ones first: libxml2's lookup is a linear search of its table.
@@ -188,7 +185,7 @@ class Scanner {
   // Lowercases the tag name starting at `i` into name_; returns where it ends.
   size_t read_name(size_t i) {
     name_.clear();
-    while (i < html_.size() && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>') {
+    while (i < html_.size() && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>') {
       name_.push_back(ascii_lower(html_[i]));
       ++i;
     }
@@ -202,9 +199,10 @@ class Scanner {
     i = read_name(i);
     attributes_.clear();
     values_.clear();
+    decoded_.clear();
     bool self_closing = false;
     while (true) {
-      while (i < n && (is_space(html_[i]) || html_[i] == '/')) {
+      while (i < n && (is_html_space(html_[i]) || html_[i] == '/')) {
         self_closing = html_[i] == '/';
         ++i;
       }
@@ -212,17 +210,17 @@ class Scanner {
       if (html_[i] == '>') break;
       self_closing = false;
       size_t name_start = i++;  // a first '=' belongs to the name
-      while (i < n && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
+      while (i < n && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
              html_[i] != '=') {
         ++i;
       }
       std::string_view name = html_.substr(name_start, i - name_start);
       size_t k = i;
-      while (k < n && is_space(html_[k])) ++k;
+      while (k < n && is_html_space(html_[k])) ++k;
       std::string_view value;
       if (k < n && html_[k] == '=') {
         ++k;
-        while (k < n && is_space(html_[k])) ++k;
+        while (k < n && is_html_space(html_[k])) ++k;
         if (k >= n) return std::string_view::npos;
         if (html_[k] == '"' || html_[k] == '\'') {
           size_t close = html_.find(html_[k], k + 1);
@@ -231,7 +229,7 @@ class Scanner {
           i = close + 1;
         } else {
           size_t v = k;
-          while (k < n && !is_space(html_[k]) && html_[k] != '>') ++k;
+          while (k < n && !is_html_space(html_[k]) && html_[k] != '>') ++k;
           value = html_.substr(v, k - v);
           i = k;
         }
@@ -239,7 +237,7 @@ class Scanner {
       add_attribute(name, value);
     }
     self_closing_ = self_closing;
-    on_start_tag(self_closing);
+    on_start_tag();
     return i + 1;
   }
 
@@ -269,8 +267,8 @@ class Scanner {
       size_t k = 0;
       while (k < tag.size() && end + 2 + k < n && ascii_lower(html_[end + 2 + k]) == tag[k]) ++k;
       size_t after = end + 2 + k;
-      if (k == tag.size() &&
-          (after >= n || is_space(html_[after]) || html_[after] == '/' || html_[after] == '>')) {
+      if (k == tag.size() && (after >= n || is_html_space(html_[after]) || html_[after] == '/' ||
+                              html_[after] == '>')) {
         break;
       }
       end += 2;
@@ -281,11 +279,12 @@ class Scanner {
     return end >= n ? n : past('>', end + 2);
   }
 
-  void on_start_tag(bool self_closing) {
+  // The start tag just scanned: name_, attributes_, self_closing_.
+  void on_start_tag() {
+    // The decoded values' strings no longer move: the views can point at them now.
     for (size_t k = 0; k < attributes_.size(); ++k) {
       if (decoded_[k] != kNotDecoded) attributes_[k].value = values_[decoded_[k]];
     }
-    decoded_.clear();
     const std::string& tag = name_;
     if (tag == "html") {
       if (sink_.depth() == 0) start("html", true);
@@ -308,7 +307,7 @@ class Scanner {
       return;  // a second <body> adds nothing but the end tags it implied
     }
     imply_head_or_body(tag);
-    bool empty = kVoidTags.contains(tag) || self_closing;
+    bool empty = kVoidTags.contains(tag) || self_closing_;
     if (sink_.depth() >= max_open_) {
       if (!empty) ++dropped_open_;  // too deep: the tag goes, its text stays
       return;
