@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
 

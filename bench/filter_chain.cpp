@@ -25,7 +25,7 @@
 #include "bench_support.h"
 #include "core/doc_batch.h"
 #include "core/reason_table.h"
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "pipeline/pipeline_config.h"
 
 using namespace winnow;

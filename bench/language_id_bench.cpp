@@ -24,7 +24,7 @@
 
 #include "bench_support.h"
 #include "core/utf8.h"
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "models/fasttext_model.h"
 
 namespace winnow {

@@ -30,7 +30,7 @@
 #include "core/doc_batch.h"
 #include "core/reason_table.h"
 #include "core/utf8.h"
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "models/sentencepiece_tokenizer.h"
 
 namespace winnow {

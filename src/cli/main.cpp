@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "core/version.h"
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace winnow {
 
@@ -19,6 +20,18 @@ std::string_view Arena::append(std::string_view bytes) {
   chunk.used += bytes.size();
   used_total_ += bytes.size();
   return {dst, bytes.size()};
+}
+
+bool Arena::owns(std::string_view bytes) const {
+  // std::less gives a total order on pointers, so this is well defined for unrelated buffers.
+  std::less<const char*> before;
+  for (const Chunk& chunk : chunks_) {
+    const char* begin = chunk.data.get();
+    if (!before(bytes.data(), begin) && !before(begin + chunk.used, bytes.data() + bytes.size())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace winnow

@@ -12,6 +12,8 @@ class Arena {
   explicit Arena(size_t chunk_bytes = 1 << 20) : chunk_bytes_(chunk_bytes) {}
 
   std::string_view append(std::string_view bytes);
+  // Whether `bytes` lies inside one of the arena's chunks (a view it handed out, or part of one).
+  bool owns(std::string_view bytes) const;
   size_t bytes_used() const { return used_total_; }
 
  private:

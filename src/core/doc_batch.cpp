@@ -53,6 +53,7 @@ void DocBatch::reserve(size_t documents) {
   texts_.reserve(documents);
   records_.reserve(documents);
   lines_.reserve(documents);
+  lineage_.reserve(documents);
   flags_.reserve(documents);
   reasons_.reserve(documents);
   scores_.reserve(documents);
@@ -65,9 +66,23 @@ void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
   texts_.push_back(in_raw(text) ? text : arena_.append(text));
   records_.push_back(record);
   lines_.push_back(line);
+  lineage_.push_back({key, kKept, 0, ItemKind::kDocument, 0});
   flags_.push_back(id_generated ? kIdGenerated : 0);
   reasons_.push_back(kKept);
   scores_.push_back(std::numeric_limits<double>::quiet_NaN());
+  if (!payloads_.empty()) payloads_.emplace_back();
+}
+
+void DocBatch::add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload,
+                        uint64_t line) {
+  add_document(key, id, false, {}, {}, line);
+  lineage_.back().kind = kind;
+  set_payload(size() - 1, std::move(payload));
+}
+
+void DocBatch::set_payload(size_t i, Payload payload) {
+  if (payloads_.size() < size()) payloads_.resize(size());
+  payloads_[i] = std::move(payload);
 }
 
 void DocBatch::set_text(size_t i, std::string_view text) {

@@ -4,6 +4,13 @@
 //
 // Each document keeps its whole raw input record (the JSON object as read). Fields other than the
 // text are written back from it byte for byte; an unchanged document is written back verbatim.
+//
+// A row is an item of some kind (core/item_kind.h): a document, or a media item whose bytes or
+// file reference sit in the payload column (core/payload.h). Each row knows its lineage: the
+// item it was made from (its parent's key, for rows a fan-out stage added), how deep in the
+// fan-out it is, and the reason entry of the stage that made it (0 for rows read from the
+// input). Stages that turn items into other items rebuild the rows with a RowBuilder
+// (core/row_builder.h).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,12 +20,24 @@
 #include "core/arena.h"
 #include "core/doc_key.h"
 #include "core/input_error.h"
+#include "core/item_kind.h"
+#include "core/payload.h"
 
 namespace winnow {
 
-// 0 means kept; other values index the pipeline's ReasonTable.
+// 0 means kept; other values index the pipeline's ReasonTable, whose entries say whether the
+// row was dropped, replaced by its children (fan-out) or merged into another row (fan-in).
 using ReasonId = uint16_t;
 inline constexpr ReasonId kKept = 0;
+
+// Where a row came from.
+struct RowLineage {
+  DocKey parent;              // the row's own key for rows read from the input
+  ReasonId origin = kKept;    // the fan-out/fan-in entry that made it; kKept: read from input
+  uint8_t depth = 0;          // 0 for rows read from the input, parent's + 1 for children
+  ItemKind kind = ItemKind::kDocument;
+  uint32_t index = 0;         // its index among its parent's children
+};
 
 // Bytes guaranteed readable after the end of every raw record, so JSON parsers that read ahead
 // in SIMD blocks (simdjson) can parse a record in place.
@@ -80,6 +99,10 @@ struct RawLine {
 
 class DocBatch {
  public:
+  DocBatch() = default;
+  DocBatch(DocBatch&&) = default;
+  DocBatch& operator=(DocBatch&&) = default;
+
   // Identity: which shard, which batch of it. The batch marked end_of_shard carries no
   // documents and tells the writer how many batches the shard had (sequence + 1).
   uint32_t shard = 0;
@@ -99,9 +122,13 @@ class DocBatch {
   // anywhere: they are copied into the arena unless they already lie in the raw buffer.
   void add_document(DocKey key, std::string_view id, bool id_generated, std::string_view text,
                     std::string_view record, uint64_t line);
+  // A media item read from the input: no text, no raw record; its bytes or file in `payload`.
+  void add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload, uint64_t line);
 
   DocKey key(size_t i) const { return keys_[i]; }
   std::string_view id(size_t i) const { return ids_[i]; }
+  // The id is written from the id column in place of the record's: it was generated (the
+  // record has none) or a stage made the row (a child's id).
   bool id_generated(size_t i) const { return flags_[i] & kIdGenerated; }
   std::string_view text(size_t i) const { return texts_[i]; }
   bool text_changed(size_t i) const { return flags_[i] & kTextChanged; }
@@ -111,11 +138,21 @@ class DocBatch {
   void mark_text_unchecked(size_t i) { flags_[i] |= kTextChanged | kTextUnchecked; }
   std::string_view record(size_t i) const { return records_[i]; }
   uint64_t line(size_t i) const { return lines_[i]; }
+  const RowLineage& lineage(size_t i) const { return lineage_[i]; }
+  ItemKind kind(size_t i) const { return lineage_[i].kind; }
+
+  // ---- Payloads (media items) ----
+  // Null for a row without one (every document).
+  const Payload* payload(size_t i) const {
+    return i < payloads_.size() && !payloads_[i].empty() ? &payloads_[i] : nullptr;
+  }
+  void set_payload(size_t i, Payload payload);
 
   void set_text(size_t i, std::string_view text);
   void set_id(size_t i, std::string_view id);
 
   // ---- Keep mask ----
+  // Rows not kept (dropped, fanned out or merged) are left alone by every later stage.
   bool kept(size_t i) const { return reasons_[i] == kKept; }
   ReasonId drop_reason(size_t i) const { return reasons_[i]; }
   // The score is optional (NaN = none); it is written with the rejected record.
@@ -146,6 +183,7 @@ class DocBatch {
   std::string encoded_errors;
 
  private:
+  friend class RowBuilder;
   static constexpr uint8_t kTextChanged = 1;
   static constexpr uint8_t kIdGenerated = 2;
   static constexpr uint8_t kTextUnchecked = 4;
@@ -159,6 +197,8 @@ class DocBatch {
   std::vector<std::string_view> texts_;
   std::vector<std::string_view> records_;
   std::vector<uint64_t> lines_;
+  std::vector<RowLineage> lineage_;
+  std::vector<Payload> payloads_;  // empty until a row has one, then one per row
   std::vector<uint8_t> flags_;
   std::vector<ReasonId> reasons_;
   std::vector<double> scores_;

@@ -22,8 +22,10 @@ enum class InputError : uint8_t {
   kCorruptWarc,
   kTruncatedWarc,
   kRecordTooLarge,
+  // media files
+  kUnknownMedia,
 };
-inline constexpr int kInputErrorCount = 14;
+inline constexpr int kInputErrorCount = 15;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -55,6 +57,8 @@ constexpr std::string_view input_error_name(InputError e) {
       return "truncated_warc";
     case InputError::kRecordTooLarge:
       return "record_too_large";
+    case InputError::kUnknownMedia:
+      return "unknown_media";
   }
   return "unknown";
 }

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/doc_batch.h"
 #include "core/global_step.h"
+#include "core/item_kind.h"
 #include "core/reason_table.h"
 #include "core/stage_params.h"
 #include "core/status.h"
@@ -56,9 +58,20 @@ class StageContext {
   // its implementation from it.
   int gpus() const { return gpus_; }
   void set_gpus(int gpus) { gpus_ = gpus; }
+  int stage_index() const { return stage_index_; }
   // Declares a drop reason this stage can produce; reasons are reported as "stage/reason".
   ReasonId declare_reason(const std::string& reason) {
     return reasons_.add(stage_name_, stage_index_, reason);
+  }
+  // For a stage that turns one item into several (core/row_builder.h): the state of a parent
+  // replaced by its children, and the children's origin.
+  ReasonId declare_fan_out(const std::string& name) {
+    return reasons_.add(stage_name_, stage_index_, name, RowOutcome::kFannedOut);
+  }
+  // For a stage that merges several items into one: the state of the merged items, and the
+  // new item's origin.
+  ReasonId declare_fan_in(const std::string& name) {
+    return reasons_.add(stage_name_, stage_index_, name, RowOutcome::kMerged);
   }
 
  private:
@@ -80,6 +93,10 @@ struct StageSpec {
   std::vector<ParamSpec> params;
   StageFactory make;
   StageResources resources;  // per worker; default one CPU thread, no GPU
+  // The kinds of item it takes, and the kind it gives (none: the kind it took). A pipeline that
+  // hands a stage a kind it does not take is refused when it is loaded, naming both stages.
+  ItemKinds takes = ItemKind::kDocument;
+  std::optional<ItemKind> gives;
 };
 
 class StageRegistry {

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
-#include <future>
 #include <stdexcept>
 #include <vector>
 
@@ -58,23 +56,18 @@ std::string gzip_member(std::string_view bytes, int level) {
   return out;
 }
 
-// gzip is slow (about 20 MB/s per core at level 6), so the stream is cut into pieces of
-// kGzipPiece uncompressed bytes, each compressed as its own gzip member on a worker thread and
-// written in order: any gzip reader sees concatenated members as one stream (pigz does the
-// same). The cuts fall at fixed offsets of the stream, so the bytes do not depend on how the
-// stream was written or on the worker count.
+// The stream is cut into pieces of kGzipPiece uncompressed bytes, each a complete gzip member:
+// any gzip reader sees concatenated members as one stream (pigz writes the same), the cuts fall
+// at fixed offsets of the stream (the bytes do not depend on how the stream was written), and a
+// damaged file loses at most the members that hold the damage.
 class GzipSink final : public ByteSink {
  public:
   static constexpr size_t kGzipPiece = 4 << 20;
 
-  GzipSink(AtomicFile file, int level, int threads)
-      : ByteSink(std::move(file)),
-        // Level 0 means "the default" here (as for zstd), not zlib's "store uncompressed".
-        level_(level == 0 ? Z_DEFAULT_COMPRESSION : level),
-        window_(2 * static_cast<size_t>(std::max(1, threads))) {}
-
-  ~GzipSink() override {
-    for (auto& piece : pieces_) piece.wait();  // never leave a worker writing into freed memory
+  GzipSink(AtomicFile file, int level)
+      // Level 0 means "the default" here (as for zstd), not zlib's "store uncompressed".
+      : ByteSink(std::move(file)), level_(level == 0 ? Z_DEFAULT_COMPRESSION : level) {
+    pending_.reserve(kGzipPiece);
   }
 
   Status write(std::string_view bytes) override {
@@ -83,55 +76,44 @@ class GzipSink final : public ByteSink {
       size_t take = std::min(bytes.size(), kGzipPiece - pending_.size());
       pending_.append(bytes.data(), take);
       bytes.remove_prefix(take);
-      if (pending_.size() == kGzipPiece) WINNOW_RETURN_IF_ERROR(launch());
+      if (pending_.size() == kGzipPiece) WINNOW_RETURN_IF_ERROR(flush_piece());
     }
     return Status::ok();
   }
 
   Status finish() override {
     // An empty stream still becomes one (empty) member: a valid .gz file.
-    if (!pending_.empty() || (pieces_.empty() && bytes_in_ == 0)) WINNOW_RETURN_IF_ERROR(launch());
-    while (!pieces_.empty()) WINNOW_RETURN_IF_ERROR(write_oldest());
+    if (!pending_.empty() || !wrote_member_) WINNOW_RETURN_IF_ERROR(flush_piece());
     return file_.commit();
   }
 
  private:
-  Status launch() {
-    pieces_.push_back(std::async(std::launch::async,
-                                 [input = std::move(pending_), level = level_] {
-                                   return gzip_member(input, level);
-                                 }));
-    pending_ = std::string();
-    pending_.reserve(kGzipPiece);
-    if (pieces_.size() > window_) return write_oldest();
-    return Status::ok();
-  }
-
-  Status write_oldest() {
+  Status flush_piece() {
     std::string member;
     try {
-      member = pieces_.front().get();
+      member = gzip_member(pending_, level_);
     } catch (const std::exception& e) {
-      pieces_.pop_front();
       return Status::errorf("gzip compression failed: {}", e.what());
     }
-    pieces_.pop_front();
+    pending_.clear();
+    wrote_member_ = true;
     return file_.write(member);
   }
 
   int level_;
-  size_t window_;  // pieces compressing at once; bounds memory to about 2 x window x piece
+  bool wrote_member_ = false;
   std::string pending_;
-  std::deque<std::future<std::string>> pieces_;
 };
 
 class ZstdSink final : public ByteSink {
  public:
-  ZstdSink(AtomicFile file, int level, int threads)
+  ZstdSink(AtomicFile file, int level)
       : ByteSink(std::move(file)), cctx_(ZSTD_createCCtx()), out_(ZSTD_CStreamOutSize()) {
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_nbWorkers, threads < 1 ? 1 : threads);
+    // Single-threaded streaming (no zstd worker threads outside the CPU budget): blocks are cut
+    // at fixed offsets of the stream, so the bytes do not depend on the write() calls.
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_nbWorkers, 0);
   }
   ~ZstdSink() override { ZSTD_freeCCtx(cctx_); }
 
@@ -166,17 +148,16 @@ class ZstdSink final : public ByteSink {
 }  // namespace
 
 Result<std::unique_ptr<ByteSink>> ByteSink::create(const std::string& final_path,
-                                                   Compression compression, int level,
-                                                   int threads) {
+                                                   Compression compression, int level) {
   auto file = AtomicFile::create(final_path);
   if (!file.is_ok()) return file.status();
   switch (compression) {
     case Compression::kNone:
       return std::unique_ptr<ByteSink>(new PlainSink(std::move(file).value()));
     case Compression::kGzip:
-      return std::unique_ptr<ByteSink>(new GzipSink(std::move(file).value(), level, threads));
+      return std::unique_ptr<ByteSink>(new GzipSink(std::move(file).value(), level));
     case Compression::kZstd:
-      return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file).value(), level, threads));
+      return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file).value(), level));
   }
   return Status::error("unknown compression");
 }

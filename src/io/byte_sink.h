@@ -1,9 +1,11 @@
 #pragma once
 // ByteSink: compresses a byte stream into an AtomicFile. The compressed bytes depend only on
 // the bytes written, never on how they were split into write() calls, so output is identical
-// whatever the batch size. zstd always runs in its multi-threaded mode (at least one worker)
-// because zstd's output is the same for any worker count >= 1, but differs from 0 workers.
-// gzip output is a series of members of fixed uncompressed size compressed in parallel.
+// whatever the batch size. Compression runs on the calling thread, so it counts in the CPU
+// budget of whoever writes (the pipeline's writers hold a CPU slot while they write; several
+// shards are written at once, each by one thread). zstd output is one frame (zstd's streaming
+// compressor cuts blocks at fixed offsets of the stream); gzip output is a series of members of
+// fixed uncompressed size, as pigz writes, which any gzip reader reads as one stream.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,10 +20,8 @@ class ByteSink {
  public:
   // `level`: zstd 1..19, gzip 1..9; 0 = the codec's default (zstd 3, gzip 6); ignored for
   // plain output.
-  // `threads`: compression threads (>= 1): zstd's workers, or gzip pieces compressed at once.
-  // Neither changes the output bytes.
   static Result<std::unique_ptr<ByteSink>> create(const std::string& final_path,
-                                                  Compression compression, int level, int threads);
+                                                  Compression compression, int level);
   virtual ~ByteSink() = default;
 
   virtual Status write(std::string_view bytes) = 0;

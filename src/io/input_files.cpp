@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <system_error>
 
@@ -22,10 +23,21 @@ bool ends_with(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool looks_like_input(const std::string& name) {
-  if (name.empty() || name[0] == '.' || name[0] == '_') return false;
+bool hidden(const std::string& name) { return name.empty() || name[0] == '.' || name[0] == '_'; }
+
+bool looks_like_records(const std::string& name) {
   return name.find(".jsonl") != std::string::npos || ends_with(name, ".json") ||
          ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".warc");
+}
+
+bool looks_like_image(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view ext :
+       {".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff"}) {
+    if (ends_with(lower, ext)) return true;
+  }
+  return false;
 }
 
 // A folder a winnow run wrote into (it has a _done/ folder of completion markers).
@@ -49,7 +61,8 @@ bool is_output_bookkeeping(const fs::path& entry, bool is_dir) {
   return is_winnow_output(entry.parent_path());
 }
 
-Status add_path(const std::string& path, bool from_pattern, std::vector<InputFile>& out) {
+Status add_path(const std::string& path, bool from_pattern, InputFiles wanted,
+                std::vector<InputFile>& out) {
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) {
@@ -65,14 +78,19 @@ Status add_path(const std::string& path, bool from_pattern, std::vector<InputFil
         it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file() && looks_like_input(name) &&
+      bool looks_right =
+          wanted == InputFiles::kImages ? looks_like_image(name) : looks_like_records(name);
+      if (it->is_regular_file() && !hidden(name) && looks_right &&
           !is_output_bookkeeping(it->path(), false)) {
         out.push_back({it->path().string(), static_cast<uint64_t>(it->file_size())});
       }
     }
     if (ec) return Status::errorf("cannot list input directory '{}': {}", path, ec.message());
     if (out.size() == before && !from_pattern) {
-      return Status::errorf("input directory '{}' holds no .jsonl or .warc[.gz|.zst] files", path);
+      return Status::errorf("input directory '{}' holds no {} files", path,
+                            wanted == InputFiles::kImages
+                                ? "image (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif[f])"
+                                : ".jsonl or .warc[.gz|.zst]");
     }
     return Status::ok();
   }
@@ -84,12 +102,13 @@ Status add_path(const std::string& path, bool from_pattern, std::vector<InputFil
 
 }  // namespace
 
-Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns) {
+Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
+                                               InputFiles wanted) {
   std::vector<InputFile> files;
   if (patterns.empty()) return Status::error("no input given (input.paths or --input)");
   for (const auto& pattern : patterns) {
     if (!has_glob_chars(pattern)) {
-      WINNOW_RETURN_IF_ERROR(add_path(pattern, false, files));
+      WINNOW_RETURN_IF_ERROR(add_path(pattern, false, wanted, files));
       continue;
     }
     glob_t matches{};
@@ -103,7 +122,7 @@ Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& p
       return Status::errorf("cannot expand input pattern '{}'", pattern);
     }
     for (size_t i = 0; i < matches.gl_pathc; ++i) {
-      Status s = add_path(matches.gl_pathv[i], true, files);
+      Status s = add_path(matches.gl_pathv[i], true, wanted, files);
       if (!s.is_ok()) {
         globfree(&matches);
         return s;

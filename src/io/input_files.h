@@ -15,12 +15,18 @@ struct InputFile {
   uint64_t size = 0;  // bytes on disk (compressed), for progress and ETA
 };
 
-// Directories contribute files whose names contain ".jsonl" or end in ".json", ".gz", ".zst" or
-// ".warc", skipping hidden names and names starting with '_' (markers, temporaries). A named
-// file is taken whatever its name. A pattern that matches nothing is an error. A folder that a
-// winnow run wrote (it has _done/) gives its kept shards only: its rejected/, errors/, global/,
-// stats.json and metrics.jsonl are skipped, so one run's output can be the next one's input.
-Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns);
+// Which files a folder contributes: record files (names containing ".jsonl" or ending in
+// ".json", ".gz", ".zst" or ".warc") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif,
+// .tiff, in any case).
+enum class InputFiles { kRecords, kImages };
+
+// Folders are walked recursively for the files `wanted`, skipping hidden names and names
+// starting with '_' (markers, temporaries). A named file is taken whatever its name. A pattern
+// that matches nothing is an error. A folder that a winnow run wrote (it has _done/) gives its
+// kept shards only: its rejected/, errors/, global/, stats.json and metrics.jsonl are skipped,
+// so one run's output can be the next one's input.
+Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
+                                               InputFiles wanted = InputFiles::kRecords);
 
 // The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst
 // suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...).

@@ -6,7 +6,12 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "auto") return InputFormat::kAuto;
   if (name == "jsonl") return InputFormat::kJsonl;
   if (name == "warc") return InputFormat::kWarc;
+  if (name == "images") return InputFormat::kImages;
   return std::nullopt;
+}
+
+ItemKind input_format_kind(InputFormat format) {
+  return format == InputFormat::kImages ? ItemKind::kImage : ItemKind::kDocument;
 }
 
 InputFormat InputReader::format_of(const std::string& path, InputFormat configured) {
@@ -16,17 +21,28 @@ InputFormat InputReader::format_of(const std::string& path, InputFormat configur
 
 InputReader::InputReader(const std::string& path, uint32_t shard_index,
                          const InputOptions& options) {
-  if (format_of(path, options.format) == InputFormat::kWarc) {
-    warc_ = std::make_unique<WarcReader>(path, shard_index, options.warc);
-  } else {
-    jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
+  switch (format_of(path, options.format)) {
+    case InputFormat::kWarc:
+      warc_ = std::make_unique<WarcReader>(path, shard_index, options.warc);
+      break;
+    case InputFormat::kImages:
+      media_ = std::make_unique<MediaFileReader>(path, shard_index, options.media);
+      break;
+    default:
+      jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
   }
 }
 
-std::unique_ptr<DocBatch> InputReader::next() { return warc_ ? warc_->next() : jsonl_->next(); }
+std::unique_ptr<DocBatch> InputReader::next() {
+  if (warc_) return warc_->next();
+  if (media_) return media_->next();
+  return jsonl_->next();
+}
 
 uint64_t InputReader::compressed_bytes_read() const {
-  return warc_ ? warc_->compressed_bytes_read() : jsonl_->compressed_bytes_read();
+  if (warc_) return warc_->compressed_bytes_read();
+  if (media_) return media_->compressed_bytes_read();
+  return jsonl_->compressed_bytes_read();
 }
 
 }  // namespace winnow

@@ -1,7 +1,9 @@
 #pragma once
 // InputReader: the reader for one input file, chosen by its format. JSONL files go through
 // ShardReader (raw lines; the parse step makes documents); WARC files through WarcReader, whose
-// batches already hold documents (the parse step finds no raw lines and leaves them alone).
+// batches already hold documents (the parse step finds no raw lines and leaves them alone);
+// media files (`images`) through MediaFileReader, one item per file. Parquet, WebDataset tars
+// and videos add their readers here.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -9,18 +11,24 @@
 #include <string_view>
 
 #include "core/doc_batch.h"
+#include "core/item_kind.h"
+#include "io/media_file_reader.h"
 #include "io/shard_reader.h"
 #include "io/warc_reader.h"
 
 namespace winnow {
 
-enum class InputFormat { kAuto, kJsonl, kWarc };
-std::optional<InputFormat> input_format_from_name(std::string_view name);  // auto|jsonl|warc
+enum class InputFormat { kAuto, kJsonl, kWarc, kImages };
+// auto|jsonl|warc|images
+std::optional<InputFormat> input_format_from_name(std::string_view name);
+// The kind of item a format's reader makes: images for `images`, documents otherwise.
+ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
   InputFormat format = InputFormat::kAuto;  // auto: WARC by extension (.warc[.gz|.zst])
   ReaderOptions jsonl;
   WarcOptions warc;
+  MediaFileOptions media;
 };
 
 class InputReader {
@@ -36,6 +44,7 @@ class InputReader {
  private:
   std::unique_ptr<ShardReader> jsonl_;
   std::unique_ptr<WarcReader> warc_;
+  std::unique_ptr<MediaFileReader> media_;
 };
 
 }  // namespace winnow

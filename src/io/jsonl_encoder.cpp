@@ -5,6 +5,8 @@
 #include "core/json_text.h"
 #include "core/utf8.h"
 #include "io/json_members.h"
+#include "io/output_names.h"
+#include "io/shard_output.h"
 
 namespace winnow {
 
@@ -93,18 +95,77 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
   out += "}\n";
 }
 
-void JsonlEncoder::encode(DocBatch& batch, const std::string& file) const {
+void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, size_t i,
+                                    const std::string& file, const std::string& shard_name,
+                                    std::string_view extra) const {
+  // An annotation of the same name as a field below replaces it (add_id's id, say).
+  auto annotated = [&](std::string_view key) {
+    for (const auto& column : batch.annotations()) {
+      if (column->has(i) && column->name() == key) return true;
+    }
+    return false;
+  };
+  JsonWriter line(false);
+  line.begin_object();
+  auto field = [&](std::string_view key) -> JsonWriter* {
+    return annotated(key) ? nullptr : &line.key(key);
+  };
+  if (auto* f = field(options_.id_field)) f->value(batch.id(i));
+  if (auto* f = field("kind")) f->value(item_kind_name(batch.kind(i)));
+  if (const Payload* payload = batch.payload(i)) {
+    if (!payload->media_type.empty()) {
+      if (auto* f = field("media_type")) f->value(payload->media_type);
+    }
+    if (payload->in_memory()) {
+      if (auto* f = field("bytes")) f->value(payload->size);
+      // Only kept items' bytes are written.
+      if (auto* f = batch.kept(i) ? field("file") : nullptr) {
+        f->value(std::string(output_names::kFilesDir) + "/" +
+                 ShardOutput::media_file_name(shard_name, batch, i));
+      }
+    } else if (auto* f = field("path")) {
+      f->value(payload->path);
+    }
+  }
+  if (auto* f = field("source")) f->value(file);
+  out += line.str();  // still open: the annotations and `extra` follow
+  bool first = line.str().size() == 1;  // only "{" so far
+  auto separator = [&] {
+    if (!first) out.push_back(',');
+    first = false;
+  };
+  for (const auto& column : batch.annotations()) {
+    if (!column->has(i)) continue;
+    separator();
+    append_annotation(out, *column, i);
+  }
+  if (!extra.empty()) {
+    separator();
+    out.append(extra);
+  }
+  out += "}\n";
+}
+
+void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
+                          const std::string& shard_name) const {
   // Most documents are written back as they came: one allocation for the whole batch.
   batch.encoded_kept.reserve(batch.raw_bytes().size() + batch.size());
   std::string extra;
   for (size_t i = 0; i < batch.size(); ++i) {
+    const bool media = batch.kind(i) != ItemKind::kDocument;
     if (batch.kept(i)) {
-      write_document(batch.encoded_kept, batch, i, {});
+      if (media) {
+        write_media_item(batch.encoded_kept, batch, i, file, shard_name, {});
+      } else {
+        write_document(batch.encoded_kept, batch, i, {});
+      }
       batch.encoded_kept_ends.push_back(batch.encoded_kept.size());
       continue;
     }
-    if (!options_.write_rejected) continue;
     const DropReason& reason = reasons_.at(batch.drop_reason(i));
+    // A row replaced by its children or merged into another is neither output nor rejected:
+    // what it became is.
+    if (!options_.write_rejected || !reason.dropped()) continue;
     extra.clear();
     extra += "\"winnow_drop\":{\"stage\":";
     append_json_string(extra, reason.stage);
@@ -115,7 +176,11 @@ void JsonlEncoder::encode(DocBatch& batch, const std::string& file) const {
       append_json_number(extra, batch.drop_score(i));
     }
     extra.push_back('}');
-    write_document(batch.encoded_rejected, batch, i, extra);
+    if (media) {
+      write_media_item(batch.encoded_rejected, batch, i, file, shard_name, extra);
+    } else {
+      write_document(batch.encoded_rejected, batch, i, extra);
+    }
   }
   for (const InputErrorRecord& error : batch.errors) {
     JsonWriter line(false);

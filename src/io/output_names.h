@@ -10,6 +10,7 @@ inline constexpr std::string_view kRejectedDir = "rejected";
 inline constexpr std::string_view kErrorsDir = "errors";
 inline constexpr std::string_view kDoneDir = "_done";  // its presence marks an output folder
 inline constexpr std::string_view kGlobalDir = "global";
+inline constexpr std::string_view kFilesDir = "files";  // kept media items' bytes
 inline constexpr std::string_view kStatsFile = "stats.json";
 inline constexpr std::string_view kMetricsFile = "metrics.jsonl";
 inline constexpr std::string_view kReportFile = "report.html";

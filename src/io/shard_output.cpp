@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <filesystem>
+
 #include "core/json_text.h"
 
 namespace winnow {
@@ -42,12 +44,11 @@ Result<CompletionMarker> CompletionMarker::read(const std::string& path) {
   return marker;
 }
 
-ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level, int threads,
+ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level,
                          uint64_t max_file_bytes)
     : paths_(std::move(paths)),
       compression_(compression),
       level_(level),
-      threads_(threads),
       max_file_bytes_(max_file_bytes) {}
 
 std::string ShardOutput::part_path(const std::string& kept, Compression compression,
@@ -86,14 +87,43 @@ Status ShardOutput::write_kept(const DocBatch& batch) {
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
                            Compression compression, std::string_view bytes) {
   if (!sink) {
-    auto created = ByteSink::create(path, compression, level_, threads_);
+    auto created = ByteSink::create(path, compression, level_);
     if (!created.is_ok()) return created.status();
     sink = std::move(created).value();
   }
   return sink->write(bytes);
 }
 
+std::string ShardOutput::media_file_name(const std::string& shard_name, const DocBatch& batch,
+                                         size_t row) {
+  if (batch.lineage(row).depth == 0) return shard_name;
+  const Payload* payload = batch.payload(row);
+  std::string_view type = payload ? std::string_view(payload->media_type) : std::string_view();
+  std::string_view ext = type == "image/jpeg"   ? ".jpg"
+                         : type == "image/png"  ? ".png"
+                         : type == "image/gif"  ? ".gif"
+                         : type == "image/webp" ? ".webp"
+                         : type == "image/bmp"  ? ".bmp"
+                         : type == "image/tiff" ? ".tif"
+                                                : ".bin";
+  return fmt::format("{}-{:016x}{}", shard_name, batch.key(row).value(), ext);
+}
+
+Status ShardOutput::write_media(const DocBatch& batch) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Payload* payload = batch.payload(i);
+    if (!batch.kept(i) || !payload || !payload->in_memory()) continue;
+    std::error_code ec;
+    std::filesystem::create_directories(paths_.files_dir, ec);
+    if (ec) return Status::errorf("cannot create {}: {}", paths_.files_dir, ec.message());
+    std::string path = paths_.files_dir + "/" + media_file_name(paths_.name, batch, i);
+    WINNOW_RETURN_IF_ERROR(AtomicFile::write_whole(path, payload->bytes()));
+  }
+  return Status::ok();
+}
+
 Status ShardOutput::write(const DocBatch& batch) {
+  WINNOW_RETURN_IF_ERROR(write_media(batch));
   // The kept file exists for every shard, even when nothing was kept.
   WINNOW_RETURN_IF_ERROR(write_kept(batch));
   if (!batch.encoded_rejected.empty()) {

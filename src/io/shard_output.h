@@ -17,6 +17,8 @@ struct ShardPaths {
   std::string rejected;
   std::string errors;
   std::string marker;
+  std::string name;       // the shard's output name (the input's stem, made unique)
+  std::string files_dir;  // where kept media items' bytes go (OUT/files)
 };
 
 // The marker's content: which pipeline made the shard, and the shard's counts (so a resumed
@@ -34,13 +36,20 @@ struct CompletionMarker {
 // A part is cut before the document that would take it past max_file_bytes of uncompressed
 // JSONL (a part always holds at least one document), so the cuts depend only on the documents,
 // never on batch sizes. Each part is committed when full; the marker still comes last.
+//
+// A kept media item's bytes (its in-memory payload) are written unchanged to its own file in
+// files_dir, named by media_file_name and committed once whole (before the shard's marker);
+// its line in the kept table names that file.
 class ShardOutput {
  public:
-  ShardOutput(ShardPaths paths, Compression compression, int level, int threads,
-              uint64_t max_file_bytes = 0);
+  ShardOutput(ShardPaths paths, Compression compression, int level, uint64_t max_file_bytes = 0);
 
   // The name of kept part `index` for a shard whose single-file name is `kept`.
   static std::string part_path(const std::string& kept, Compression compression, uint64_t index);
+  // A media item's file name under files_dir: the shard's name for the item read from the input
+  // (an image keeps its file's name), "<name>-<key as 16 hex digits><ext>" for one a stage made.
+  static std::string media_file_name(const std::string& shard_name, const DocBatch& batch,
+                                     size_t row);
 
   // Appends a batch's encoded bytes; files other than the kept one open at first use.
   Status write(const DocBatch& batch);
@@ -50,12 +59,12 @@ class ShardOutput {
   Status append(std::unique_ptr<ByteSink>& sink, const std::string& path, Compression compression,
                 std::string_view bytes);
   Status write_kept(const DocBatch& batch);
+  Status write_media(const DocBatch& batch);
   std::string kept_path() const;
 
   ShardPaths paths_;
   Compression compression_;
   int level_;
-  int threads_;
   uint64_t max_file_bytes_;
   uint64_t part_ = 0;        // index of the kept part being written
   uint64_t part_bytes_ = 0;  // uncompressed bytes in it so far

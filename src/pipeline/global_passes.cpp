@@ -18,11 +18,9 @@
 #include "io/atomic_file.h"
 #include "io/input_reader.h"
 #include "io/output_names.h"
-#include "pipeline/in_flight_limit.h"
+#include "pipeline/pass_runner.h"
 #include "pipeline/progress_display.h"
-#include "pipeline/reader_threads.h"
-#include "pipeline/run_monitor.h"
-#include "pipeline/stage_runner.h"
+#include "pipeline/shard_source.h"
 #include "pipeline/step_parts.h"
 
 namespace winnow {
@@ -31,155 +29,47 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One identify pass: reader(s) -> parse -> the stages before the global one -> observe. Same
-// queues, runners and memory bound as the executor, but nothing is encoded or written.
-class IdentifyPass {
- public:
-  IdentifyPass(const GlobalPassPlan& plan, size_t global_index, GlobalStep& step)
-      : plan_(plan), global_index_(global_index), step_(step) {}
+// One identify pass: read → parse → the stages before the global one → identify (observe) →
+// let go, on the same harness as the writing pass (pipeline/pass_runner.h); nothing is encoded
+// or written. It reads every input shard (also those an earlier run completed), so the decision
+// never depends on how a run was interrupted.
+Status run_identify_pass(const GlobalPassPlan& plan, size_t global_index, GlobalStep& step,
+                         int pass_number) {
+  std::vector<uint32_t> shards(plan.inputs->size());
+  for (uint32_t i = 0; i < shards.size(); ++i) shards[i] = i;
+  ShardSource source(*plan.inputs, std::move(shards), plan.config->input_options(plan.batch_size));
+  std::vector<PassStep> steps =
+      leading_steps(*plan.parser, *plan.inputs, plan.on_error, plan.stages, global_index);
+  steps.push_back(plain_step(
+      {"identify", [&step](DocBatch& batch) { return step.observe(batch); }, {}, {}}));
+  steps.push_back(plain_step({"release", {}, {}, [&source](BatchPtr) {
+                                source.batch_done();
+                                return Status::ok();
+                              }}));
+  PassSettings settings;
+  settings.budget = plan.budget;
+  settings.autoscale = plan.autoscale;
+  settings.threads = std::max(1, plan.threads);
+  settings.fuse = plan.fuse;
+  settings.stop_requested = plan.options->stop_requested;
+  settings.interrupted_message = "interrupted during an identify pass; run again to resume";
+  PassRunner pass(source, std::move(steps), settings);
 
-  Status run() {
-    std::vector<StageRunner::Part> all;  // read, then the stages before the global one
-    std::vector<FusionCandidate> candidates;
-    all.push_back(parse_part(*plan_.parser, *plan_.inputs, plan_.on_error));
-    candidates.push_back({"read", StageResources{}, 0, false});
-    for (size_t i = 0; i < global_index_; ++i) {
-      Stage* stage = plan_.stages[i].second;
-      // Each worker sets its stages up first, as in the writing pass.
-      all.push_back(stage_part(plan_.stages[i].first, *stage));
-      FusionCandidate candidate{plan_.stages[i].first, StageResources{}, 0,
-                                stage->global_step() != nullptr};
-      if (i < plan_.fusion.size()) candidate = plan_.fusion[i];
-      candidates.push_back(candidate);
-    }
-    std::vector<std::pair<std::string, std::vector<StageRunner::Part>>> steps;
-    std::vector<MonitoredStep> monitored;
-    bool fuse = plan_.fuse && plan_.fusion.size() == plan_.stages.size();
-    for (const StageGroup& group : plan_fusion(candidates, fuse)) {
-      steps.emplace_back(group.name,
-                         std::vector<StageRunner::Part>(all.begin() + group.first,
-                                                        all.begin() + group.first + group.count));
-      const FusionCandidate& first = candidates[group.first];
-      monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, first.pinned});
-    }
-    auto single = [](std::string name, StageRunner::Work work) {
-      std::vector<StageRunner::Part> parts;
-      parts.push_back({std::move(name), std::move(work), {}});
-      return parts;
-    };
-    steps.emplace_back(
-        "identify", single("identify", [this](DocBatch& batch) { return step_.observe(batch); }));
-    monitored.push_back({"identify", nullptr, nullptr, nullptr, StageResources{}, 0});
-
-    const int threads = std::max(1, plan_.threads);
-    const bool autoscale = plan_.autoscale.enabled;
-    in_flight_ =
-        std::make_unique<InFlightLimit>(2 * static_cast<size_t>(threads) + steps.size() + 2);
-    for (size_t i = 0; i <= steps.size(); ++i) {
-      queues_.push_back(std::make_unique<BatchQueue>(static_cast<size_t>(threads) + 1));
-    }
-    std::vector<std::unique_ptr<StageRunner>> runners;
-    for (size_t i = 0; i < steps.size(); ++i) {
-      runners.push_back(std::make_unique<StageRunner>(steps[i].first, std::move(steps[i].second),
-                                                      *queues_[i], *queues_[i + 1],
-                                                      [this](const Status& s) { fail(s); }));
-    }
-    std::unique_ptr<RunMonitor> monitor;
-    if (autoscale) {
-      // As in the writing pass: the budget held at run time, workers moved by the autoscaler
-      // (no metrics.jsonl or progress of its own: the pass only prepares the global step).
-      {
-        std::lock_guard lock(failure_mutex_);
-        pool_ = std::make_unique<ResourcePool>(plan_.budget);
-      }
-      for (size_t i = 0; i < runners.size(); ++i) {
-        MonitoredStep& m = monitored[i];
-        m.runner = runners[i].get();
-        m.input = queues_[i].get();
-        m.output = queues_[i + 1].get();
-        runners[i]->set_resources(pool_.get(), m.needs);
-        runners[i]->set_grace(std::chrono::milliseconds(plan_.autoscale.grace_ms));
-        runners[i]->set_window(static_cast<size_t>(plan_.autoscale.window),
-                               std::chrono::milliseconds(2 * plan_.autoscale.interval_ms));
-      }
-      for (size_t i = 0; i < runners.size(); ++i) {
-        runners[i]->start(monitored[i].pinned > 0 ? monitored[i].pinned : 1);
-      }
-      monitor = std::make_unique<RunMonitor>(std::move(monitored), plan_.budget, plan_.autoscale,
-                                             [] { return RunTotalsNow{}; });
-      monitor->start();
-    } else {
-      for (auto& runner : runners) runner->start(threads);
-    }
-    std::thread sink([this] {
-      while (auto batch = queues_.back()->pop()) in_flight_->release();
-    });
-    std::atomic<bool> finished{false};
-    std::thread watcher([this, &finished] {
-      const std::atomic<bool>* stop = plan_.options->stop_requested;
-      while (!finished && stop) {
-        if (stop->load()) {
-          fail(Status::error("interrupted during an identify pass; run again to resume"));
-          return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    });
-    run_reader_threads(
-        threads, plan_.inputs->size(), [this] { read_shards(); },
-        [this](const Status& status) { fail(status); });
-    queues_.front()->close();
-    for (auto& runner : runners) runner->join();
-    sink.join();
-    finished = true;
-    watcher.join();
-    if (monitor) monitor->stop();
-    std::lock_guard lock(failure_mutex_);
-    return failure_;
+  // On a terminal the pass shows its progress like the writing pass; off one, a log line says
+  // what the wait is for and the display writes its plain lines.
+  std::unique_ptr<ProgressDisplay> progress;
+  if (plan.options->progress) {
+    const std::string& name = plan.stages[global_index].name;
+    std::fprintf(stderr, "winnow: %s: identify pass %d over all %zu input files\n", name.c_str(),
+                 pass_number, plan.inputs->size());
+    std::vector<std::string> names;
+    for (const StageGroup& group : pass.groups()) names.push_back(group.name);
+    progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
+                                                 ProgressDisplay::stderr_is_terminal());
+    pass.set_progress(progress.get());
   }
-
- private:
-  void fail(const Status& status) {
-    {
-      std::lock_guard lock(failure_mutex_);
-      if (failed_.exchange(true)) return;
-      failure_ = status;
-    }
-    for (auto& queue : queues_) queue->cancel();
-    in_flight_->cancel();
-    if (pool_) pool_->cancel();
-  }
-
-  void read_shards() {
-    // The same readers as the writing pass (JSONL or WARC), so both passes see the same keys.
-    const InputOptions options = plan_.config->input_options(plan_.batch_size);
-    while (!failed_) {
-      size_t shard = next_shard_.fetch_add(1);
-      if (shard >= plan_.inputs->size()) return;
-      InputReader reader((*plan_.inputs)[shard].path, static_cast<uint32_t>(shard), options);
-      while (true) {
-        if (!in_flight_->acquire()) return;
-        BatchPtr batch = reader.next();
-        if (!batch) {
-          in_flight_->release();
-          break;
-        }
-        if (!queues_.front()->push(std::move(batch))) return;
-      }
-    }
-  }
-
-  const GlobalPassPlan& plan_;
-  size_t global_index_;
-  GlobalStep& step_;
-  std::vector<std::unique_ptr<BatchQueue>> queues_;
-  std::unique_ptr<InFlightLimit> in_flight_;
-  std::unique_ptr<ResourcePool> pool_;  // with the autoscaler only
-  std::atomic<size_t> next_shard_{0};
-  std::mutex failure_mutex_;
-  Status failure_;
-  std::atomic<bool> failed_{false};
-};
+  return pass.run();
+}
 
 std::string read_marker_fingerprint(const std::string& path) {
   std::ifstream in(path);
@@ -213,8 +103,8 @@ std::string global_dir(const GlobalPassPlan& plan) {
 // go too: winnow owns global/, and a stale result there would only mislead.
 Status remove_stale_results(const GlobalPassPlan& plan) {
   std::set<std::string> current;
-  for (const auto& [name, stage] : plan.stages) {
-    if (stage->global_step()) current.insert(name);
+  for (const PassStage& stage : plan.stages) {
+    if (stage.stage->global_step()) current.insert(stage.name);
   }
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(global_dir(plan), ec)) {
@@ -227,9 +117,9 @@ Status remove_stale_results(const GlobalPassPlan& plan) {
 
 }  // namespace
 
-bool has_global_steps(const std::vector<std::pair<std::string, Stage*>>& stages) {
+bool has_global_steps(const std::vector<PassStage>& stages) {
   return std::any_of(stages.begin(), stages.end(),
-                     [](const auto& s) { return s.second->global_step() != nullptr; });
+                     [](const PassStage& s) { return s.stage->global_step() != nullptr; });
 }
 
 Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSummary>& summaries) {
@@ -244,9 +134,9 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
   }
 
   for (size_t index = 0; index < plan.stages.size(); ++index) {
-    GlobalStep* step = plan.stages[index].second->global_step();
+    GlobalStep* step = plan.stages[index].stage->global_step();
     if (!step) continue;
-    const std::string& name = plan.stages[index].first;
+    const std::string& name = plan.stages[index].name;
     const std::string dir = global_dir(plan) + "/" + name;
     const std::string marker = dir + "/_complete.json";
     const std::string fingerprint = fmt::format("{}-{}-{}", base, index, name);
@@ -268,18 +158,10 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       WINNOW_RETURN_IF_ERROR(reset_folder(dir));
       GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads)};
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
-      // Identify passes print no progress line of their own: one line each says what the wait
-      // is for.
-      const bool tell = plan.options->progress && ProgressDisplay::stderr_is_terminal();
       Status status;
       int pass_number = 0;
       do {
-        if (tell) {
-          std::fprintf(stderr, "winnow: %s: identify pass %d over all %zu input files...\n",
-                       name.c_str(), ++pass_number, plan.inputs->size());
-        }
-        IdentifyPass pass(plan, index, *step);
-        status = pass.run();
+        status = run_identify_pass(plan, index, *step, ++pass_number);
       } while (status.is_ok() && step->another_pass());
       if (status.is_ok()) status = step->finish_identify();
       std::error_code ec;

@@ -18,9 +18,10 @@
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
 #include "pipeline/autoscaler.h"
-#include "pipeline/executor.h"
 #include "pipeline/resources.h"
-#include "pipeline/step_fusion.h"
+#include "pipeline/run_options.h"
+#include "pipeline/run_report.h"
+#include "pipeline/step_parts.h"
 
 namespace winnow {
 
@@ -28,15 +29,13 @@ struct GlobalPassPlan {
   const PipelineConfig* config = nullptr;
   const RunOptions* options = nullptr;
   const std::vector<InputFile>* inputs = nullptr;
-  std::vector<std::pair<std::string, Stage*>> stages;  // (instance name, stage), in order
-  // Stage fusion (pipeline/step_fusion.h): on or off, and what each stage needs (parallel to
-  // `stages`; empty: every stage alone). An identify pass fuses `read` and the stages before
-  // the global one as the writing pass does.
+  std::vector<PassStage> stages;  // every stage, in order, with what its workers need
+  // Stage fusion (pipeline/step_fusion.h): an identify pass fuses `read`, `parse`, the stages
+  // before the global one and its `identify` step as the writing pass does.
   bool fuse = true;
-  std::vector<FusionCandidate> fusion;
-  // With autoscale.enabled the pass's steps start at one worker (a pin: its count) and the
-  // autoscaler moves workers within `budget`, as in the writing pass; otherwise every step
-  // gets `threads` workers.
+  // As in the writing pass: with autoscale.enabled the pass's steps start at one worker (a pin:
+  // its count) and the autoscaler moves workers within `budget`; otherwise every step gets
+  // `threads` workers.
   ResourceBudget budget;
   AutoscaleSettings autoscale;
   const JsonlParser* parser = nullptr;
@@ -46,7 +45,7 @@ struct GlobalPassPlan {
   OnError on_error = OnError::kFail;
 };
 
-bool has_global_steps(const std::vector<std::pair<std::string, Stage*>>& stages);
+bool has_global_steps(const std::vector<PassStage>& stages);
 
 // Leaves every global step ready for its remove pass. With PassMode::kRemoveOnly a complete
 // result must already exist for each (made by `winnow dedup identify`).

@@ -4,6 +4,7 @@
 // memory stays bounded by slots x batch size whatever the worker counts or queue sizes.
 // No deadlock: a shard's batches are read in order, so the batch the writer waits for always
 // holds a slot already.
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 
@@ -12,14 +13,28 @@ namespace winnow {
 class InFlightLimit {
  public:
   explicit InFlightLimit(size_t slots) : free_(slots < 1 ? 1 : slots) {}
+  // Before anything was acquired: the number of slots.
+  void set_slots(size_t slots) {
+    std::lock_guard lock(mutex_);
+    free_ = slots < 1 ? 1 : slots;
+  }
 
   // Blocks until a slot is free; false when the run was cancelled.
-  bool acquire() {
+  bool acquire() { return acquire_until(std::chrono::steady_clock::time_point::max()) == kAcquired; }
+
+  enum Outcome { kAcquired, kTimedOut, kCancelled };
+  // Also gives up at `deadline`, so a waiting worker can wake to see whether it should stop.
+  Outcome acquire_until(std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    freed_.wait(lock, [&] { return free_ > 0 || cancelled_; });
-    if (cancelled_) return false;
+    auto ready = [&] { return free_ > 0 || cancelled_; };
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      freed_.wait(lock, ready);
+    } else if (!freed_.wait_until(lock, deadline, ready)) {
+      return kTimedOut;
+    }
+    if (cancelled_) return kCancelled;
     --free_;
-    return true;
+    return kAcquired;
   }
 
   void release() {

@@ -27,7 +27,8 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
     shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
-                       errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json"});
+                       errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json",
+                       name, files_dir()});
   }
 }
 
@@ -49,14 +50,16 @@ Status remove_file(const fs::path& path) {
   return Status::ok();
 }
 
-// Removes temporaries, and with `all_outputs` every output-like file: only used on folders
-// winnow owns (rejected/, errors/, _done/).
-Status clean_folder(const std::string& dir, bool all_outputs) {
+// Removes temporaries, and with `all_outputs` every output-like file (with `any_name`, every
+// file): only used on folders winnow owns (rejected/, errors/, _done/, files/).
+Status clean_folder(const std::string& dir, bool all_outputs, bool any_name = false) {
   std::error_code ec;
+  if (!fs::exists(dir, ec)) return Status::ok();
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (!entry.is_regular_file()) continue;
     std::string name = entry.path().filename().string();
-    if (AtomicFile::is_temporary_name(name) || (all_outputs && is_output_file(name))) {
+    if (AtomicFile::is_temporary_name(name) ||
+        (all_outputs && (any_name || is_output_file(name)))) {
       WINNOW_RETURN_IF_ERROR(remove_file(entry.path()));
     }
   }
@@ -114,6 +117,8 @@ Status OutputLayout::prepare(bool overwrite) const {
   for (const std::string& sub : {rejected_dir(), errors_dir(), done_dir()}) {
     WINNOW_RETURN_IF_ERROR(clean_folder(sub, overwrite));
   }
+  // files/ exists once a media item was kept; a missing one lists as empty.
+  WINNOW_RETURN_IF_ERROR(clean_folder(files_dir(), overwrite, true));
   return Status::ok();
 }
 

@@ -3,6 +3,7 @@
 //   OUT/<name>.jsonl[.gz|.zst]           kept documents
 //   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason
 //   OUT/errors/<name>.jsonl              records that could not be read
+//   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
 //   OUT/_done/<name>.json                completion marker, written last
 //   OUT/stats.json                       the run's accounting
 //   OUT/metrics.jsonl                    per-step metrics, one line per interval (live)
@@ -35,6 +36,7 @@ class OutputLayout {
   std::string done_dir() const { return in_dir(output_names::kDoneDir); }
   std::string rejected_dir() const { return in_dir(output_names::kRejectedDir); }
   std::string errors_dir() const { return in_dir(output_names::kErrorsDir); }
+  std::string files_dir() const { return in_dir(output_names::kFilesDir); }
 
  private:
   std::string in_dir(std::string_view name) const { return dir_ + "/" + std::string(name); }

@@ -114,8 +114,9 @@ Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& 
 Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConfig& config) {
   if (YAML::Node format = input["format"]) {
     auto parsed = input_format_from_name(format.IsScalar() ? format.Scalar() : "");
-    if (!parsed) return r.error(format, "input format must be one of auto, jsonl, warc");
+    if (!parsed) return r.error(format, "input format must be one of auto, jsonl, warc, images");
     config.input_format = *parsed;
+    config.input_kind = input_format_kind(*parsed);
   }
   YAML::Node warc = input["warc"];
   if (!warc) return Status::ok();
@@ -181,7 +182,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(
-        input, "input", {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc"}));
+        input, "input",
+        {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc", "max_file_bytes"}));
     WINNOW_RETURN_IF_ERROR(r.read_string_list(input, "paths", config.input_paths));
     WINNOW_RETURN_IF_ERROR(r.read(input, "text_field", config.text_field, "a string"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
@@ -191,6 +193,11 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
       return r.error(input["max_line_bytes"], "max_line_bytes must be at least 1");
     }
     WINNOW_RETURN_IF_ERROR(parse_input_format(input, r, config));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(input, "max_file_bytes", config.media.max_bytes, "a positive integer"));
+    if (config.media.max_bytes == 0) {
+      return r.error(input["max_file_bytes"], "max_file_bytes must be at least 1");
+    }
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(
@@ -243,6 +250,12 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   if (!stages || stages.IsNull()) return Status::ok();
   if (!stages.IsSequence()) return r.error(stages, "'stages' must be a list");
   std::set<std::string> names;
+  // The kind of item flowing at each point, and who gave it, for the kind check.
+  ItemKind kind = config.input_kind;
+  std::string giver = config.input_kind == ItemKind::kDocument
+                          ? "the input"
+                          : fmt::format("the input (input.format: {})",
+                                        config.input_kind == ItemKind::kImage ? "images" : "?");
   for (const auto& node : stages) {
     if (!node.IsMap() || !node["stage"]) {
       return r.error(node, "each stage must be a map with a 'stage' key naming its type");
@@ -269,6 +282,15 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
                                      config.source, stage.name);
     if (!params.is_ok()) return params.status();
     stage.params = std::move(params).value();
+    if (!spec->takes.has(kind)) {
+      return r.error(node["stage"],
+                     fmt::format("stage '{}' ({}) takes {}, but {} gives it {}", stage.name,
+                                 spec->name, spec->takes.names(), giver, item_kind_plural(kind)));
+    }
+    stage.kind_in = kind;
+    kind = spec->gives.value_or(kind);
+    stage.kind_out = kind;
+    giver = fmt::format("stage '{}'", stage.name);
     config.stages.push_back(std::move(stage));
   }
   return Status::ok();
@@ -343,7 +365,7 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {
-    for (const char* name : {"format", "warc"}) {
+    for (const char* name : {"format", "warc", "max_file_bytes"}) {
       if (YAML::Node node = root["input"][name]) {
         key += fmt::format("|{}:", name);
         append_canonical(node, key);
@@ -364,7 +386,7 @@ Result<PipelineConfig> PipelineConfig::load_file(const std::string& path,
 }
 
 InputOptions PipelineConfig::input_options(size_t batch_size) const {
-  InputOptions options{input_format, {batch_size, batch_bytes, max_line_bytes}, warc};
+  InputOptions options{input_format, {batch_size, batch_bytes, max_line_bytes}, warc, media};
   options.warc.batch_records = batch_size;
   options.warc.batch_bytes = batch_bytes;
   options.warc.text_field = text_field;

@@ -3,7 +3,8 @@
 // and unknown stages are errors that name the file and line, before any data is read.
 //
 //   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432,
-//            format: auto,    # auto | jsonl | warc (auto: WARC by extension .warc[.gz|.zst])
+//            format: auto,    # auto | jsonl | warc | images (auto: WARC by extension)
+//            max_file_bytes: 67108864,   # images: larger files are errors
 //            warc: {record_types: [response], content_types: [text/html, application/xhtml+xml],
 //                   status_codes: [], max_record_bytes: 33554432}}
 //   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
@@ -31,6 +32,7 @@
 #include "core/status.h"
 #include "io/compression.h"
 #include "pipeline/autoscaler.h"
+#include "io/input_files.h"
 #include "io/input_reader.h"
 
 namespace winnow {
@@ -42,6 +44,8 @@ struct StageConfig {
   std::string name;
   int workers = 0;  // 0: not pinned
   StageParams params;
+  ItemKind kind_in = ItemKind::kDocument;  // what reaches it (checked against spec->takes)
+  ItemKind kind_out = ItemKind::kDocument;
 };
 
 struct PipelineConfig {
@@ -52,7 +56,9 @@ struct PipelineConfig {
   std::string id_field = "id";
   uint64_t max_line_bytes = 32 << 20;
   InputFormat input_format = InputFormat::kAuto;
+  ItemKind input_kind = ItemKind::kDocument;  // what the reader makes (from input_format)
   WarcOptions warc;  // batch sizes and the text field are filled in by the executor
+  MediaFileOptions media;
   // output
   std::string output_path;
   Compression output_compression = Compression::kZstd;
@@ -80,6 +86,12 @@ struct PipelineConfig {
   // How to read the input files with batches of `batch_size` documents (the executor's and the
   // identify passes' readers must agree, so both take it from here).
   InputOptions input_options(size_t batch_size) const;
+  // The kind of item the last stage gives (the input's without stages): what the writer writes.
+  ItemKind output_kind() const { return stages.empty() ? input_kind : stages.back().kind_out; }
+  // Which files an input folder contributes.
+  InputFiles input_files() const {
+    return input_kind == ItemKind::kImage ? InputFiles::kImages : InputFiles::kRecords;
+  }
 };
 
 }  // namespace winnow

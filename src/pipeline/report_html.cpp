@@ -129,16 +129,31 @@ std::string line_chart(const std::string& title, const std::string& unit,
   return svg + "</svg>\n";
 }
 
-// Kept and dropped per step: each row is the documents that reached the step, split into
-// what it kept and what it dropped, by reason.
+// What a step did besides keeping and dropping: "fanned out 12 into 80 children", "merged 80
+// into 12"; empty for other steps.
+std::string fan_text(const StepReport& st) {
+  std::string text;
+  if (st.fanned_out || st.children) {
+    text += fmt::format("fanned out {} into {} children", st.fanned_out, st.children);
+  }
+  if (st.merged || st.merge_results) {
+    text += fmt::format("{}merged {} into {}", text.empty() ? "" : ", ", st.merged,
+                        st.merge_results);
+  }
+  return text;
+}
+
+// Items out and dropped per step: each row is the items that reached the step, split into what
+// it let through and what it dropped, by reason (a fan-out's row can be longer than its input).
 std::string funnel_chart(const RunReport& report) {
   const double w = 1000, label = 160, bar = 480, row = 30, top = 30;
   uint64_t total = std::max<uint64_t>(1, report.totals.documents);
+  for (const StepReport& st : report.steps) total = std::max({total, st.docs_in, st.kept});
   double h = top + row * static_cast<double>(report.steps.size()) + 30;
   std::string svg = fmt::format(
       "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>Document funnel</title>"
-      "<text x=\"10\" y=\"18\" class=\"ct\">Document funnel: kept (green) and dropped per "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>Item funnel</title>"
+      "<text x=\"10\" y=\"18\" class=\"ct\">Item funnel: let through (green) and dropped per "
       "reason, per step</text>",
       w, h);
   size_t reason_colour = 0;
@@ -166,7 +181,9 @@ std::string funnel_chart(const RunReport& report) {
       x += dw;
       legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", reason, n);
     }
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">in {} kept {}{}</text>",
+    std::string fan = fan_text(st);
+    if (!fan.empty()) legend += (legend.empty() ? "" : " · ") + fan;
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">in {} out {}{}</text>",
                        label + bar + 8, y + 16, st.docs_in, st.kept,
                        legend.empty() ? "" : " · " + escape(legend));
   }
@@ -192,12 +209,36 @@ std::vector<std::string> executed_step_names(const RunReport& report) {
 
 std::string step_row(const std::string& name, const std::string& workers,
                      const std::string& scaling, const StepSummary& s, const std::string& fill,
-                     uint64_t in, uint64_t kept, const char* row_class) {
+                     uint64_t in, uint64_t kept, const std::string& items,
+                     const char* row_class) {
   return fmt::format(
       "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.2f}</td><td>{:.2f}</td>"
-      "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+      "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
       row_class, name, workers, scaling, 100 * s.busy_fraction, s.mean_service_ms, s.setup_seconds,
-      fill, in, kept);
+      fill, in, kept, items);
+}
+
+// "documents", "documents → images", and what a fan-out or fan-in made.
+std::string items_text(const StepReport& st) {
+  std::string text = st.kind_in == st.kind_out ? st.kind_in + "s"
+                                                 : st.kind_in + "s → " + st.kind_out + "s";
+  std::string fan = fan_text(st);
+  return escape(fan.empty() ? text : text + ": " + fan);
+}
+
+// One row per level of fan-out and item kind: the items made there and how each ended.
+std::string level_table(const RunCounts& t) {
+  std::string html =
+      "<table><tr><th>items (kind@depth)</th><th>made</th><th>kept</th><th>dropped</th>"
+      "<th>errors</th><th>fanned out</th><th>merged</th><th></th></tr>\n";
+  for (const auto& [name, level] : t.levels) {
+    html += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td></tr>\n",
+        escape(name), level.created, level.kept, level.dropped, level.errors, level.fanned_out,
+        level.merged, level.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  }
+  return html + "</table>\n";
 }
 
 // One row per executed step; a fused group's row is followed by a row per member stage (its
@@ -206,7 +247,7 @@ std::string step_table(const RunReport& report) {
   std::string html =
       "<table><tr><th>step</th><th>workers (min–max)</th><th>scale ups / downs</th>"
       "<th>busy</th><th>ms / batch</th><th>setup s</th><th>input fill</th><th>in</th>"
-      "<th>kept</th></tr>\n";
+      "<th>out</th><th>items</th></tr>\n";
   auto workers = [](int now, const StepSummary& s, bool pinned) {
     return fmt::format("{} ({}–{}){}", now, s.workers_min, s.workers_max, pinned ? " pinned" : "");
   };
@@ -220,18 +261,19 @@ std::string step_table(const RunReport& report) {
     if (group == report.fused_groups.end()) {
       const StepReport& st = report.steps[i];
       html += step_row(escape(st.name), workers(st.workers, st.summary, st.pinned),
-                       scaling(st.summary), st.summary, fill(st.summary), st.docs_in, st.kept, "");
+                       scaling(st.summary), st.summary, fill(st.summary), st.docs_in, st.kept,
+                       items_text(st), "");
       continue;
     }
     size_t last = std::min(report.steps.size(), i + group->steps) - 1;
     html += step_row(fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->steps),
                      workers(group->workers, group->summary, false), scaling(group->summary),
                      group->summary, fill(group->summary), report.steps[i].docs_in,
-                     report.steps[last].kept, " class=\"group\"");
+                     report.steps[last].kept, "", " class=\"group\"");
     for (size_t k = i; k <= last; ++k) {
       const StepReport& st = report.steps[k];
       html += step_row("&#8627; " + escape(st.name), "shared", "", st.summary, "", st.docs_in,
-                       st.kept, " class=\"member\"");
+                       st.kept, items_text(st), " class=\"member\"");
     }
     i = last;
   }
@@ -269,11 +311,10 @@ std::string render_report_html(const RunReport& report) {
       escape(report.output_dir));
   if (!report.status.is_ok())
     html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
-  html += fmt::format("<p>documents {} = kept {} + dropped {} + errors {} ({})</p>\n", t.documents,
-                      t.kept, t.dropped_total(), t.errors_total(),
-                      t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  html += "<p>" + escape(reconcile_text(t)) + "</p>\n";
   html += funnel_chart(report);
   html += step_table(report);
+  html += level_table(t);
   const auto& samples = report.samples;
   html += line_chart(
       "Workers per step (target)", "workers", names, samples,

@@ -95,12 +95,13 @@ void RunMonitor::loop() {
 void RunMonitor::tick() {
   for (size_t i = 0; i < steps_.size(); ++i) {
     Accumulator& a = acc_[i];
-    size_t queued = steps_[i].input->size();
-    size_t capacity = steps_[i].input->capacity();
+    size_t queued = steps_[i].input->waiting();
+    size_t capacity = std::max<size_t>(1, steps_[i].input->capacity());
     ++a.ticks;
     if (queued == 0) ++a.empty_ticks;
     if (queued >= capacity) ++a.full_ticks;
-    if (steps_[i].output->size() >= steps_[i].output->capacity()) ++a.output_full_ticks;
+    const BatchQueue* out = steps_[i].output;
+    if (out && out->size() >= out->capacity()) ++a.output_full_ticks;
     a.fill_sum += std::min(1.0, static_cast<double>(queued) / static_cast<double>(capacity));
     StepSnapshot snap = steps_[i].runner->snapshot();
     a.ready_sum += snap.ready;
@@ -134,11 +135,11 @@ void RunMonitor::end_interval(double seconds, bool final) {
     s.idle = snap.ready - snap.busy;
     double busy_s = (busy_ns - a.busy_ns) / 1e9;
     s.busy_fraction = ready_mean > 0 ? std::min(1.0, busy_s / (seconds * ready_mean)) : 0;
-    s.input_queue = step.input->size();
+    s.input_queue = step.input->waiting();
     s.input_capacity = step.input->capacity();
     s.input_fill = a.ticks ? a.fill_sum / a.ticks : 0;
-    s.output_queue = step.output->size();
-    s.output_capacity = step.output->capacity();
+    s.output_queue = step.output ? step.output->size() : 0;
+    s.output_capacity = step.output ? step.output->capacity() : 0;
     s.batches_per_s = (batches - a.batches) / seconds;
     s.docs_per_s = (source_docs - a.source_docs) / seconds;
     s.mean_service_ms = snap.mean_service_s * 1e3;

@@ -25,8 +25,8 @@ class ProgressDisplay;
 struct MonitoredStep {
   std::string name;
   StageRunner* runner = nullptr;
-  BatchQueue* input = nullptr;
-  BatchQueue* output = nullptr;
+  StepInput* input = nullptr;
+  BatchQueue* output = nullptr;  // null for a pass's last step (it consumes its batches)
   StageResources needs;
   int pinned = 0;  // > 0: never autoscaled
 };

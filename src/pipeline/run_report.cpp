@@ -26,32 +26,46 @@ void write_summary_members(JsonWriter& out, const StepSummary& sum) {
 
 std::vector<StepReport> derive_steps(const RunCounts& totals,
                                      const std::vector<StepTiming>& steps) {
+  // The counts of one stage: its entries are "stage/entry".
+  auto of_stage = [](const std::map<std::string, uint64_t>& counts, const std::string& stage,
+                     std::map<std::string, uint64_t>* by_entry) {
+    const std::string prefix = stage + "/";
+    uint64_t total = 0;
+    for (const auto& [entry, n] : counts) {
+      if (entry.compare(0, prefix.size(), prefix) != 0) continue;
+      total += n;
+      if (by_entry) (*by_entry)[entry.substr(prefix.size())] = n;
+    }
+    return total;
+  };
   std::vector<StepReport> out;
   uint64_t reaching = totals.documents;
-  for (size_t i = 0; i < steps.size(); ++i) {
+  for (const StepTiming& timing : steps) {
     StepReport r;
-    r.name = steps[i].name;
-    r.type = steps[i].type;
-    r.workers = steps[i].workers;
-    if (steps[i].metrics) {
-      r.batches = steps[i].metrics->batches.load();
-      r.busy_seconds = steps[i].metrics->busy_ns.load() / 1e9;
-      r.bytes_in = steps[i].metrics->bytes_in.load();
+    r.name = timing.name;
+    r.type = timing.type;
+    r.kind_in = timing.kind_in;
+    r.kind_out = timing.kind_out;
+    r.workers = timing.workers;
+    if (timing.metrics) {
+      r.batches = timing.metrics->batches.load();
+      r.busy_seconds = timing.metrics->busy_ns.load() / 1e9;
+      r.bytes_in = timing.metrics->bytes_in.load();
     }
-    if (steps[i].summary) r.summary = *steps[i].summary;
+    if (timing.summary) r.summary = *timing.summary;
     r.docs_in = reaching;
-    if (i == 0) {
-      r.dropped = totals.errors;  // the read step turns bad records into errors
-    } else {
-      std::string prefix = r.name + "/";
-      for (const auto& [reason, n] : totals.dropped) {
-        if (reason.compare(0, prefix.size(), prefix) == 0)
-          r.dropped[reason.substr(prefix.size())] = n;
-      }
-    }
     uint64_t dropped = 0;
-    for (const auto& [reason, n] : r.dropped) dropped += n;
-    r.kept = reaching - dropped;
+    if (r.type == "parse") {
+      r.dropped = totals.errors;  // the parse step turns bad records into errors
+      dropped = totals.errors_total();
+    } else if (r.type != "read" && r.type != "encode" && r.type != "write") {
+      dropped = of_stage(totals.dropped, r.name, &r.dropped);
+      r.fanned_out = of_stage(totals.fanned_out, r.name, nullptr);
+      r.children = of_stage(totals.children, r.name, nullptr);
+      r.merged = of_stage(totals.merged, r.name, nullptr);
+      r.merge_results = of_stage(totals.merge_results, r.name, nullptr);
+    }
+    r.kept = reaching - dropped - r.fanned_out - r.merged + r.children + r.merge_results;
     reaching = r.kept;
     out.push_back(std::move(r));
   }
@@ -90,12 +104,22 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.begin_object();
     out.key("name").value(step.name);
     out.key("type").value(step.type);
+    out.key("kind_in").value(step.kind_in);
+    out.key("kind_out").value(step.kind_out);
     out.key("workers").value(step.workers);
-    out.key("documents_in").value(step.docs_in);
-    out.key("kept").value(step.kept);
+    out.key("items_in").value(step.docs_in);
+    out.key("items_out").value(step.kept);
     out.key("dropped").begin_object();
     for (const auto& [reason, n] : step.dropped) out.key(reason).value(n);
     out.end_object();
+    if (step.fanned_out || step.children) {
+      out.key("fanned_out").value(step.fanned_out);
+      out.key("children").value(step.children);
+    }
+    if (step.merged || step.merge_results) {
+      out.key("merged").value(step.merged);
+      out.key("merge_results").value(step.merge_results);
+    }
     out.key("batches").value(step.batches);
     out.key("bytes_in").value(step.bytes_in);
     out.key("busy_seconds").value(step.busy_seconds);
@@ -136,6 +160,22 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   return AtomicFile::write_whole(path, out.take() + "\n");
 }
 
+std::string reconcile_text(const RunCounts& t) {
+  auto sum = [](const std::map<std::string, uint64_t>& m) {
+    uint64_t n = 0;
+    for (const auto& [name, v] : m) n += v;
+    return n;
+  };
+  std::string made, ended;
+  if (!t.children.empty()) made += fmt::format(" + children {}", sum(t.children));
+  if (!t.merge_results.empty()) made += fmt::format(" + merged items {}", sum(t.merge_results));
+  if (!t.fanned_out.empty()) ended += fmt::format(" + fanned out {}", sum(t.fanned_out));
+  if (!t.merged.empty()) ended += fmt::format(" + merged {}", sum(t.merged));
+  return fmt::format("documents {}{} = kept {} + dropped {} + errors {}{}  [{}]", t.documents,
+                     made, t.kept, t.dropped_total(), t.errors_total(), ended,
+                     t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+}
+
 std::string format_summary(const RunReport& report) {
   const RunCounts& t = report.totals;
   std::string s;
@@ -161,11 +201,19 @@ std::string format_summary(const RunReport& report) {
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
   s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10} {:>6}  {}\n", "step", "workers", "in",
-                   "kept", "busy s", "busy%", "dropped");
+                   "out", "busy s", "busy%", "dropped");
   for (const StepReport& step : report.steps) {
     std::string dropped;
     for (const auto& [reason, n] : step.dropped) {
       dropped += fmt::format("{}{}={}", dropped.empty() ? "" : " ", reason, n);
+    }
+    if (step.fanned_out || step.children) {
+      dropped += fmt::format("{}fanned out {} into {} children", dropped.empty() ? "" : ", ",
+                             step.fanned_out, step.children);
+    }
+    if (step.merged || step.merge_results) {
+      dropped += fmt::format("{}merged {} into {}", dropped.empty() ? "" : ", ", step.merged,
+                             step.merge_results);
     }
     s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name,
                      step.workers, step.docs_in, step.kept, step.busy_seconds,
@@ -182,9 +230,13 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
                      step.text);
   }
-  s += fmt::format("  documents {} = kept {} + dropped {} + errors {}  [{}]\n", t.documents, t.kept,
-                   t.dropped_total(), t.errors_total(),
-                   t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
+  for (const auto& [name, level] : t.levels) {
+    if (t.levels.size() == 1 && level.fanned_out == 0 && level.merged == 0) break;  // as above
+    s += fmt::format("  {}: made {} = kept {} + dropped {} + errors {} + fanned out {} + merged {}\n",
+                     name, level.created, level.kept, level.dropped, level.errors,
+                     level.fanned_out, level.merged);
+  }
+  s += "  " + reconcile_text(t) + "\n";
   if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
   return s;
 }

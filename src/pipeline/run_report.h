@@ -1,26 +1,117 @@
 #pragma once
-// Turning a run's counts and step timings into the per-step table, stats.json and the summary.
+// RunReport: what a run did — its counts, each step's items, workers and time, the fused steps,
+// the global steps' results — and how it is written: stats.json and the terminal summary.
+#include <map>
 #include <string>
 #include <vector>
 
-#include "pipeline/executor.h"
+#include "core/run_counts.h"
+#include "core/stage.h"
+#include "pipeline/run_metrics.h"
 #include "pipeline/stage_runner.h"
 
 namespace winnow {
 
+// A global step's identify result (see pipeline/global_passes.h).
+struct GlobalStepSummary {
+  std::string name;
+  std::string json;     // a JSON object, for stats.json
+  std::string text;     // for the terminal summary
+  bool reused = false;  // loaded from an earlier run instead of computed
+  double seconds = 0;
+};
+
+struct StepReport {
+  std::string name;
+  std::string type;  // "read", "parse", "encode", "write", or the stage type
+  std::string kind_in;   // the kind of item it takes ("document", "image"...)
+  std::string kind_out;  // and gives
+  int workers = 0;
+  uint64_t batches = 0;
+  double busy_seconds = 0;
+  uint64_t bytes_in = 0;  // this run only (see StepMetrics::bytes_in)
+  uint64_t docs_in = 0;   // items that reached the step (all runs, from the counts)
+  uint64_t kept = 0;      // items it let through, the children and merged items it made included
+  std::map<std::string, uint64_t> dropped;  // reason -> count
+  uint64_t fanned_out = 0;     // items it replaced by their children
+  uint64_t children = 0;       // and the children
+  uint64_t merged = 0;         // items it merged
+  uint64_t merge_results = 0;  // and the items it made of them
+  StageResources resources;                 // one worker's, as run (after a GPU fallback)
+  bool pinned = false;
+  // Set when the stage ran fused with its neighbours: the name of the step they ran as. Its
+  // workers, scaling and input fill are then the step's; busy time, batches, service time and
+  // setup are the stage's own (busy fraction: of the step's ready-worker time).
+  std::string fused_group;
+  StepSummary summary;  // workers over time, busy fraction, service time, setup
+};
+
+// Consecutive stages that ran as one executor step (pipeline/step_fusion.h).
+struct FusedGroupReport {
+  std::string name;
+  size_t first_step = 0;  // index into RunReport::steps of the first member
+  size_t steps = 0;       // members
+  int workers = 0;
+  uint64_t batches = 0;
+  double busy_seconds = 0;  // the whole step (members plus the counting between them)
+  StepSummary summary;
+};
+
+struct RunReport {
+  Status status;
+  RunCounts totals;  // this run's shards plus the completed shards it skipped
+  std::vector<StepReport> steps;
+  size_t input_files = 0;
+  size_t skipped_files = 0;    // complete from an earlier run
+  size_t completed_files = 0;  // completed by this run
+  double elapsed_seconds = 0;
+  int threads = 0;
+  double gpus = 0;  // the GPU budget
+  int gpus_detected = 0;
+  bool autoscaled = false;
+  bool fused = true;  // stage fusion on (the groups below are the stages it fused)
+  std::vector<FusedGroupReport> fused_groups;
+  int autoscale_interval_ms = 0;
+  int autoscale_cycles = 0;
+  // One per interval, for report.html. Each holds one StepSample per executor step: a fused
+  // group is one (its members in StepSample::parts), so with fusion on these do not line up
+  // with `steps` (see fused_groups; metrics.jsonl writes them out per stage).
+  std::vector<RunSample> samples;
+  std::string output_dir;
+  std::string fingerprint;
+  std::vector<GlobalStepSummary> global_steps;
+  bool identify_only = false;  // `winnow dedup identify`: no document was written
+  // The pipeline could not be set up (a stage's parameter or model, the resources it needs):
+  // nothing was read and the output folder was not touched. The CLI exits 2, as for a bad
+  // pipeline file, since the fix is in the configuration, not the data.
+  bool setup_failed = false;
+};
+
+
 struct StepTiming {
   std::string name;
   std::string type;
+  std::string kind_in;
+  std::string kind_out;
   int workers = 0;
   const StepMetrics* metrics = nullptr;  // null when the step never ran
   const StepSummary* summary = nullptr;  // null when the step never ran
 };
 
-// Per-step documents in / kept / dropped follow from the final drop reasons, because a
-// document dropped by stage k passed every stage before k. This holds for resumed shards too,
-// whose counts come from their completion markers.
+// Per-step items in / out / dropped follow from the rows' final states, because an item that
+// stage k dropped, replaced by children or merged passed every stage before k, and the items
+// stage k made (children, merged items) reach every stage after it. This holds for resumed
+// shards too, whose counts come from their completion markers. The `parse` step drops what
+// became errors.
 std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<StepTiming>& steps);
 
 Status write_stats_json(const RunReport& report, const std::string& path);
+
+// "documents 10 (+ children, merged items) = kept 7 + dropped 2 + errors 1 (+ fanned out,
+// merged)  [reconciled]".
+std::string reconcile_text(const RunCounts& totals);
+
+// A one-screen summary of a report, for the terminal.
+std::string format_summary(const RunReport& report);
 
 }  // namespace winnow

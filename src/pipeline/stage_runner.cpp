@@ -18,17 +18,26 @@ uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
 
 StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out,
                          OnFailure on_failure)
-    : StageRunner(name, std::vector<Part>{Part{name, std::move(work), {}}}, in, out,
+    : StageRunner(name, std::vector<Part>{Part{name, std::move(work), {}, {}}}, in, out,
                   std::move(on_failure)) {}
 
 StageRunner::StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in, BatchQueue& out,
+                         OnFailure on_failure)
+    : StageRunner(std::move(name), std::move(parts), *new QueueInput(in), &out,
+                  std::move(on_failure)) {
+  owned_input_.reset(static_cast<QueueInput*>(&in_));
+}
+
+StageRunner::StageRunner(std::string name, std::vector<Part> parts, StepInput& in, BatchQueue* out,
                          OnFailure on_failure)
     : name_(std::move(name)),
       parts_(std::move(parts)),
       in_(in),
       out_(out),
       on_failure_(std::move(on_failure)) {
-  if (parts_.empty()) parts_.push_back(Part{name_, [](DocBatch&) { return Status::ok(); }, {}});
+  if (parts_.empty()) {
+    parts_.push_back(Part{name_, [](DocBatch&) { return Status::ok(); }, {}, {}});
+  }
   for (size_t i = 0; i < parts_.size(); ++i)
     part_metrics_.push_back(std::make_unique<StepMetrics>());
 }
@@ -66,29 +75,44 @@ void StageRunner::join() {
   for (auto& t : threads) t.join();
 }
 
-Status StageRunner::run_work(const Part& part, DocBatch& batch) {
+Status StageRunner::run_work(const Part& part, BatchPtr& batch, BatchTally& tally) {
+  // Only a consuming part sees a shard's end marker (a reader's ticket is never one).
+  if (batch->end_of_shard && !part.consume) return Status::ok();
+  if (part.consume) {
+    tally = {batch->size() + batch->errors.size(), batch->kept_count(), batch->end_of_shard};
+  }
+  const uint32_t shard = batch->shard;
+  const uint64_t sequence = batch->sequence;
   // A stage that throws fails the run with a message; it never takes the process down.
   try {
-    return part.work(batch);
+    if (part.consume) return part.consume(std::move(batch));
+    return part.work(*batch);
   } catch (const std::exception& e) {
-    return Status::errorf("step '{}' failed on shard {} batch {}: {}", part.name, batch.shard,
-                          batch.sequence, e.what());
+    return Status::errorf("step '{}' failed on shard {} batch {}: {}", part.name, shard, sequence,
+                          e.what());
   } catch (...) {
     return Status::errorf("step '{}' failed on shard {} batch {}: unknown exception", part.name,
-                          batch.shard, batch.sequence);
+                          shard, sequence);
   }
 }
 
-Status StageRunner::run_parts(DocBatch& batch, WorkerState& state) {
-  if (parts_.size() == 1) return run_work(parts_.front(), batch);  // the step's own metrics
+bool StageRunner::works_on(const DocBatch& batch) const {
+  return !batch.end_of_shard || static_cast<bool>(parts_.back().consume);
+}
+
+Status StageRunner::run_parts(BatchPtr& batch, WorkerState& state, BatchTally& tally) {
+  if (parts_.size() == 1) return run_work(parts_.front(), batch, tally);  // the step's metrics
   // What reaches each part is what the one before kept: documents, and their text's bytes (an
-  // unparsed batch's raw input for a first `read` part), as for unfused steps.
+  // unparsed batch's raw input for a first `read` part), as for unfused steps. A consumed
+  // batch is gone: it reaches nothing further.
   auto kept_and_bytes = [&batch] {
-    std::pair<uint64_t, uint64_t> out{0, batch.size() == 0 ? batch.raw_input_bytes : 0};
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (batch.kept(i)) {
+    std::pair<uint64_t, uint64_t> out{0, 0};
+    if (!batch) return out;
+    out.second = batch->size() == 0 ? batch->raw_input_bytes : 0;
+    for (size_t i = 0; i < batch->size(); ++i) {
+      if (batch->kept(i)) {
         ++out.first;
-        out.second += batch.text(i).size();
+        out.second += batch->text(i).size();
       }
     }
     return out;
@@ -108,14 +132,22 @@ Status StageRunner::run_parts(DocBatch& batch, WorkerState& state) {
   }
   Status status = Status::ok();
   for (size_t k = 0; k < parts_.size(); ++k) {
-    status = run_work(parts_[k], batch);
+    const uint64_t records = batch->size() + batch->errors.size();
+    const bool was_marker = batch->end_of_shard;
+    const bool consuming = static_cast<bool>(parts_[k].consume);
+    status = run_work(parts_[k], batch, tally);
     auto [kept_out, bytes_out] = kept_and_bytes();
+    if (consuming) kept_out = kept_in;  // what it took, it let through (wrote)
     StepMetrics& m = *part_metrics_[k];
-    m.batches += 1;
-    m.docs_in += kept_in;
-    m.bytes_in += bytes_in;
-    m.docs_out += kept_out;
-    m.source_docs += batch.size() + batch.errors.size();  // known once a `read` part parsed
+    // A shard's end marker is no batch of documents (nor a reader's ticket that became one).
+    if (batch ? !batch->end_of_shard : !was_marker) {
+      m.batches += 1;
+      m.docs_in += kept_in;
+      m.bytes_in += bytes_in;
+      m.docs_out += kept_out;
+      // Known once a `read` part has parsed; a consumed batch's as it was taken.
+      m.source_docs += batch ? batch->size() + batch->errors.size() : records;
+    }
     bool last = k + 1 == parts_.size() || !status.is_ok();
     {
       std::lock_guard lock(threads_mutex_);
@@ -246,13 +278,12 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       }
       if (leave) continue;
     }
-    auto item = in_.pop_until(std::chrono::steady_clock::now() + kWakeInterval);
-    if (!item) {
+    BatchPtr batch = in_.take(std::chrono::steady_clock::now() + kWakeInterval);
+    if (!batch) {
       if (in_.finished()) break;
       continue;
     }
-    BatchPtr batch = std::move(*item);
-    if (!batch->end_of_shard) {
+    if (works_on(*batch)) {
       uint64_t kept_before = 0;
       uint64_t bytes_before = batch->size() == 0 ? batch->raw_input_bytes : 0;
       for (size_t i = 0; i < batch->size(); ++i) {
@@ -270,7 +301,8 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         state->busy = true;
         state->busy_since = start;
       }
-      Status status = run_parts(*batch, *state);
+      BatchTally tally;
+      Status status = run_parts(batch, *state, tally);
       // The service time (the window's sample) is the work alone; the busy time runs to the
       // moment the lock is held, so that snapshots stay in order (see snapshot()).
       auto service = std::chrono::steady_clock::now() - start;
@@ -282,20 +314,31 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         metrics_.busy_ns += nanoseconds(std::chrono::steady_clock::now() - start);
       }
       if (pool_) pool_->release(needs_);
-      uint64_t source_docs = batch->size() + batch->errors.size();
-      uint64_t kept_after = batch->kept_count();
-      metrics_.batches += 1;
-      metrics_.docs_in += kept_before;
-      metrics_.bytes_in += bytes_before;
-      metrics_.docs_out += kept_after;
-      metrics_.source_docs += source_docs;
-      record({start, std::chrono::duration<double>(service).count(), source_docs, kept_after});
+      // A consumed batch was written (or let go) whole: what came in went out. A reader's
+      // ticket that turned out to be a shard's end marker is no batch of documents.
+      const bool consumed = !batch;
+      if (consumed ? !tally.marker : !batch->end_of_shard) {
+        uint64_t source_docs = consumed ? tally.records : batch->size() + batch->errors.size();
+        uint64_t kept_after = consumed ? tally.kept : batch->kept_count();
+        metrics_.batches += 1;
+        metrics_.docs_in += kept_before;
+        metrics_.bytes_in += bytes_before;
+        metrics_.docs_out += kept_after;
+        metrics_.source_docs += source_docs;
+        record({start, std::chrono::duration<double>(service).count(), source_docs, kept_after});
+      }
       if (!status.is_ok()) {
         on_failure_(status);
         break;
       }
     }
-    if (!out_.push(std::move(batch))) break;  // the run was cancelled
+    if (!batch) continue;  // consumed by the last part
+    if (!out_) {
+      on_failure_(Status::errorf("step '{}' has no output for shard {} batch {}", name_,
+                                 batch->shard, batch->sequence));
+      break;
+    }
+    if (!out_->push(std::move(batch))) break;  // the run was cancelled
   }
   {
     std::lock_guard lock(threads_mutex_);
@@ -303,7 +346,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
   }
   if (live_.fetch_sub(1) == 1 && in_.finished()) {
     ended_.store(true);
-    out_.close();
+    if (out_) out_->close();
   }
 }
 

@@ -14,6 +14,12 @@
 // metrics (busy time, documents in and out, setup), so per-stage accounting survives fusion;
 // the step's own metrics and service-time window cover the whole batch, which is what the
 // autoscaler balances.
+//
+// Batches come from a StepInput: the queue the step before fills, or, for a pass's first step,
+// the input files (pipeline/shard_source.h: the step's first part reads the batch). The last
+// step of a pass has no output queue: its last part consumes each batch (writes it, or lets it
+// go). Parts run only on batches with documents, except a consuming part, which also gets each
+// shard's end marker; a worker holds the step's resources only while parts run.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -28,14 +34,11 @@
 #include "core/doc_batch.h"
 #include "core/stage.h"
 #include "core/status.h"
-#include "pipeline/bounded_queue.h"
+#include "pipeline/step_input.h"
 
 namespace winnow {
 
 class ResourcePool;
-
-using BatchPtr = std::unique_ptr<DocBatch>;
-using BatchQueue = BoundedQueue<BatchPtr>;
 
 struct StepMetrics {
   std::atomic<uint64_t> busy_ns{0};
@@ -74,17 +77,23 @@ class StageRunner {
  public:
   using Work = std::function<Status(DocBatch&)>;
   using Setup = std::function<Status()>;
+  // Takes the batch (a shard's end marker too); for the last part of a pass's last step.
+  using Consume = std::function<Status(BatchPtr)>;
   using OnFailure = std::function<void(const Status&)>;
   struct Part {
     std::string name;  // named in errors and in the per-part metrics
-    Work work;
-    Setup setup;  // may be empty
+    Work work;         // or, for a consuming part, empty
+    Setup setup;       // may be empty
+    Consume consume;   // set for a consuming part only
   };
 
   // One part, named like the step.
   StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out, OnFailure on_failure);
   // Several parts run in turn on each batch (at least one).
   StageRunner(std::string name, std::vector<Part> parts, BatchQueue& in, BatchQueue& out,
+              OnFailure on_failure);
+  // From any input; `out` is null when the last part consumes every batch.
+  StageRunner(std::string name, std::vector<Part> parts, StepInput& in, BatchQueue* out,
               OnFailure on_failure);
   ~StageRunner();
 
@@ -143,8 +152,15 @@ class StageRunner {
 
   bool spawn();  // false once joined
   void worker_loop(std::shared_ptr<WorkerState> state);
-  Status run_parts(DocBatch& batch, WorkerState& state);
-  Status run_work(const Part& part, DocBatch& batch);
+  // A batch's records and kept documents as the consuming part took it.
+  struct BatchTally {
+    uint64_t records = 0;
+    uint64_t kept = 0;
+    bool marker = false;  // a shard's end marker
+  };
+  Status run_parts(BatchPtr& batch, WorkerState& state, BatchTally& tally);
+  Status run_work(const Part& part, BatchPtr& batch, BatchTally& tally);
+  bool works_on(const DocBatch& batch) const;
   Status run_setup(const Part& part);
   bool may_leave(const WorkerState& state) const;
   void record(const Sample& sample);
@@ -152,8 +168,9 @@ class StageRunner {
   std::string name_;
   std::vector<Part> parts_;
   std::vector<std::unique_ptr<StepMetrics>> part_metrics_;
-  BatchQueue& in_;
-  BatchQueue& out_;
+  std::unique_ptr<QueueInput> owned_input_;  // when built from a queue
+  StepInput& in_;
+  BatchQueue* out_;
   OnFailure on_failure_;
   ResourcePool* pool_ = nullptr;
   StageResources needs_;

@@ -4,7 +4,7 @@ namespace winnow {
 
 StageRunner::Part parse_part(const JsonlParser& parser, const std::vector<InputFile>& inputs,
                              OnError on_error) {
-  return {"read",
+  return {"parse",
           [&parser, &inputs, on_error](DocBatch& batch) -> Status {
             parser.parse(batch, inputs[batch.shard].path);
             if (!batch.errors.empty() && on_error == OnError::kFail) {
@@ -15,12 +15,29 @@ StageRunner::Part parse_part(const JsonlParser& parser, const std::vector<InputF
             }
             return Status::ok();
           },
+          {},
           {}};
 }
 
 StageRunner::Part stage_part(const std::string& name, Stage& stage) {
   return {name, [&stage](DocBatch& batch) { return stage.process(batch); },
-          [&stage] { return stage.setup_worker(); }};
+          [&stage] { return stage.setup_worker(); }, {}};
+}
+
+PassStep plain_step(StageRunner::Part part) {
+  std::string name = part.name;
+  return {std::move(part), FusionCandidate{std::move(name), StageResources{}, 0, false}};
+}
+
+std::vector<PassStep> leading_steps(const JsonlParser& parser,
+                                    const std::vector<InputFile>& inputs, OnError on_error,
+                                    const std::vector<PassStage>& stages, size_t count) {
+  std::vector<PassStep> steps;
+  steps.push_back(plain_step(parse_part(parser, inputs, on_error)));
+  for (size_t i = 0; i < count && i < stages.size(); ++i) {
+    steps.push_back({stage_part(stages[i].name, *stages[i].stage), stages[i].fusion});
+  }
+  return steps;
 }
 
 }  // namespace winnow

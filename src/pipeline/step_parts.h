@@ -1,17 +1,27 @@
 #pragma once
-// The parts both passes build their executor steps from (the writing pass in executor.cpp and
-// the dedup identify passes in global_passes.cpp): `read` parses a batch's raw records, and a
-// stage's part runs its process() after its per-worker setup.
+// The steps every pass builds on (the writing pass in executor.cpp, the identify passes in
+// global_passes.cpp): `parse` turns a batch's raw records into documents, and each stage's step
+// runs its process() after its per-worker setup. What follows them differs: encode and write,
+// or observe and let go.
 #include <string>
 #include <vector>
 
 #include "core/stage.h"
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
+#include "pipeline/pass_runner.h"
 #include "pipeline/pipeline_config.h"
 #include "pipeline/stage_runner.h"
+#include "pipeline/step_fusion.h"
 
 namespace winnow {
+
+// A built stage as passes run it.
+struct PassStage {
+  std::string name;  // instance name
+  Stage* stage = nullptr;
+  FusionCandidate fusion;  // its resources, pin and global flag
+};
 
 // Parses with `parser`, naming `inputs[batch.shard]` in errors. Under `on_error: fail` the
 // first bad record fails the run; under skip it stays in the batch's errors (errors/).
@@ -21,5 +31,13 @@ StageRunner::Part parse_part(const JsonlParser& parser, const std::vector<InputF
 
 // `stage` must outlive the part.
 StageRunner::Part stage_part(const std::string& name, Stage& stage);
+
+// `parse`, then the first `count` stages.
+std::vector<PassStep> leading_steps(const JsonlParser& parser,
+                                    const std::vector<InputFile>& inputs, OnError on_error,
+                                    const std::vector<PassStage>& stages, size_t count);
+
+// An ordinary CPU step (fusable with its neighbours).
+PassStep plain_step(StageRunner::Part part);
 
 }  // namespace winnow

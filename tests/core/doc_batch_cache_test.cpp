@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/doc_batch.h"
-#include "filters/filter_test_support.h"
+#include "stages/filter_test_support.h"
 
 namespace winnow {
 namespace {

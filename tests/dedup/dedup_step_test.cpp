@@ -9,7 +9,7 @@
 
 #include "dedup/fuzzy_keyer.h"
 #include "dedup/planted_texts.h"
-#include "filters/filter_test_support.h"
+#include "stages/filter_test_support.h"
 
 namespace winnow {
 namespace {

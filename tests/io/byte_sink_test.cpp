@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <zstd.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -49,18 +50,17 @@ std::string temp_name_of(const std::string& final_name) {
   return "." + final_name + ".tmp-" + std::to_string(::getpid());
 }
 
-std::unique_ptr<ByteSink> make_sink(const std::string& path, Compression c, int level,
-                                    int threads) {
-  auto sink = ByteSink::create(path, c, level, threads);
+std::unique_ptr<ByteSink> make_sink(const std::string& path, Compression c, int level) {
+  auto sink = ByteSink::create(path, c, level);
   EXPECT_TRUE(sink.is_ok()) << sink.status().message();
   if (!sink.is_ok()) return nullptr;
   return std::move(sink).value();
 }
 
 // Writes `data` split at the given chunk sizes (cycled), then finishes.
-void write_split(const std::string& path, Compression c, int level, int threads,
-                 std::string_view data, const std::vector<size_t>& chunks) {
-  auto sink = make_sink(path, c, level, threads);
+void write_split(const std::string& path, Compression c, int level, std::string_view data,
+                 const std::vector<size_t>& chunks) {
+  auto sink = make_sink(path, c, level);
   ASSERT_NE(sink, nullptr);
   size_t pos = 0, k = 0;
   while (pos < data.size()) {
@@ -84,10 +84,10 @@ TEST_P(ByteSinkTest, OutputDoesNotDependOnHowWritesAreSplit) {
   std::string whole = dir.file("whole");
   std::string small = dir.file("small");
   std::string mixed = dir.file("mixed");
-  write_split(whole, c, default_level(c), 2, data, {data.size()});
-  write_split(small, c, default_level(c), 2, data, {1, 3, 17, 255, 1000, 4099});
+  write_split(whole, c, default_level(c), data, {data.size()});
+  write_split(small, c, default_level(c), data, {1, 3, 17, 255, 1000, 4099});
   // Includes writes larger than the plain sink's 1 MiB buffer.
-  write_split(mixed, c, default_level(c), 2, data, {5, (1u << 20) + 3, 70000, 1u << 20});
+  write_split(mixed, c, default_level(c), data, {5, (1u << 20) + 3, 70000, 1u << 20});
   std::string expected = read_file(whole);
   EXPECT_TRUE(read_file(small) == expected) << "small writes changed the output";
   EXPECT_TRUE(read_file(mixed) == expected) << "mixed writes changed the output";
@@ -101,7 +101,7 @@ TEST_P(ByteSinkTest, OutputReadsBackToTheInputAndHasTheRightFormat) {
     SCOPED_TRACE(size);
     std::string data = make_data(size, size + 1);
     std::string path = dir.file("out" + std::to_string(size));
-    write_split(path, c, default_level(c), 1, data, {4096});
+    write_split(path, c, default_level(c), data, {4096});
     EXPECT_TRUE(read_decompressed(path) == data);
     std::string bytes = read_file(path);
     if (c == Compression::kNone) {
@@ -122,7 +122,7 @@ TEST_P(ByteSinkTest, EveryLevelRoundTrips) {
       c == Compression::kZstd ? std::vector<int>{1, 3, 9, 19} : std::vector<int>{1, 6, 9};
   for (int level : levels) {
     std::string path = dir.file("l" + std::to_string(level));
-    write_split(path, c, level, 1, data, {65536});
+    write_split(path, c, level, data, {65536});
     EXPECT_TRUE(read_decompressed(path) == data) << "level " << level;
   }
 }
@@ -131,7 +131,7 @@ TEST_P(ByteSinkTest, NothingUnderTheFinalNameBeforeFinish) {
   Compression c = GetParam();
   TempDir dir;
   std::string path = dir.file("part-0.jsonl");
-  auto sink = make_sink(path, c, default_level(c), 1);
+  auto sink = make_sink(path, c, default_level(c));
   ASSERT_NE(sink, nullptr);
   std::string data = make_data(3'000'000, 11);
   ASSERT_TRUE(sink->write(data).is_ok());
@@ -148,7 +148,7 @@ TEST_P(ByteSinkTest, DestroyedWithoutFinishLeavesNoFile) {
   TempDir dir;
   std::string path = dir.file("part-1.jsonl");
   {
-    auto sink = make_sink(path, c, default_level(c), 2);
+    auto sink = make_sink(path, c, default_level(c));
     ASSERT_NE(sink, nullptr);
     ASSERT_TRUE(sink->write(make_data(2'000'000, 12)).is_ok());
     EXPECT_FALSE(list_dir(dir.path()).empty());
@@ -160,7 +160,7 @@ TEST_P(ByteSinkTest, DestroyedWithoutFinishLeavesNoFile) {
 TEST_P(ByteSinkTest, DestroyedWithoutWritesLeavesNoFile) {
   Compression c = GetParam();
   TempDir dir;
-  { auto sink = make_sink(dir.file("x"), c, default_level(c), 1); }
+  { auto sink = make_sink(dir.file("x"), c, default_level(c)); }
   EXPECT_TRUE(list_dir(dir.path()).empty());
 }
 
@@ -169,7 +169,7 @@ TEST_P(ByteSinkTest, FinishReplacesAnExistingFile) {
   TempDir dir;
   std::string path = dir.file("out");
   testing::write_file(path, "old contents that must disappear");
-  write_split(path, c, default_level(c), 1, "new\n", {100});
+  write_split(path, c, default_level(c), "new\n", {100});
   EXPECT_EQ(read_decompressed(path), "new\n");
 }
 
@@ -177,7 +177,7 @@ TEST_P(ByteSinkTest, CreateInAMissingDirectoryFails) {
   Compression c = GetParam();
   TempDir dir;
   std::string path = dir.file("no/such/dir/out.jsonl");
-  auto sink = ByteSink::create(path, c, default_level(c), 1);
+  auto sink = ByteSink::create(path, c, default_level(c));
   ASSERT_FALSE(sink.is_ok());
   EXPECT_THAT(sink.status().message(), HasSubstr(dir.file("no/such/dir")));
 }
@@ -189,33 +189,23 @@ INSTANTIATE_TEST_SUITE_P(AllCompressions, ByteSinkTest,
                            return std::string(compression_name(info.param));
                          });
 
-TEST(ByteSinkZstd, WorkerCountDoesNotChangeTheBytes) {
+TEST(ByteSinkZstd, OneFrameWhateverTheWrites) {
   TempDir dir;
-  // Level 1 streams in ~2 MiB jobs, so 7 MB spreads over several workers.
+  // Several 128 KiB blocks and more than one window at level 1.
   std::string data = make_data(7'000'000, 21);
-  std::string one = dir.file("one"), three = dir.file("three"), split3 = dir.file("split3");
-  write_split(one, Compression::kZstd, 1, 1, data, {data.size()});
-  write_split(three, Compression::kZstd, 1, 3, data, {data.size()});
-  write_split(split3, Compression::kZstd, 1, 3, data, {1000, 33, 65536});
-  std::string expected = read_file(one);
-  EXPECT_TRUE(read_file(three) == expected) << "1 vs 3 workers differ";
-  EXPECT_TRUE(read_file(split3) == expected) << "3 workers with small writes differ";
-  EXPECT_TRUE(read_decompressed(three) == data);
-}
-
-TEST(ByteSinkZstd, ZeroThreadsMeansOneWorker) {
-  // The header promises multi-threaded mode always; 0 must be treated like 1, not like zstd's
-  // single-threaded mode, whose bytes differ.
-  TempDir dir;
-  std::string data = make_data(3'000'000, 22);
-  write_split(dir.file("zero"), Compression::kZstd, 3, 0, data, {data.size()});
-  write_split(dir.file("one"), Compression::kZstd, 3, 1, data, {data.size()});
-  EXPECT_TRUE(read_file(dir.file("zero")) == read_file(dir.file("one")));
+  std::string whole = dir.file("whole"), split = dir.file("split");
+  write_split(whole, Compression::kZstd, 1, data, {data.size()});
+  write_split(split, Compression::kZstd, 1, data, {1000, 33, 65536});
+  std::string expected = read_file(whole);
+  EXPECT_TRUE(read_file(split) == expected) << "small writes differ";
+  EXPECT_TRUE(read_decompressed(split) == data);
+  // A single frame: its compressed size is the whole file's.
+  EXPECT_EQ(ZSTD_findFrameCompressedSize(expected.data(), expected.size()), expected.size());
 }
 
 TEST(ByteSinkZstd, FramesCarryAChecksum) {
   TempDir dir;
-  write_split(dir.file("c.zst"), Compression::kZstd, 3, 1, make_data(1000, 1), {1000});
+  write_split(dir.file("c.zst"), Compression::kZstd, 3, make_data(1000, 1), {1000});
   std::string bytes = read_file(dir.file("c.zst"));
   ASSERT_GE(bytes.size(), 5u);
   // Frame header descriptor, bit 2: content checksum flag.
@@ -228,18 +218,16 @@ TEST(ByteSinkZstd, FramesCarryAChecksum) {
 namespace winnow {
 namespace {
 
-TEST(ByteSinkGzip, PiecesCompressedInParallelGiveTheSameBytesForAnyThreadCount) {
+TEST(ByteSinkGzip, PiecesAreMembersCutAtFixedOffsets) {
   TempDir dir;
-  // Several 4 MiB pieces plus a partial one, so the parallel path and the tail both run.
+  // Several 4 MiB pieces plus a partial one, so whole pieces and the tail are both written.
   std::string data = make_data(3 * (4u << 20) + 12345, 31);
-  std::string one = dir.file("one"), four = dir.file("four"), split = dir.file("split");
-  write_split(one, Compression::kGzip, 1, 1, data, {data.size()});
-  write_split(four, Compression::kGzip, 1, 4, data, {data.size()});
-  write_split(split, Compression::kGzip, 1, 4, data, {999, 1u << 20, 77});
+  std::string one = dir.file("one"), split = dir.file("split");
+  write_split(one, Compression::kGzip, 1, data, {data.size()});
+  write_split(split, Compression::kGzip, 1, data, {999, 1u << 20, 77});
   std::string expected = read_file(one);
-  EXPECT_TRUE(read_file(four) == expected) << "1 vs 4 threads differ";
   EXPECT_TRUE(read_file(split) == expected) << "small writes differ";
-  EXPECT_TRUE(read_decompressed(four) == data);
+  EXPECT_TRUE(read_decompressed(split) == data);
   // One gzip member per piece: four members, each starting with the gzip magic.
   size_t members = 0;
   for (size_t at = expected.find("\x1f\x8b\x08"); at != std::string::npos;

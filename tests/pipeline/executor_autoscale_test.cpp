@@ -147,7 +147,7 @@ stages:
   - {stage: sleep, name: slow, batch_ms: 4}
   - {stage: text_length, min_chars: 1}
 )",
-                    inputs, dir.file("out"), 6);  // 4 steps: 2 threads to hand out
+                    inputs, dir.file("out"), 8);  // 6 steps: 2 threads to hand out
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
   std::string metrics = read_file(dir.file("out/metrics.jsonl"));
   auto lines = split_lines(metrics);
@@ -161,7 +161,7 @@ stages:
     EXPECT_GT(t, last_t);
     last_t = t;
     simdjson::dom::array steps = doc["steps"].get_array();
-    ASSERT_EQ(steps.size(), 4u);  // read, slow, text_length, write
+    ASSERT_EQ(steps.size(), 6u);  // read, parse, slow, text_length, encode, write
     std::vector<std::string> names;
     for (simdjson::dom::element step : steps) {
       names.emplace_back(std::string_view(step["name"].get_string()));
@@ -176,7 +176,8 @@ stages:
       EXPECT_LE(double(step["busy_fraction"].get_double()), 1.0);
       EXPECT_GE(int64_t(step["input_capacity"].get_int64()), 1);
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"read", "slow", "text_length", "write"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"read", "parse", "slow", "text_length", "encode",
+                                               "write"}));
   }
   // The slow step did real work and got workers. Its figures are checked against what the
   // clock guarantees whatever the load: a sleep lasts at least its time; how much longer, and
@@ -185,7 +186,7 @@ stages:
   simdjson::dom::element stats = parser.parse(read_file(dir.file("out/stats.json")));
   EXPECT_TRUE(bool(stats["autoscale"]["enabled"].get_bool()));
   EXPECT_GT(int64_t(stats["autoscale"]["cycles"].get_int64()), 0);
-  simdjson::dom::element slow = stats["steps"].at(1);
+  simdjson::dom::element slow = stats["steps"].at(2);
   EXPECT_EQ(std::string_view(slow["name"].get_string()), "slow");
   int64_t workers_max = slow["workers_max"].get_int64();
   EXPECT_GE(workers_max, 2);
@@ -243,7 +244,7 @@ TEST(ExecutorAutoscale, GpuStageWithCpuFallbackRunsWithoutAGpu) {
   RunReport r = run("stages:\n  - {stage: gpu_or_cpu_sleep}\n", inputs, dir.file("out"), 2);
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
   EXPECT_EQ(g_factory_saw_gpus, 0);
-  EXPECT_EQ(r.steps.at(1).resources.gpus, 0);  // ran on the CPU
+  EXPECT_EQ(r.steps.at(2).resources.gpus, 0);  // ran on the CPU
 }
 
 TEST(ExecutorAutoscale, AWholeGpuStageGetsOneWorkerPerGpu) {
@@ -257,7 +258,7 @@ stages:
                     inputs, dir.file("out"), 8, {}, /*gpus=*/1);
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
   EXPECT_EQ(r.gpus, 1);
-  const StepReport& embed = r.steps.at(1);
+  const StepReport& embed = r.steps.at(2);
   EXPECT_EQ(embed.summary.workers_max, 1);
   // One worker's busy fraction: at least its busy time over the whole run (how close to 1
   // depends on how fast a loaded machine feeds it), and at least 3 ms per batch of busy time.
@@ -276,7 +277,7 @@ stages:
 )",
                     inputs, dir.file("out"), 8);
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
-  const StepReport& model = r.steps.at(1);
+  const StepReport& model = r.steps.at(2);
   EXPECT_TRUE(model.pinned);
   EXPECT_EQ(model.summary.workers_min, 3);
   EXPECT_EQ(model.summary.workers_max, 3);

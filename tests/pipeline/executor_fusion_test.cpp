@@ -127,11 +127,11 @@ stages:
             EXPECT_GT(r.steps[i].busy_seconds, 0) << r.steps[i].name;
           }
           if (fuse) {
-            // One group: read, every stage, write, one executor step.
+            // One group: read, parse, every stage, encode, write: one executor step.
             ASSERT_EQ(r.fused_groups.size(), 1u);
             EXPECT_EQ(r.fused_groups[0].name, "fused(read..write)");
             EXPECT_EQ(r.fused_groups[0].first_step, 0u);
-            EXPECT_EQ(r.fused_groups[0].steps, config->stages.size() + 2);
+            EXPECT_EQ(r.fused_groups[0].steps, config->stages.size() + 4);
             for (size_t i = 0; i < r.steps.size(); ++i) {
               EXPECT_EQ(r.steps[i].fused_group, r.fused_groups[0].name);
               // Every stage sees every batch of the group.
@@ -161,17 +161,17 @@ stages:
   ASSERT_EQ(r.fused_groups.size(), 1u);
   const FusedGroupReport& group = r.fused_groups[0];
   EXPECT_EQ(group.name, "fused(read..write)");
-  EXPECT_EQ(group.steps, 5u);
+  EXPECT_EQ(group.steps, 7u);
   // 100 batches of 6 ms: the group is the bottleneck and gets more than one worker.
   EXPECT_GE(group.summary.workers_max, 2);
   EXPECT_GE(group.batches, 100u);
   // Each member's service time is its own 2 ms sleep at least; how much longer depends on the
   // scheduler (on a loaded 2-core machine a 4 ms sleep averaged up to 17 ms), so the upper
   // bounds only catch gross errors (a unit, waits counted as service). The group's covers its
-  // five members' and the counting between them.
+  // seven members' and the counting between them.
   constexpr double kSlackMs = 100;
   double members_busy = 0, members_ms = 0;
-  for (size_t i = 0; i <= 4; ++i) {
+  for (size_t i = 0; i <= 6; ++i) {
     const StepReport& stage = r.steps[i];
     EXPECT_EQ(stage.fused_group, group.name);
     EXPECT_EQ(stage.workers, group.workers);
@@ -180,7 +180,7 @@ stages:
     EXPECT_LT(stage.summary.busy_fraction, group.summary.busy_fraction + 1e-9) << stage.name;
     members_busy += stage.busy_seconds;
     members_ms += stage.summary.mean_service_ms;
-    if (i >= 1 && i <= 3) {
+    if (i >= 2 && i <= 4) {
       EXPECT_GE(stage.summary.mean_service_ms, 2.0) << stage.name;
       EXPECT_LT(stage.summary.mean_service_ms, 2.0 + kSlackMs) << stage.name;
     }
@@ -207,17 +207,18 @@ stages:
                   double(step["group_busy_fraction"].get_double()) + 1e-9);
       }
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"read", "a", "b", "c", "write"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"read", "parse", "a", "b", "c", "encode", "write"}));
   }
   simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
   EXPECT_TRUE(bool(stats["fuse"].get_bool()));
   simdjson::dom::element g = stats["fused_groups"].at(0);
   EXPECT_EQ(std::string_view(g["name"].get_string()), "fused(read..write)");
-  EXPECT_EQ(simdjson::dom::array(g["stages"]).size(), 5u);
+  EXPECT_EQ(simdjson::dom::array(g["stages"]).size(), 7u);
   EXPECT_EQ(std::string_view(stats["steps"].at(2)["fused_group"].get_string()),
             "fused(read..write)");
   std::string html = read_file(dir.file("out/report.html"));
-  EXPECT_THAT(html, HasSubstr("<b>fused(read..write)</b> (5 steps fused)"));
+  EXPECT_THAT(html, HasSubstr("<b>fused(read..write)</b> (7 steps fused)"));
   EXPECT_THAT(html, HasSubstr("&#8627; b"));
 }
 
@@ -312,10 +313,11 @@ stages:
   ASSERT_TRUE(r.status.is_ok()) << r.status.message();
   ASSERT_EQ(r.fused_groups.size(), 1u);
   // Two workers, each setting up both stages: each stage's setup counted apart.
-  EXPECT_GE(r.steps[1].summary.setup_seconds, 2 * 0.020 * 0.9);
+  // (steps: read, parse, first, second, encode, write)
   EXPECT_GE(r.steps[2].summary.setup_seconds, 2 * 0.020 * 0.9);
+  EXPECT_GE(r.steps[3].summary.setup_seconds, 2 * 0.020 * 0.9);
   EXPECT_GE(r.fused_groups[0].summary.setup_seconds,
-            r.steps[1].summary.setup_seconds + r.steps[2].summary.setup_seconds - 1e-3);
+            r.steps[2].summary.setup_seconds + r.steps[3].summary.setup_seconds - 1e-3);
 
   RunReport failed = run(config_of(R"(
 stages:

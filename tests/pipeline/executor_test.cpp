@@ -99,7 +99,8 @@ TEST(Executor, AccountingReconcilesWithFileContents) {
   EXPECT_EQ(errors, t.errors_total());
 
   // The per-step table follows the chain: each step's input is the previous step's kept.
-  ASSERT_EQ(report.steps.size(), 5u);  // read, length, sample, add_id, write
+  // read, parse, length, sample, add_id, encode, write
+  ASSERT_EQ(report.steps.size(), 7u);
   EXPECT_EQ(report.steps[0].docs_in, t.documents);
   for (size_t i = 1; i < report.steps.size(); ++i) {
     EXPECT_EQ(report.steps[i].docs_in, report.steps[i - 1].kept);

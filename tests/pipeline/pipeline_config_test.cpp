@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "test_support.h"
 
 namespace winnow {

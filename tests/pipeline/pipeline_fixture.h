@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
 #include "test_support.h"

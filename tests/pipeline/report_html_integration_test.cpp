@@ -115,7 +115,7 @@ size_t coloured_pixels(const Image& img) {
 Image screenshot(const std::string& html_path, const std::string& png_path) {
   std::string command = std::string("timeout 60 ") + kChromium +
                         " --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                        "--window-size=1000,1900 --screenshot=" +
+                        "--window-size=1000,2600 --screenshot=" +
                         png_path + " file://" + html_path + " >/dev/null 2>&1";
   int rc = std::system(command.c_str());
   if (rc != 0 || !fs::exists(png_path)) throw std::runtime_error("chromium failed: " + command);

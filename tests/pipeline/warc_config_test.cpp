@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "filters/builtin_stages.h"
+#include "stages/builtin_stages.h"
 #include "pipeline/pipeline_config.h"
 
 namespace winnow {

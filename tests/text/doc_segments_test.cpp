@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "filters/filter_test_support.h"
+#include "stages/filter_test_support.h"
 #include "text/python_text.h"
 
 namespace winnow {

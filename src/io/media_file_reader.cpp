@@ -1,0 +1,79 @@
+#include "io/media_file_reader.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace winnow {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+MediaFileReader::MediaFileReader(std::string path, uint32_t shard_index, MediaFileOptions options)
+    : path_(std::move(path)), shard_(shard_index), options_(options) {}
+
+std::optional<std::string> MediaFileReader::image_media_type(std::string_view head) {
+  using namespace std::string_view_literals;
+  if (starts_with(head, "\x89PNG\r\n\x1a\n"sv)) return "image/png";
+  if (starts_with(head, "\xff\xd8\xff"sv)) return "image/jpeg";
+  if (starts_with(head, "GIF87a"sv) || starts_with(head, "GIF89a"sv)) return "image/gif";
+  if (starts_with(head, "RIFF"sv) && head.size() >= 12 && head.substr(8, 4) == "WEBP"sv) {
+    return "image/webp";
+  }
+  if (starts_with(head, "BM"sv) && head.size() >= 14) return "image/bmp";
+  if (starts_with(head, "II*\0"sv) || starts_with(head, "MM\0*"sv)) return "image/tiff";
+  return std::nullopt;
+}
+
+std::unique_ptr<DocBatch> MediaFileReader::next() {
+  if (step_ >= 2) return nullptr;
+  auto batch = std::make_unique<DocBatch>();
+  batch->shard = shard_;
+  batch->sequence = static_cast<uint64_t>(step_);
+  if (step_++ == 1) {
+    batch->end_of_shard = true;
+    return batch;
+  }
+  auto error = [&](InputError kind, std::string message, std::string_view excerpt = {}) {
+    batch->errors.push_back({kind, 0, 0, fmt::format("{}: {}", path_, message),
+                             std::string(excerpt.substr(0, 64))});
+    return std::move(batch);
+  };
+  std::error_code ec;
+  uint64_t size = std::filesystem::file_size(path_, ec);
+  if (ec) return error(InputError::kUnreadableFile, "cannot read: " + ec.message());
+  if (size == 0) return error(InputError::kEmptyFile, "empty file");
+  if (size > options_.max_bytes) {
+    return error(InputError::kRecordTooLarge,
+                 fmt::format("{} bytes, over the limit of {} (input.max_record_bytes)", size,
+                             options_.max_bytes));
+  }
+  std::ifstream in(path_, std::ios::binary);
+  std::string bytes(size, '\0');
+  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size))) {
+    return error(InputError::kUnreadableFile, fmt::format("cannot read: {}", std::strerror(errno)));
+  }
+  bytes_read_ = size;
+  batch->raw_input_bytes = size;
+  auto media_type = image_media_type(bytes);
+  if (!media_type) {
+    return error(InputError::kUnknownMedia,
+                 "not an image winnow can identify (PNG, JPEG, GIF, WebP, BMP, TIFF) by its "
+                 "first bytes",
+                 bytes);
+  }
+  std::string id = std::filesystem::path(path_).filename().string();
+  batch->add_item(DocKey::make(shard_, 0), ItemKind::kImage, id,
+                  Payload::of_bytes(std::move(bytes), std::move(*media_type)), 0);
+  return batch;
+}
+
+}  // namespace winnow

@@ -1,0 +1,37 @@
+#pragma once
+// RunOptions: what the command line says about one run, over the pipeline file's settings.
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/compression.h"
+#include "pipeline/pipeline_config.h"
+
+namespace winnow {
+
+// Which passes a run makes when the pipeline has global steps (dedup): both (identify, then
+// the streaming remove pass), only identify (`winnow dedup identify`), or only remove, from
+// an identify result already in the output folder (`winnow dedup remove`).
+enum class PassMode { kAll, kIdentifyOnly, kRemoveOnly };
+
+struct RunOptions {
+  std::vector<std::string> inputs;  // overrides input.paths when not empty
+  std::string output;               // overrides output.path when not empty
+  std::optional<Compression> output_compression;
+  std::optional<OnError> on_error;
+  int threads = -1;               // overrides `threads` when >= 0
+  double gpus = -1;               // overrides `gpus` when >= 0
+  std::optional<bool> autoscale;  // overrides autoscale.enabled
+  std::optional<bool> fuse;       // overrides `fuse` (stage fusion, pipeline/step_fusion.h)
+  std::optional<uint64_t> batch_size;
+  bool overwrite = false;
+  bool progress = false;  // live progress on stderr (a block on a terminal, else log lines)
+  // When set and it turns true (a signal handler), the run stops as a failure: finished shards
+  // stay complete, the others leave no file behind, and a re-run resumes.
+  const std::atomic<bool>* stop_requested = nullptr;
+  PassMode passes = PassMode::kAll;
+};
+
+}  // namespace winnow

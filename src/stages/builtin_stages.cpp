@@ -1,0 +1,34 @@
+#include "stages/builtin_stages.h"
+
+#include "stages/text_quality/nemo_filters.h"
+#include "stages/text_quality/quality_sets.h"
+
+namespace winnow {
+
+void register_builtin_stages(StageRegistry& registry) {
+  registry.add(text_length_spec());
+  registry.add(select_spec());
+  registry.add(sample_spec());
+  registry.add(add_id_spec());
+  registry.add(chunk_spec());
+  registry.add(join_spec());
+  registry.add(exact_dedup_spec());
+  registry.add(fuzzy_dedup_spec());
+  // Heuristic text-quality filters (issue #3): NeMo's one per stage, then the Gopher, C4,
+  // FineWeb sets and the code filters.
+  add_nemo_char_filters(registry);
+  add_nemo_word_filters(registry);
+  add_nemo_line_filters(registry);
+  add_nemo_repetition_filters(registry);
+  add_quality_set_filters(registry);
+  registry.add(unicode_fix_spec());
+  registry.add(language_id_spec());
+  registry.add(fasttext_classify_spec());
+  registry.add(fasttext_quality_spec());
+  registry.add(html_extract_spec());
+  // NeMo's tokenizer filters on a SentencePiece model.
+  registry.add(token_count_spec());
+  registry.add(tokenizer_fertility_spec());
+}
+
+}  // namespace winnow

@@ -1,0 +1,26 @@
+#pragma once
+// The general-purpose stages every pipeline can use. Each file in this folder defines one
+// stage and exposes its StageSpec; register_builtin_stages adds them all to a registry.
+#include "core/stage.h"
+
+namespace winnow {
+
+StageSpec text_length_spec();
+StageSpec select_spec();
+StageSpec sample_spec();
+StageSpec add_id_spec();
+StageSpec chunk_spec();
+StageSpec join_spec();
+StageSpec exact_dedup_spec();
+StageSpec fuzzy_dedup_spec();
+StageSpec unicode_fix_spec();
+StageSpec language_id_spec();
+StageSpec fasttext_classify_spec();
+StageSpec fasttext_quality_spec();
+StageSpec html_extract_spec();
+StageSpec token_count_spec();          // tokenizer_filters.cpp
+StageSpec tokenizer_fertility_spec();  // tokenizer_filters.cpp
+
+void register_builtin_stages(StageRegistry& registry);
+
+}  // namespace winnow

@@ -1,0 +1,37 @@
+#include "stages/dedup/dedup_stage.h"
+
+namespace winnow {
+
+std::vector<ParamSpec> dedup_common_params() {
+  return {
+      {"memory_mb", ParamType::kInt, "1024",
+       "memory for bucket records before they spill to disk (the output's global/ folder)"},
+      {"partitions", ParamType::kInt, "64", "spill partitions (each sorted on its own)"},
+      {"table_format", ParamType::kString, "jsonl",
+       "duplicates table: jsonl (readable) or binary (compact, checksummed)"},
+  };
+}
+
+Result<DedupStepOptions> dedup_common_options(const StageParams& p, const std::string& kind) {
+  DedupStepOptions options;
+  options.kind = kind;
+  int64_t memory_mb = p.get_int("memory_mb");
+  if (memory_mb < 1 || memory_mb > (int64_t{1} << 20)) {
+    return p.error("memory_mb", "must be between 1 and 1048576");
+  }
+  options.memory_bytes = static_cast<size_t>(memory_mb) << 20;
+  int64_t partitions = p.get_int("partitions");
+  if (partitions < 1 || partitions > 4096) return p.error("partitions", "must be 1 to 4096");
+  options.partitions = static_cast<size_t>(partitions);
+  const std::string& format = p.get_string("table_format");
+  if (format == "jsonl") {
+    options.table_format = TableFormat::kJsonl;
+  } else if (format == "binary") {
+    options.table_format = TableFormat::kBinary;
+  } else {
+    return p.error("table_format", "must be jsonl or binary, not '" + format + "'");
+  }
+  return options;
+}
+
+}  // namespace winnow

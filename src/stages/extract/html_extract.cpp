@@ -1,0 +1,215 @@
+// html_extract: replaces a document's HTML with its main text. The HTML is a WARC payload
+// (raw bytes: decoded with the HTTP header's charset, a <meta> declaration or detection) or a
+// UTF-8 text field from JSONL. `algorithm: justext` (default) keeps main content only, with
+// NeMo Curator's jusText defaults; `plain` keeps all visible text. The charset used is recorded
+// in a `charset` field. Beyond NeMo (opt-in, off by default so that NeMo users get NeMo's
+// decisions): frequency-derived stop words, code_in_context and the container pass. Documents left
+// with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
+// dropped (unknown_language) unless told otherwise.
+#include <simdjson.h>
+
+#include <memory>
+
+#include "stages/builtin_stages.h"
+#include "text/html_extractor.h"
+
+namespace winnow {
+
+namespace {
+
+class HtmlExtractStage final : public Stage {
+ public:
+  HtmlExtractStage(HtmlExtractOptions options, std::shared_ptr<const StopWordTable> stop_words,
+                   std::string content_type_field, bool drop_unknown_language, bool annotate,
+                   StageContext& context)
+      : stop_words_(std::move(stop_words)),
+        extractor_(std::move(options), *stop_words_),
+        content_type_field_(std::move(content_type_field)),
+        drop_unknown_language_(drop_unknown_language),
+        annotate_(annotate),
+        language_column_(context.stage_name() + "_language"),
+        no_text_(context.declare_reason("no_text")),
+        unknown_language_(context.declare_reason("unknown_language")) {}
+
+  Status process(DocBatch& batch) override {
+    AnnotationColumn& charset = batch.annotation("charset", AnnotationType::kString);
+    AnnotationColumn* language =
+        annotate_ ? &batch.annotation(language_column_, AnnotationType::kString) : nullptr;
+    bool justext = extractor_.options().algorithm == HtmlAlgorithm::kJusText;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch.kept(i)) continue;
+      // Raw payloads (WARC) are bytes in some charset; JSONL text is UTF-8 already.
+      bool raw = batch.text_unchecked(i);
+      std::string content_type = raw ? content_type_of(batch.record(i)) : std::string();
+      HtmlExtraction result = extractor_.extract(batch.text(i), content_type, !raw);
+      charset.set_string(i, result.charset);
+      if (language && justext) language->set_string(i, result.language);
+      batch.set_text(i, result.text);
+      if (justext && drop_unknown_language_ && !result.language.empty() &&
+          result.language == "un" && extractor_.options().language.empty()) {
+        batch.drop(i, unknown_language_);
+      } else if (result.text.empty()) {
+        batch.drop(i, no_text_, static_cast<double>(result.paragraphs));
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::string content_type_of(std::string_view record) const {
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    std::string_view value;
+    // Records are padded (kRecordPadding), so they parse in place.
+    if (parser.parse(record.data(), record.size(), false).get(root)) return {};
+    if (root[content_type_field_].get(value)) return {};
+    return std::string(value);
+  }
+
+  std::shared_ptr<const StopWordTable> stop_words_;
+  HtmlExtractor extractor_;
+  std::string content_type_field_;
+  bool drop_unknown_language_;
+  bool annotate_;
+  std::string language_column_;
+  ReasonId no_text_, unknown_language_;
+};
+
+}  // namespace
+
+StageSpec html_extract_spec() {
+  return {
+      "html_extract",
+      "Replaces HTML (a WARC payload or a text field) with its main text (jusText) or all "
+      "visible text (plain); records the charset used.",
+      {
+          {"algorithm", ParamType::kString, "justext", "justext (main content) or plain"},
+          {"parser", ParamType::kString, "scanner",
+           "scanner (winnow's one-pass tag scanner, fastest; same text as libxml2 on real "
+           "pages), libxml2 (lxml's parser, as jusText and NeMo use; streamed, no tree) or "
+           "gumbo (the HTML5 tree, as browsers build it)"},
+          {"length_low", ParamType::kInt, "70", "justext: shorter paragraphs are short"},
+          {"length_high", ParamType::kInt, "200", "justext: longer paragraphs may be good"},
+          {"stopwords_low", ParamType::kFloat, "0.30",
+           "justext: stop-word density of a near-good paragraph"},
+          {"stopwords_high", ParamType::kFloat, "0.32",
+           "justext: stop-word density of a good paragraph"},
+          {"max_link_density", ParamType::kFloat, "0.2",
+           "justext: paragraphs with more link text are bad"},
+          {"max_heading_distance", ParamType::kInt, "200",
+           "justext: characters between a heading and good text"},
+          {"no_headings", ParamType::kBool, "false", "justext: treat headings as paragraphs"},
+          {"code_in_context", ParamType::kBool, "false",
+           "justext (not in NeMo): <pre> blocks start near-good, kept when among good text"},
+          {"container", ParamType::kBool, "false",
+           "justext (not in NeMo): also keep what jusText rejected inside the element holding "
+           "most good text, unless clearly boilerplate (see container_*)"},
+          {"container_share", ParamType::kFloat, "0.8",
+           "justext container: share of the good characters the container must hold (0.5-1]"},
+          {"container_max_link_density", ParamType::kFloat, "0.5",
+           "justext container: paragraphs with more link text stay out"},
+          {"stop_words", ParamType::kString, "snowball",
+           "justext: snowball (Lingua::StopWords), frequency (compiled-in lists derived by word "
+           "frequency, scripts/make_stop_words) or both"},
+          {"language", ParamType::kString, "",
+           "justext: stop-word language (ISO 639-1); empty: detect with CLD2"},
+          {"stopwords_dir", ParamType::kString, std::string(kDefaultStopWordsDir),
+           "folder of Lingua::StopWords XX.pm modules (Snowball lists)"},
+          {"drop_unknown_language", ParamType::kBool, "true",
+           "justext: drop pages whose language CLD2 cannot tell"},
+          {"content_type_field", ParamType::kString, "content_type",
+           "record field holding the HTTP Content-Type (its charset is tried first)"},
+          {"max_input_bytes", ParamType::kInt, "8388608",
+           "longer pages are cut to this many bytes before parsing"},
+          {"max_depth", ParamType::kInt, "1000",
+           "elements nested deeper count for their text only"},
+          {"annotate", ParamType::kBool, "false",
+           "justext: record the stop-word language in <stage>_language"},
+      },
+      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
+        HtmlExtractOptions o;
+        const std::string& algorithm = p.get_string("algorithm");
+        if (algorithm == "justext") {
+          o.algorithm = HtmlAlgorithm::kJusText;
+        } else if (algorithm == "plain") {
+          o.algorithm = HtmlAlgorithm::kPlain;
+        } else {
+          return p.error("algorithm", "must be justext or plain; got '" + algorithm + "'");
+        }
+        if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
+          o.parser = *parser;
+        } else {
+          return p.error("parser",
+                         "must be libxml2, scanner or gumbo; got '" + p.get_string("parser") + "'");
+        }
+        auto positive = [&](const char* key, int64_t& out) -> Status {
+          out = p.get_int(key);
+          if (out < 0) return p.error(key, "must be 0 or more");
+          return Status::ok();
+        };
+        int64_t v;
+        WINNOW_RETURN_IF_ERROR(positive("length_low", v));
+        o.justext.length_low = static_cast<size_t>(v);
+        WINNOW_RETURN_IF_ERROR(positive("length_high", v));
+        o.justext.length_high = static_cast<size_t>(v);
+        if (o.justext.length_high < o.justext.length_low) {
+          return p.error("length_high", "must be at least length_low");
+        }
+        WINNOW_RETURN_IF_ERROR(positive("max_heading_distance", v));
+        o.justext.max_heading_distance = static_cast<size_t>(v);
+        for (const char* key : {"stopwords_low", "stopwords_high", "max_link_density"}) {
+          double d = p.get_float(key);
+          if (!(d >= 0.0 && d <= 1.0)) return p.error(key, "must lie between 0 and 1");
+        }
+        o.justext.stopwords_low = p.get_float("stopwords_low");
+        o.justext.stopwords_high = p.get_float("stopwords_high");
+        if (o.justext.stopwords_high < o.justext.stopwords_low) {
+          return p.error("stopwords_high", "must be at least stopwords_low");
+        }
+        o.justext.max_link_density = p.get_float("max_link_density");
+        o.justext.no_headings = p.get_bool("no_headings");
+        o.justext.code_in_context = p.get_bool("code_in_context");
+        o.justext.container = p.get_bool("container");
+        o.justext.container_share = p.get_float("container_share");
+        if (!(o.justext.container_share > 0.5 && o.justext.container_share <= 1.0)) {
+          return p.error("container_share", "must be above 0.5 and at most 1");
+        }
+        o.justext.container_max_link_density = p.get_float("container_max_link_density");
+        if (!(o.justext.container_max_link_density >= 0.0 &&
+              o.justext.container_max_link_density <= 1.0)) {
+          return p.error("container_max_link_density", "must lie between 0 and 1");
+        }
+        StopWordSource source;
+        if (!parse_stop_word_source(p.get_string("stop_words"), source)) {
+          return p.error("stop_words", "must be snowball, frequency or both; got '" +
+                                           p.get_string("stop_words") + "'");
+        }
+        o.language = p.get_string("language");
+        if (p.get_int("max_input_bytes") < 1024) {
+          return p.error("max_input_bytes", "must be at least 1024");
+        }
+        o.max_input_bytes = static_cast<size_t>(p.get_int("max_input_bytes"));
+        if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
+        o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
+
+        auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
+        if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
+        if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0 &&
+            source == StopWordSource::kSnowball) {
+          return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
+                                              p.get_string("stopwords_dir") +
+                                              "' (Debian: liblingua-stopwords-perl)");
+        }
+        if (!o.language.empty() && o.algorithm == HtmlAlgorithm::kJusText &&
+            !table->find(o.language)) {
+          return p.error("language", "no stop-word list for '" + o.language + "'");
+        }
+        auto shared = std::make_shared<const StopWordTable>(std::move(table).value());
+        return std::unique_ptr<Stage>(new HtmlExtractStage(
+            std::move(o), std::move(shared), p.get_string("content_type_field"),
+            p.get_bool("drop_unknown_language"), p.get_bool("annotate"), context));
+      },
+  };
+}
+
+}  // namespace winnow

@@ -1,0 +1,230 @@
+// NeMo Curator's line and paragraph filters: Bullets, Punctuation, Ellipsis and
+// BoilerPlateString, plus Substring. Lines are the non-blank pieces of text.split("\n"),
+// paragraphs every piece of text.split("\n\n") (filters.md). A ratio over no lines scores 1.0,
+// like every ratio over an empty denominator here.
+#include <array>
+#include <string>
+
+#include "stages/text_quality/nemo_filters.h"
+#include "stages/text_quality/score_filter.h"
+#include "text/python_text.h"
+
+namespace winnow {
+
+namespace {
+
+constexpr std::array<std::string_view, 12> kBullets = {"•", "‣", "⁃", "⁌", "⁍", "∙",
+                                                       "○", "●", "◘", "◦", "⦾", "⦿"};
+constexpr std::array<char, 5> kEndMarks = {'.', '?', '!', '"', '\''};
+constexpr std::array<std::string_view, 8> kEllipsisMarks = {
+    "...", "[...]", "…", "(...)", "[…]", "-»", "read more..", "read more"};
+
+// NeMo's policy_substrings: the short phrases and the standard cookie-banner sentences
+// (lower-cased, as NeMo compares them).
+constexpr std::array<std::string_view, 14> kPolicySubstrings = {
+    "terms of use",
+    "privacy policy",
+    "cookie policy",
+    "uses cookies",
+    "privacy overview",
+    "use of cookies",
+    "use cookies",
+    "privacy & cookies policy",
+    "privacy and cookies policy",
+    "this website uses cookies to improve your experience while you navigate through the "
+    "website. out of these cookies, the cookies that are categorized as necessary are stored on "
+    "your browser as they are essential for the working of basic functionalities of the "
+    "website. we also use third-party cookies that help us analyze and understand how you use "
+    "this website. these cookies will be stored in your browser only with your consent. you "
+    "also have the option to opt-out of these cookies. but opting out of some of these cookies "
+    "may have an effect on your browsing experience.",
+    "necessary cookies are absolutely essential for the website to function properly. this "
+    "category only includes cookies that ensures basic functionalities and security features "
+    "of the website. these cookies do not store any personal information.",
+    "any cookies that may not be particularly necessary for the website to function and is used "
+    "specifically to collect user personal data via analytics, ads, other embedded contents are "
+    "termed as non-necessary cookies. it is mandatory to procure user consent prior to running "
+    "these cookies on your website.",
+    "this site uses cookies, including for analytics, personalization, and advertising "
+    "purposes. for more information or to change your cookie settings, click here.",
+    "if you continue to browse this site without changing your cookie settings, you agree to "
+    "this use. acceptread more",
+};
+
+bool ends_with_ascii_ci(std::string_view s, std::string_view lower_suffix) {
+  if (s.size() < lower_suffix.size()) return false;
+  std::string_view tail = s.substr(s.size() - lower_suffix.size());
+  for (size_t i = 0; i < tail.size(); ++i) {
+    char c = tail[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    if (c != lower_suffix[i]) return false;
+  }
+  return true;
+}
+
+// Every policy phrase holds "cookie", "privacy" or "terms of use": a text holding none of them
+// (nor "lorem ipsum") scores 0 after one search each over the lower-cased text; only the others
+// are examined paragraph by paragraph. Lower-casing keeps byte offsets (ASCII only), so the
+// paragraphs' offsets index the lower-cased copy.
+double boilerplate_score(DocSegments& d) {
+  thread_local std::string lower;
+  ascii_lower(d.text(), lower);
+  std::string_view all = lower;
+  if (find_bytes(all, "lorem ipsum") != std::string_view::npos) return 1.0;
+  if (find_bytes(all, "cookie") == std::string_view::npos &&
+      find_bytes(all, "privacy") == std::string_view::npos &&
+      find_bytes(all, "terms of use") == std::string_view::npos)
+    return 0.0;
+  const auto& paragraphs = d.paragraphs();
+  size_t boilerplate = 0;
+  for (const TextPiece& para : paragraphs) {
+    // Stripping cannot change a substring test on phrases that start and end with a letter.
+    std::string_view text = all.substr(para.begin, para.bytes);
+    for (std::string_view phrase : kPolicySubstrings) {
+      if (find_bytes(text, phrase) != std::string_view::npos) {
+        ++boilerplate;
+        break;
+      }
+    }
+  }
+  return ratio_or_one(static_cast<double>(boilerplate), static_cast<double>(paragraphs.size()));
+}
+
+StageSpec bullets_spec() {
+  return score_filter_spec(
+      "bullets",
+      "NeMo BulletsFilter: drops documents where more than the cutoff share of lines start "
+      "with a bullet glyph (• ‣ ⁃ ⁌ ⁍ ∙ ○ ● ◘ ◦ ⦾ ⦿).",
+      "bullet_ratio",
+      {{"max_bullet_lines_ratio", ParamType::kFloat, "0.9", "most bullet lines / lines kept"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_bullet_lines_ratio"));
+        return ScoreRule{[](DocSegments& d) {
+                           const auto& lines = d.lines();
+                           size_t bullets = 0;
+                           for (const TextPiece& l : lines) {
+                             std::string_view s = python_lstrip(d.piece(l));
+                             if (s.empty() || static_cast<unsigned char>(s[0]) < 0x80) continue;
+                             for (std::string_view b : kBullets) {
+                               if (s.substr(0, b.size()) == b) {
+                                 ++bullets;
+                                 break;
+                               }
+                             }
+                           }
+                           return ratio_or_one(static_cast<double>(bullets),
+                                               static_cast<double>(lines.size()));
+                         },
+                         -1.0, p.get_float("max_bullet_lines_ratio")};
+      });
+}
+
+StageSpec punctuation_spec() {
+  return score_filter_spec(
+      "punctuation",
+      "NeMo PunctuationFilter: drops documents where more than the cutoff share of lines do "
+      "not end in . ? ! \" or '.",
+      "punctuation",
+      {{"max_num_sentences_without_endmark_ratio", ParamType::kFloat, "0.85",
+        "most lines without an end mark / lines kept"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_num_sentences_without_endmark_ratio"));
+        return ScoreRule{
+            [](DocSegments& d) {
+              const auto& lines = d.lines();
+              size_t without = 0;
+              for (const TextPiece& l : lines) {
+                // Lines are compared stripped (a trailing space or \r does not
+                // hide the end mark).
+                std::string_view s = python_rstrip(d.piece(l));
+                bool marked = !s.empty() && std::find(kEndMarks.begin(), kEndMarks.end(),
+                                                      s.back()) != kEndMarks.end();
+                without += !marked;
+              }
+              return ratio_or_one(static_cast<double>(without), static_cast<double>(lines.size()));
+            },
+            -1.0, p.get_float("max_num_sentences_without_endmark_ratio")};
+      });
+}
+
+StageSpec ellipsis_spec() {
+  return score_filter_spec(
+      "ellipsis",
+      "NeMo EllipsisFilter: drops documents where more than the cutoff share of lines end in an "
+      "ellipsis mark (... [...] … (...) […] -» read more.. read more).",
+      "ellipsis",
+      {{"max_num_lines_ending_with_ellipsis_ratio", ParamType::kFloat, "0.3",
+        "most lines ending in an ellipsis / lines kept"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_num_lines_ending_with_ellipsis_ratio"));
+        return ScoreRule{[](DocSegments& d) {
+                           const auto& lines = d.lines();
+                           size_t ending = 0;
+                           for (const TextPiece& l : lines) {
+                             std::string_view s = python_rstrip(d.piece(l));
+                             for (std::string_view mark : kEllipsisMarks) {
+                               if (ends_with_ascii_ci(s, mark)) {
+                                 ++ending;
+                                 break;
+                               }
+                             }
+                           }
+                           return ratio_or_one(static_cast<double>(ending),
+                                               static_cast<double>(lines.size()));
+                         },
+                         -1.0, p.get_float("max_num_lines_ending_with_ellipsis_ratio")};
+      });
+}
+
+StageSpec boilerplate_string_spec() {
+  return score_filter_spec(
+      "boilerplate_string",
+      "NeMo BoilerPlateStringFilter: drops documents where more than the cutoff share of "
+      "paragraphs hold a privacy / cookie / terms-of-use phrase; any \"lorem ipsum\" scores 1.",
+      "boilerplate_string_ratio",
+      {{"max_boilerplate_string_ratio", ParamType::kFloat, "0.4",
+        "most boilerplate paragraphs / paragraphs kept"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_boilerplate_string_ratio"));
+        return ScoreRule{[](DocSegments& d) { return boilerplate_score(d); }, -1.0,
+                         p.get_float("max_boilerplate_string_ratio")};
+      });
+}
+
+StageSpec substring_spec() {
+  return score_filter_spec(
+      "substring",
+      "NeMo SubstringFilter: keeps documents holding `substring` at the given position "
+      "(prefix, suffix or any).",
+      "substring",
+      {{"substring", ParamType::kString, "", "the text to look for", true},
+       {"position", ParamType::kString, "any", "prefix, suffix or any"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        std::string sub = p.get_string("substring");
+        std::string position = p.get_string("position");
+        if (sub.empty()) return p.error("substring", "must not be empty");
+        if (position != "prefix" && position != "suffix" && position != "any")
+          return p.error("position", "must be prefix, suffix or any");
+        return ScoreRule{[sub, position](DocSegments& d) {
+                           std::string_view t = d.text();
+                           bool found = position == "prefix" ? t.starts_with(sub)
+                                        : position == "suffix"
+                                            ? t.ends_with(sub)
+                                            : t.find(sub) != std::string_view::npos;
+                           return found ? 1.0 : 0.0;
+                         },
+                         1.0};
+      });
+}
+
+}  // namespace
+
+void add_nemo_line_filters(StageRegistry& registry) {
+  registry.add(bullets_spec());
+  registry.add(punctuation_spec());
+  registry.add(ellipsis_spec());
+  registry.add(boilerplate_string_spec());
+  registry.add(substring_spec());
+}
+
+}  // namespace winnow

@@ -1,0 +1,229 @@
+// NeMo Curator's word filters: SymbolsToWords, LongWord, WordCount, MeanWordLength,
+// CommonEnglishWords and WordsWithoutAlphabets. Words are NeMo's: text.strip().split() with
+// Python's whitespace (jieba / MeCab segmentation for Chinese / Japanese is not offered: the
+// whitespace split is used for every language). Lengths are in code points.
+#include <algorithm>
+#include <array>
+
+#include "stages/text_quality/nemo_filters.h"
+#include "stages/text_quality/score_filter.h"
+
+namespace winnow {
+
+namespace {
+
+// NeMo's ellipsis marks. A word never holds a space, so "read more" cannot match a word; it is
+// kept for parity with the list the line filters use.
+constexpr std::array<std::string_view, 8> kEllipsisMarks = {
+    "...", "[...]", "…", "(...)", "[…]", "-»", "read more..", "read more"};
+
+constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
+                                                                 "and", "that", "have", "with"};
+
+constexpr std::string_view kPythonPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+const std::array<bool, 256> kIsPunctuation = [] {
+  std::array<bool, 256> t{};
+  for (char c : kPythonPunctuation) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+bool ascii_equal_lower(std::string_view word, std::string_view lower) {
+  if (word.size() != lower.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    char c = word[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+StageSpec symbols_to_words_spec() {
+  return score_filter_spec(
+      "symbols_to_words",
+      "NeMo SymbolsToWordsFilter: drops documents where too many words are an ellipsis mark or "
+      "mostly '#'.",
+      "symbol_to_word",
+      {{"max_symbol_to_word_ratio", ParamType::kFloat, "0.1", "most symbol words / words kept"},
+       lang_param()},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_symbol_to_word_ratio"));
+        WordSplit split = word_split_for(p.get_string("lang"));
+        return ScoreRule{
+            [split](DocSegments& d) {
+              const auto& words = d.words(split);
+              const bool any_hash = d.chars().hashes > 0;
+              size_t symbols = 0;
+              for (const TextPiece& w : words) {
+                std::string_view word = d.piece(w);
+                // filters.md: a word whose '#' code points are more than half of it. (NeMo's
+                // code counts matches of the regex "#+", i.e. runs of '#'; for "#", "#tag" and
+                // "##x" both agree, for "##" or "###" they differ: the filters.md rule is used.)
+                bool symbol = false;
+                if (any_hash) {
+                  size_t hashes = static_cast<size_t>(std::count(word.begin(), word.end(), '#'));
+                  symbol = 2 * hashes > w.chars;
+                }
+                // Every ellipsis mark starts with '.', '[', '(', '-', 'r' or the lead byte of '…'.
+                char first = word[0];
+                if (!symbol && (first == '.' || first == '[' || first == '(' || first == '-' ||
+                                first == 'r' || first == '\xE2')) {
+                  symbol = std::find(kEllipsisMarks.begin(), kEllipsisMarks.end(), word) !=
+                           kEllipsisMarks.end();
+                }
+                symbols += symbol;
+              }
+              return ratio_or_one(static_cast<double>(symbols), static_cast<double>(words.size()));
+            },
+            -1.0, p.get_float("max_symbol_to_word_ratio")};
+      });
+}
+
+StageSpec long_word_spec() {
+  return score_filter_spec(
+      "long_word", "NeMo LongWordFilter: drops documents with a word longer than max_word_length.",
+      "max_word_length",
+      {{"max_word_length", ParamType::kInt, "1000", "longest word kept, in code points"},
+       lang_param()},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        if (p.get_int("max_word_length") < 0)
+          return p.error("max_word_length", "must be 0 or more");
+        WordSplit split = word_split_for(p.get_string("lang"));
+        // A text without words scores 0 (NeMo's max() of nothing would raise).
+        return ScoreRule{[split](DocSegments& d) {
+                           uint32_t longest = 0;
+                           for (const TextPiece& w : d.words(split))
+                             longest = std::max(longest, w.chars);
+                           return static_cast<double>(longest);
+                         },
+                         -1.0, static_cast<double>(p.get_int("max_word_length"))};
+      });
+}
+
+StageSpec word_count_spec() {
+  return score_filter_spec(
+      "word_count", "NeMo WordCountFilter: keeps documents with min_words to max_words words.",
+      "word_count",
+      {{"min_words", ParamType::kInt, "50", "fewest words kept"},
+       {"max_words", ParamType::kInt, "100000", "most words kept"},
+       lang_param()},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        int64_t lo = p.get_int("min_words"), hi = p.get_int("max_words");
+        if (lo < 0) return p.error("min_words", "must be 0 or more");
+        if (hi < lo) return p.error("max_words", "must be at least min_words");
+        WordSplit split = word_split_for(p.get_string("lang"));
+        return ScoreRule{
+            [split](DocSegments& d) { return static_cast<double>(d.words(split).size()); },
+            static_cast<double>(lo), static_cast<double>(hi)};
+      });
+}
+
+StageSpec mean_word_length_spec() {
+  return score_filter_spec(
+      "mean_word_length",
+      "NeMo MeanWordLengthFilter: keeps documents whose mean word length (words that are runs of "
+      "Python's string.punctuation excluded) lies in [min, max].",
+      "mean_word_length",
+      {{"min_mean_word_length", ParamType::kFloat, "3", "shortest mean kept"},
+       {"max_mean_word_length", ParamType::kFloat, "10", "longest mean kept"},
+       lang_param()},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WordSplit split = word_split_for(p.get_string("lang"));
+        WINNOW_RETURN_IF_ERROR(check_non_negative(p, "min_mean_word_length"));
+        if (p.get_float("max_mean_word_length") < p.get_float("min_mean_word_length"))
+          return p.error("max_mean_word_length", "must be at least min_mean_word_length");
+        // NeMo skips a word when `w in string.punctuation`, a substring test: "." and "()" are
+        // skipped, "..." is not. With no word left NeMo's mean is NaN and the document is
+        // dropped; NaN is never kept here either (the recorded score is then NaN).
+        return ScoreRule{[split](DocSegments& d) {
+                           size_t total = 0, count = 0;
+                           for (const TextPiece& w : d.words(split)) {
+                             // Only a word of ASCII punctuation can be a substring of it.
+                             std::string_view word = d.piece(w);
+                             if (w.bytes <= kPythonPunctuation.size() &&
+                                 kIsPunctuation[static_cast<unsigned char>(word[0])] &&
+                                 kPythonPunctuation.find(word) != std::string_view::npos)
+                               continue;
+                             total += w.chars;
+                             ++count;
+                           }
+                           return count ? static_cast<double>(total) / static_cast<double>(count)
+                                        : std::numeric_limits<double>::quiet_NaN();
+                         },
+                         p.get_float("min_mean_word_length"), p.get_float("max_mean_word_length")};
+      });
+}
+
+StageSpec common_english_words_spec() {
+  return score_filter_spec(
+      "common_english_words",
+      "NeMo CommonEnglishWordsFilter: keeps documents with at least min_num_common_words of "
+      "{the, be, to, of, and, that, have, with} (case-insensitive).",
+      "common_english_words",
+      {{"min_num_common_words", ParamType::kInt, "2", "fewest common words kept"},
+       {"stop_at_false", ParamType::kBool, "true",
+        "stop counting at min_num_common_words (NeMo's default; the score is then capped)"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        int64_t min = p.get_int("min_num_common_words");
+        if (min < 0) return p.error("min_num_common_words", "must be 0 or more");
+        bool stop = p.get_bool("stop_at_false");
+        return ScoreRule{[min, stop](DocSegments& d) {
+                           int64_t count = 0;
+                           for (const TextPiece& w : d.words()) {
+                             if (w.bytes > 4 || w.bytes < 2) continue;
+                             std::string_view word = d.piece(w);
+                             for (std::string_view common : kCommonEnglishWords) {
+                               if (ascii_equal_lower(word, common)) {
+                                 ++count;
+                                 break;
+                               }
+                             }
+                             if (stop && count >= min) break;
+                           }
+                           return static_cast<double>(count);
+                         },
+                         static_cast<double>(min)};
+      });
+}
+
+StageSpec words_without_alphabets_spec() {
+  return score_filter_spec(
+      "words_without_alphabets",
+      "NeMo WordsWithoutAlphabetsFilter: keeps documents where at least the given share of "
+      "words holds an ASCII letter.",
+      "words_without_alphabets",
+      {{"min_words_with_alphabets", ParamType::kFloat, "0.8",
+        "fewest words with a letter / words kept"}},
+      [](const StageParams& p) -> Result<ScoreRule> {
+        WINNOW_RETURN_IF_ERROR(check_ratio(p, "min_words_with_alphabets"));
+        // NeMo's test is the regex [a-zA-Z] (the filter is for English); no words scores 0.
+        return ScoreRule{[](DocSegments& d) {
+                           const auto& words = d.words();
+                           if (words.empty()) return 0.0;
+                           size_t with = 0;
+                           for (const TextPiece& w : words) {
+                             for (char c : d.piece(w)) {
+                               if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+                                 ++with;
+                                 break;
+                               }
+                             }
+                           }
+                           return static_cast<double>(with) / static_cast<double>(words.size());
+                         },
+                         p.get_float("min_words_with_alphabets")};
+      });
+}
+
+}  // namespace
+
+void add_nemo_word_filters(StageRegistry& registry) {
+  registry.add(symbols_to_words_spec());
+  registry.add(long_word_spec());
+  registry.add(word_count_spec());
+  registry.add(mean_word_length_spec());
+  registry.add(common_english_words_spec());
+  registry.add(words_without_alphabets_spec());
+}
+
+}  // namespace winnow
