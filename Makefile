@@ -2,16 +2,23 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: setup build run test bench clean
+.PHONY: setup configure winnow build run test bench clean
 
 setup:
 	@scripts/setup
 
-build: setup
+configure: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+# The winnow binary alone: all `make run` needs (the tests and benchmarks are not built).
+winnow: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target winnow
+
+# Everything: the binary, every test and the benchmark programs.
+build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+run: winnow
 	@scripts/make_example_corpus $(BUILD)/example/corpus
 	@$(BUILD)/winnow run examples/example.yaml --input $(BUILD)/example/corpus \
 	  --output $(BUILD)/example/out --overwrite

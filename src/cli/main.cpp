@@ -41,6 +41,9 @@ StageRegistry make_registry() {
 int list_stages(const StageRegistry& registry) {
   for (const StageSpec* spec : registry.all()) {
     std::cout << spec->name << "\n  " << spec->summary << "\n";
+    std::cout << "  takes " << spec->takes.names();
+    if (spec->gives) std::cout << ", gives " << item_kind_plural(*spec->gives);
+    std::cout << "\n";
     const StageResources& r = spec->resources;
     if (r.cpus != 1 || r.gpus > 0) {
       std::cout << fmt::format("  per worker: {} CPU thread(s), {} GPU{}\n", r.cpus, r.gpus,

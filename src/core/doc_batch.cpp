@@ -71,6 +71,7 @@ void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
   reasons_.push_back(kKept);
   scores_.push_back(std::numeric_limits<double>::quiet_NaN());
   if (!payloads_.empty()) payloads_.emplace_back();
+  ++source_rows_;
 }
 
 void DocBatch::add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload,

@@ -117,6 +117,11 @@ class DocBatch {
 
   // ---- Documents ----
   size_t size() const { return keys_.size(); }
+  // Rows read from the input (every row but those a fan-out or fan-in made), plus the error
+  // records: the source records the batch covers, whatever its stages did. Throughput is
+  // measured in these, so a step after a fan-out is compared with the others in the same unit
+  // (the anchor's normalisation by the product of the upstream fan-out factors).
+  size_t source_records() const { return source_rows_ + errors.size(); }
   void reserve(size_t documents);
   // `record` must point into the raw buffer (which is padded); `text` and `id` may point
   // anywhere: they are copied into the arena unless they already lie in the raw buffer.
@@ -204,6 +209,7 @@ class DocBatch {
   std::vector<double> scores_;
   std::vector<std::unique_ptr<AnnotationColumn>> annotations_;
   std::unique_ptr<DocBatchCache> cache_;
+  size_t source_rows_ = 0;
 };
 
 }  // namespace winnow

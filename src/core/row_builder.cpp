@@ -25,10 +25,18 @@ size_t RowBuilder::add_row(size_t from) {
   return source_.size() - 1;
 }
 
-size_t RowBuilder::carry(size_t row) { return add_row(row); }
+size_t RowBuilder::carry(size_t row) {
+  if (row != next_carry_) {
+    throw std::logic_error(fmt::format("rows must be carried once each, in order: row {} where "
+                                       "row {} was due",
+                                       row, next_carry_));
+  }
+  ++next_carry_;
+  return add_row(row);
+}
 
 size_t RowBuilder::carry_as(size_t row, ReasonId state) {
-  size_t r = add_row(row);
+  size_t r = carry(row);
   reasons_[r] = state;
   scores_[r] = std::numeric_limits<double>::quiet_NaN();
   return r;
@@ -77,6 +85,10 @@ void RowBuilder::set_payload(size_t new_row, Payload payload) {
 
 void RowBuilder::finish() {
   if (finished_) return;
+  if (next_carry_ != batch_.size()) {
+    throw std::logic_error(fmt::format("{} of the batch's {} rows were carried over", next_carry_,
+                                       batch_.size()));
+  }
   finished_ = true;
   // Annotation columns follow their rows: a new row takes the value of the row it came from.
   for (auto& column : batch_.annotations_) {

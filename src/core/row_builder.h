@@ -42,6 +42,8 @@ class RowBuilder {
   void set_payload(size_t new_row, Payload payload);
 
   size_t size() const { return source_.size(); }
+  // Throws std::logic_error (the run fails naming the stage) unless every row of the batch was
+  // carried exactly once, in order: a stage can never lose a row silently.
   void finish();
 
  private:
@@ -59,6 +61,7 @@ class RowBuilder {
   std::vector<uint8_t> flags_;
   std::vector<ReasonId> reasons_;
   std::vector<double> scores_;
+  size_t next_carry_ = 0;  // rows must be carried once each, in order
   bool finished_ = false;
 };
 

@@ -110,6 +110,8 @@ Status PassRunner::run() {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   });
+  // The autoscaler may add workers until a step has ended; only then may it be joined.
+  for (auto& runner : runners_) runner->wait_ended();
   for (auto& runner : runners_) runner->join();
   finished = true;
   watcher.join();

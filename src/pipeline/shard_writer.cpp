@@ -66,7 +66,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
   WINNOW_RETURN_IF_ERROR(s.output->write(batch));
   s.counts.add_batch(batch, reasons_, options_.input_kind);
   s.counts.output_bytes += batch.encoded_kept.size();
-  documents_ += batch.size() + batch.errors.size();
+  documents_ += batch.source_records();
   return Status::ok();
 }
 

@@ -65,6 +65,11 @@ bool StageRunner::spawn() {
   return true;
 }
 
+void StageRunner::wait_ended() {
+  std::unique_lock lock(ended_mutex_);
+  ended_cv_.wait(lock, [this] { return ended_.load(); });
+}
+
 void StageRunner::join() {
   std::vector<std::thread> threads;
   {
@@ -79,7 +84,7 @@ Status StageRunner::run_work(const Part& part, BatchPtr& batch, BatchTally& tall
   // Only a consuming part sees a shard's end marker (a reader's ticket is never one).
   if (batch->end_of_shard && !part.consume) return Status::ok();
   if (part.consume) {
-    tally = {batch->size() + batch->errors.size(), batch->kept_count(), batch->end_of_shard};
+    tally = {batch->source_records(), batch->kept_count(), batch->end_of_shard};
   }
   const uint32_t shard = batch->shard;
   const uint64_t sequence = batch->sequence;
@@ -132,7 +137,7 @@ Status StageRunner::run_parts(BatchPtr& batch, WorkerState& state, BatchTally& t
   }
   Status status = Status::ok();
   for (size_t k = 0; k < parts_.size(); ++k) {
-    const uint64_t records = batch->size() + batch->errors.size();
+    const uint64_t records = batch->source_records();
     const bool was_marker = batch->end_of_shard;
     const bool consuming = static_cast<bool>(parts_[k].consume);
     status = run_work(parts_[k], batch, tally);
@@ -146,7 +151,7 @@ Status StageRunner::run_parts(BatchPtr& batch, WorkerState& state, BatchTally& t
       m.bytes_in += bytes_in;
       m.docs_out += kept_out;
       // Known once a `read` part has parsed; a consumed batch's as it was taken.
-      m.source_docs += batch ? batch->size() + batch->errors.size() : records;
+      m.source_docs += batch ? batch->source_records() : records;
     }
     bool last = k + 1 == parts_.size() || !status.is_ok();
     {
@@ -318,7 +323,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       // ticket that turned out to be a shard's end marker is no batch of documents.
       const bool consumed = !batch;
       if (consumed ? !tally.marker : !batch->end_of_shard) {
-        uint64_t source_docs = consumed ? tally.records : batch->size() + batch->errors.size();
+        uint64_t source_docs = consumed ? tally.records : batch->source_records();
         uint64_t kept_after = consumed ? tally.kept : batch->kept_count();
         metrics_.batches += 1;
         metrics_.docs_in += kept_before;
@@ -345,8 +350,12 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
     std::erase(workers_, state);
   }
   if (live_.fetch_sub(1) == 1 && in_.finished()) {
-    ended_.store(true);
     if (out_) out_->close();
+    {
+      std::lock_guard lock(ended_mutex_);
+      ended_.store(true);
+    }
+    ended_cv_.notify_all();
   }
 }
 

@@ -22,6 +22,7 @@
 // shard's end marker; a worker holds the step's resources only while parts run.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -116,6 +117,9 @@ class StageRunner {
 
   void start(int workers);
   void set_workers(int workers);  // at least 1; ignored once the step has ended
+  // Blocks until every worker has left after the input ended (or was cancelled); workers can
+  // still be added until then. join() afterwards.
+  void wait_ended();
   void join();
 
   const std::string& name() const { return name_; }
@@ -180,6 +184,8 @@ class StageRunner {
   std::atomic<int> target_{0};
   std::atomic<int> live_{0};
   std::atomic<bool> ended_{false};
+  std::mutex ended_mutex_;
+  std::condition_variable ended_cv_;
   mutable std::mutex threads_mutex_;  // guards threads_, workers_, joined_
   std::vector<std::thread> threads_;
   std::vector<std::shared_ptr<WorkerState>> workers_;

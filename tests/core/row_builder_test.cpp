@@ -189,6 +189,25 @@ TEST(RowBuilder, EveryRowIsCountedOnceAtItsLevel) {
   EXPECT_TRUE(parsed->reconciles());
 }
 
+TEST(RowBuilder, ARowLeftOutOrCarriedTwiceFailsLoudly) {
+  Fixture f({"a", "b", "c"});
+  {
+    RowBuilder out(f.batch);
+    out.carry(0);
+    EXPECT_THROW(out.carry(2), std::logic_error);  // row 1 skipped
+  }
+  {
+    RowBuilder out(f.batch);
+    out.carry(0);
+    EXPECT_THROW(out.carry(0), std::logic_error);
+  }
+  RowBuilder out(f.batch);
+  out.carry(0);
+  out.carry(1);
+  EXPECT_THROW(out.finish(), std::logic_error);  // row 2 never carried
+  EXPECT_EQ(f.batch.size(), 3u);                  // and the batch is left as it was
+}
+
 TEST(RowBuilder, MediaItemsKeepTheirPayloadAndKind) {
   DocBatch batch;
   batch.add_item(DocKey::make(0, 0), ItemKind::kImage, "cat.png",

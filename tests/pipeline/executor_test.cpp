@@ -125,7 +125,7 @@ TEST(Executor, OutputIsIdenticalForAnyThreadsAndBatchSizes) {
     RunReport a = run(yaml, inputs, dir.file(std::string("a-") + format), 1, 7);
     RunReport b = run(yaml, inputs, dir.file(std::string("b-") + format), 4, 1000);
     RunReport c = run(yaml, inputs, dir.file(std::string("c-") + format), 2, 64);
-    // 8 threads also means two reader threads taking shards in parallel.
+    // 8 threads: several workers read different shards (and the same one) at once.
     RunReport d = run(yaml, inputs, dir.file(std::string("d-") + format), 8, 33);
     ASSERT_TRUE(a.status.is_ok() && b.status.is_ok() && c.status.is_ok() && d.status.is_ok());
     auto tree_a = read_output_tree(dir.file(std::string("a-") + format));

@@ -13,6 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/reason_table.h"
+#include "core/row_builder.h"
+
 namespace winnow {
 namespace {
 
@@ -320,6 +323,46 @@ TEST(StageRunner, MetricsCountKeptDocumentsInAndOut) {
   EXPECT_EQ(runner.metrics().batches.load(), 2u);
   EXPECT_EQ(runner.metrics().docs_in.load(), 9u + 5u);
   EXPECT_EQ(runner.metrics().docs_out.load(), 4u + 2u);
+}
+
+// A step after a fan-out is measured in the same unit as the steps before it: source records
+// per batch, not the rows the fan-out made (the anchor divides each stage's rate by the
+// product of the upstream fan-outs; counting the source rows in each batch is the same).
+TEST(StageRunner, ThroughputIsCountedInSourceRecordsWhateverTheFanOut) {
+  BatchQueue in(16), mid(16), out(16);
+  ReasonTable reasons;
+  ReasonId split = reasons.add("split", 0, "split", RowOutcome::kFannedOut);
+  auto fail = [](const Status& s) { ADD_FAILURE() << s.message(); };
+  StageRunner fan_out(
+      "fan_out",
+      [&](DocBatch& batch) {
+        RowBuilder rows(batch);
+        for (size_t i = 0; i < batch.size(); ++i) {
+          rows.carry_as(i, split);
+          for (uint32_t k = 0; k < 10; ++k) rows.add_child(i, k, split, batch.text(i));
+        }
+        rows.finish();
+        return Status::ok();
+      },
+      in, mid, fail);
+  StageRunner after("after", [](DocBatch&) { return Status::ok(); }, mid, out, fail);
+  for (uint64_t b = 0; b < 3; ++b) {
+    auto batch = make_batch(b, 4);
+    batch->errors.push_back({InputError::kMalformedJson, 1, 0, "bad", ""});
+    ASSERT_TRUE(in.push(std::move(batch)));
+  }
+  in.close();
+  fan_out.start(1);
+  after.start(1);
+  while (out.pop_until(std::chrono::steady_clock::now() + kPatience)) {
+  }
+  ASSERT_TRUE(out.finished());
+  fan_out.join();
+  after.join();
+  EXPECT_EQ(fan_out.metrics().source_docs.load(), 15u);  // 3 batches x (4 rows + 1 error)
+  EXPECT_EQ(after.metrics().source_docs.load(), 15u);    // not 3 x (44 rows + 1 error)
+  EXPECT_EQ(after.metrics().docs_in.load(), 120u);       // but it did get the 120 children
+  EXPECT_DOUBLE_EQ(after.snapshot().docs_per_batch, 5.0);
 }
 
 TEST(StageRunner, CancelledOutputStopsTheWorkers) {
