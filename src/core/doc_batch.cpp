@@ -47,56 +47,74 @@ bool DocBatch::in_raw(std::string_view bytes) const {
          !before(raw_.get() + raw_size_, bytes.data() + bytes.size());
 }
 
-void DocBatch::reserve(size_t documents) {
-  keys_.reserve(documents);
-  ids_.reserve(documents);
-  texts_.reserve(documents);
-  records_.reserve(documents);
-  lines_.reserve(documents);
-  lineage_.reserve(documents);
-  flags_.reserve(documents);
-  reasons_.reserve(documents);
-  scores_.reserve(documents);
+void DocBatch::Rows::reserve(size_t rows) {
+  keys.reserve(rows);
+  ids.reserve(rows);
+  texts.reserve(rows);
+  records.reserve(rows);
+  lines.reserve(rows);
+  lineage.reserve(rows);
+  flags.reserve(rows);
+  reasons.reserve(rows);
+  scores.reserve(rows);
 }
+
+void DocBatch::Rows::append_row(const Rows& from, size_t row) {
+  keys.push_back(from.keys[row]);
+  ids.push_back(from.ids[row]);
+  texts.push_back(from.texts[row]);
+  records.push_back(from.records[row]);
+  lines.push_back(from.lines[row]);
+  lineage.push_back(from.lineage[row]);
+  if (!from.payloads.empty()) {
+    payloads.resize(keys.size() - 1);
+    payloads.push_back(from.payloads[row]);
+  }
+  flags.push_back(from.flags[row]);
+  reasons.push_back(from.reasons[row]);
+  scores.push_back(from.scores[row]);
+}
+
+void DocBatch::reserve(size_t documents) { rows_.reserve(documents); }
 
 void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
                             std::string_view text, std::string_view record, uint64_t line) {
-  keys_.push_back(key);
-  ids_.push_back(in_raw(id) ? id : arena_.append(id));
-  texts_.push_back(in_raw(text) ? text : arena_.append(text));
-  records_.push_back(record);
-  lines_.push_back(line);
-  lineage_.push_back({key, kKept, 0, ItemKind::kDocument, 0});
-  flags_.push_back(id_generated ? kIdGenerated : 0);
-  reasons_.push_back(kKept);
-  scores_.push_back(std::numeric_limits<double>::quiet_NaN());
-  if (!payloads_.empty()) payloads_.emplace_back();
+  rows_.keys.push_back(key);
+  rows_.ids.push_back(in_raw(id) ? id : arena_.append(id));
+  rows_.texts.push_back(in_raw(text) ? text : arena_.append(text));
+  rows_.records.push_back(record);
+  rows_.lines.push_back(line);
+  rows_.lineage.push_back({key, kKept, 0, ItemKind::kDocument, 0});
+  rows_.flags.push_back(id_generated ? kIdGenerated : 0);
+  rows_.reasons.push_back(kKept);
+  rows_.scores.push_back(std::numeric_limits<double>::quiet_NaN());
+  if (!rows_.payloads.empty()) rows_.payloads.emplace_back();
   ++source_rows_;
 }
 
 void DocBatch::add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload,
                         uint64_t line) {
   add_document(key, id, false, {}, {}, line);
-  lineage_.back().kind = kind;
+  rows_.lineage.back().kind = kind;
   set_payload(size() - 1, std::move(payload));
 }
 
 void DocBatch::set_payload(size_t i, Payload payload) {
-  if (payloads_.size() < size()) payloads_.resize(size());
-  payloads_[i] = std::move(payload);
+  if (rows_.payloads.size() < size()) rows_.payloads.resize(size());
+  rows_.payloads[i] = std::move(payload);
 }
 
 void DocBatch::set_text(size_t i, std::string_view text) {
-  texts_[i] = arena_.append(text);
-  flags_[i] = static_cast<uint8_t>((flags_[i] | kTextChanged) & ~kTextUnchecked);
+  rows_.texts[i] = arena_.append(text);
+  rows_.flags[i] = static_cast<uint8_t>((rows_.flags[i] | kTextChanged) & ~kTextUnchecked);
   if (cache_) cache_->text_changed(i);
 }
 
-void DocBatch::set_id(size_t i, std::string_view id) { ids_[i] = arena_.append(id); }
+void DocBatch::set_id(size_t i, std::string_view id) { rows_.ids[i] = arena_.append(id); }
 
 void DocBatch::drop(size_t i, ReasonId reason, double score) {
-  reasons_[i] = reason;
-  scores_[i] = score;
+  rows_.reasons[i] = reason;
+  rows_.scores[i] = score;
 }
 
 void DocBatch::drop(size_t i, ReasonId reason) {
@@ -104,7 +122,7 @@ void DocBatch::drop(size_t i, ReasonId reason) {
 }
 
 size_t DocBatch::kept_count() const {
-  return static_cast<size_t>(std::count(reasons_.begin(), reasons_.end(), kKept));
+  return static_cast<size_t>(std::count(rows_.reasons.begin(), rows_.reasons.end(), kKept));
 }
 
 AnnotationColumn& DocBatch::annotation(std::string_view name, AnnotationType type) {

@@ -116,7 +116,7 @@ class DocBatch {
   uint64_t raw_input_bytes = 0;  // uncompressed bytes this batch covers, for throughput
 
   // ---- Documents ----
-  size_t size() const { return keys_.size(); }
+  size_t size() const { return rows_.keys.size(); }
   // Rows read from the input (every row but those a fan-out or fan-in made), plus the error
   // records: the source records the batch covers, whatever its stages did. Throughput is
   // measured in these, so a step after a fan-out is compared with the others in the same unit
@@ -130,26 +130,26 @@ class DocBatch {
   // A media item read from the input: no text, no raw record; its bytes or file in `payload`.
   void add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload, uint64_t line);
 
-  DocKey key(size_t i) const { return keys_[i]; }
-  std::string_view id(size_t i) const { return ids_[i]; }
+  DocKey key(size_t i) const { return rows_.keys[i]; }
+  std::string_view id(size_t i) const { return rows_.ids[i]; }
   // The id is written from the id column in place of the record's: it was generated (the
   // record has none) or a stage made the row (a child's id).
-  bool id_generated(size_t i) const { return flags_[i] & kIdGenerated; }
-  std::string_view text(size_t i) const { return texts_[i]; }
-  bool text_changed(size_t i) const { return flags_[i] & kTextChanged; }
+  bool id_generated(size_t i) const { return rows_.flags[i] & kIdGenerated; }
+  std::string_view text(size_t i) const { return rows_.texts[i]; }
+  bool text_changed(size_t i) const { return rows_.flags[i] & kTextChanged; }
   // Unchecked text: raw bytes from a reader that does not validate them (a WARC payload,
   // possibly not UTF-8), written sanitised unless a stage replaces it with set_text.
-  bool text_unchecked(size_t i) const { return flags_[i] & kTextUnchecked; }
-  void mark_text_unchecked(size_t i) { flags_[i] |= kTextChanged | kTextUnchecked; }
-  std::string_view record(size_t i) const { return records_[i]; }
-  uint64_t line(size_t i) const { return lines_[i]; }
-  const RowLineage& lineage(size_t i) const { return lineage_[i]; }
-  ItemKind kind(size_t i) const { return lineage_[i].kind; }
+  bool text_unchecked(size_t i) const { return rows_.flags[i] & kTextUnchecked; }
+  void mark_text_unchecked(size_t i) { rows_.flags[i] |= kTextChanged | kTextUnchecked; }
+  std::string_view record(size_t i) const { return rows_.records[i]; }
+  uint64_t line(size_t i) const { return rows_.lines[i]; }
+  const RowLineage& lineage(size_t i) const { return rows_.lineage[i]; }
+  ItemKind kind(size_t i) const { return rows_.lineage[i].kind; }
 
   // ---- Payloads (media items) ----
   // Null for a row without one (every document).
   const Payload* payload(size_t i) const {
-    return i < payloads_.size() && !payloads_[i].empty() ? &payloads_[i] : nullptr;
+    return i < rows_.payloads.size() && !rows_.payloads[i].empty() ? &rows_.payloads[i] : nullptr;
   }
   void set_payload(size_t i, Payload payload);
 
@@ -158,12 +158,12 @@ class DocBatch {
 
   // ---- Keep mask ----
   // Rows not kept (dropped, fanned out or merged) are left alone by every later stage.
-  bool kept(size_t i) const { return reasons_[i] == kKept; }
-  ReasonId drop_reason(size_t i) const { return reasons_[i]; }
+  bool kept(size_t i) const { return rows_.reasons[i] == kKept; }
+  ReasonId drop_reason(size_t i) const { return rows_.reasons[i]; }
   // The score is optional (NaN = none); it is written with the rejected record.
   void drop(size_t i, ReasonId reason, double score);
   void drop(size_t i, ReasonId reason);
-  double drop_score(size_t i) const { return scores_[i]; }
+  double drop_score(size_t i) const { return rows_.scores[i]; }
   size_t kept_count() const;
 
   // ---- Annotations ----
@@ -194,19 +194,28 @@ class DocBatch {
   static constexpr uint8_t kTextUnchecked = 4;
   bool in_raw(std::string_view bytes) const;
 
+  // The per-row columns, kept together so that a rebuild (core/row_builder.h) replaces them as
+  // one.
+  struct Rows {
+    std::vector<DocKey> keys;
+    std::vector<std::string_view> ids;
+    std::vector<std::string_view> texts;
+    std::vector<std::string_view> records;
+    std::vector<uint64_t> lines;
+    std::vector<RowLineage> lineage;
+    std::vector<Payload> payloads;  // empty until a row has one, then one per row
+    std::vector<uint8_t> flags;
+    std::vector<ReasonId> reasons;
+    std::vector<double> scores;
+    void reserve(size_t rows);
+    // Appends row `row` of `from` (its payload only when `from` has any).
+    void append_row(const Rows& from, size_t row);
+  };
+
   std::unique_ptr<char[]> raw_;
   size_t raw_size_ = 0;
   Arena arena_;
-  std::vector<DocKey> keys_;
-  std::vector<std::string_view> ids_;
-  std::vector<std::string_view> texts_;
-  std::vector<std::string_view> records_;
-  std::vector<uint64_t> lines_;
-  std::vector<RowLineage> lineage_;
-  std::vector<Payload> payloads_;  // empty until a row has one, then one per row
-  std::vector<uint8_t> flags_;
-  std::vector<ReasonId> reasons_;
-  std::vector<double> scores_;
+  Rows rows_;
   std::vector<std::unique_ptr<AnnotationColumn>> annotations_;
   std::unique_ptr<DocBatchCache> cache_;
   size_t source_rows_ = 0;

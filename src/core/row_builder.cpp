@@ -7,21 +7,15 @@
 
 namespace winnow {
 
-RowBuilder::RowBuilder(DocBatch& batch) : batch_(batch) { source_.reserve(batch.size()); }
+RowBuilder::RowBuilder(DocBatch& batch) : batch_(batch) {
+  source_.reserve(batch.size());
+  rows_.reserve(batch.size());
+}
 
 size_t RowBuilder::add_row(size_t from) {
   if (finished_) throw std::logic_error("RowBuilder used after finish()");
   source_.push_back(from);
-  keys_.push_back(batch_.keys_[from]);
-  ids_.push_back(batch_.ids_[from]);
-  texts_.push_back(batch_.texts_[from]);
-  records_.push_back(batch_.records_[from]);
-  lines_.push_back(batch_.lines_[from]);
-  lineage_.push_back(batch_.lineage_[from]);
-  payloads_.push_back(from < batch_.payloads_.size() ? batch_.payloads_[from] : Payload{});
-  flags_.push_back(batch_.flags_[from]);
-  reasons_.push_back(batch_.reasons_[from]);
-  scores_.push_back(batch_.scores_[from]);
+  rows_.append_row(batch_.rows_, from);
   return source_.size() - 1;
 }
 
@@ -37,50 +31,59 @@ size_t RowBuilder::carry(size_t row) {
 
 size_t RowBuilder::carry_as(size_t row, ReasonId state) {
   size_t r = carry(row);
-  reasons_[r] = state;
-  scores_[r] = std::numeric_limits<double>::quiet_NaN();
+  rows_.reasons[r] = state;
+  rows_.scores[r] = std::numeric_limits<double>::quiet_NaN();
   return r;
 }
 
 size_t RowBuilder::add_child(size_t parent, uint32_t index, ReasonId origin,
                              std::string_view text) {
   size_t r = add_row(parent);
-  keys_[r] = DocKey::child(batch_.keys_[parent], index);
-  texts_[r] = batch_.in_raw(text) || batch_.arena_.owns(text) ? text : batch_.arena_.append(text);
-  ids_[r] = batch_.arena_.append(fmt::format("{}-{}", batch_.ids_[parent], index));
-  const RowLineage& up = batch_.lineage_[parent];
+  const DocBatch::Rows& old = batch_.rows_;
+  rows_.keys[r] = DocKey::child(old.keys[parent], index);
+  rows_.texts[r] = kept_text(text);
+  rows_.ids[r] = batch_.arena_.append(fmt::format("{}-{}", old.ids[parent], index));
+  const RowLineage& up = old.lineage[parent];
   if (up.depth == std::numeric_limits<uint8_t>::max()) {
     throw std::length_error("fan-out nested deeper than 255 levels");
   }
-  lineage_[r] = {batch_.keys_[parent], origin, static_cast<uint8_t>(up.depth + 1), up.kind, index};
+  rows_.lineage[r] = {old.keys[parent], origin, static_cast<uint8_t>(up.depth + 1), up.kind, index};
   // The child's text is new to the output (a part of its parent's), and its id is its own:
   // written from the id column in place of the record's (as for a generated id).
-  flags_[r] = static_cast<uint8_t>(batch_.flags_[parent] | DocBatch::kTextChanged |
-                                   DocBatch::kIdGenerated);
-  reasons_[r] = kKept;
-  scores_[r] = std::numeric_limits<double>::quiet_NaN();
+  rows_.flags[r] = static_cast<uint8_t>(old.flags[parent] | DocBatch::kTextChanged |
+                                        DocBatch::kIdGenerated);
+  make_kept(r);
   return r;
 }
 
 size_t RowBuilder::add_merged(size_t like, ReasonId origin, std::string_view text) {
   size_t r = add_row(like);
-  texts_[r] = batch_.in_raw(text) || batch_.arena_.owns(text) ? text : batch_.arena_.append(text);
-  lineage_[r].origin = origin;
-  flags_[r] = static_cast<uint8_t>(flags_[r] | DocBatch::kTextChanged);
-  reasons_[r] = kKept;
-  scores_[r] = std::numeric_limits<double>::quiet_NaN();
+  rows_.texts[r] = kept_text(text);
+  rows_.lineage[r].origin = origin;
+  rows_.flags[r] = static_cast<uint8_t>(rows_.flags[r] | DocBatch::kTextChanged);
+  make_kept(r);
   return r;
 }
 
-void RowBuilder::set_id(size_t new_row, std::string_view id) {
-  ids_[new_row] = batch_.arena_.append(id);
-  flags_[new_row] = static_cast<uint8_t>(flags_[new_row] | DocBatch::kIdGenerated);
+std::string_view RowBuilder::kept_text(std::string_view text) {
+  return batch_.in_raw(text) || batch_.arena_.owns(text) ? text : batch_.arena_.append(text);
 }
 
-void RowBuilder::set_kind(size_t new_row, ItemKind kind) { lineage_[new_row].kind = kind; }
+void RowBuilder::make_kept(size_t new_row) {
+  rows_.reasons[new_row] = kKept;
+  rows_.scores[new_row] = std::numeric_limits<double>::quiet_NaN();
+}
+
+void RowBuilder::set_id(size_t new_row, std::string_view id) {
+  rows_.ids[new_row] = batch_.arena_.append(id);
+  rows_.flags[new_row] = static_cast<uint8_t>(rows_.flags[new_row] | DocBatch::kIdGenerated);
+}
+
+void RowBuilder::set_kind(size_t new_row, ItemKind kind) { rows_.lineage[new_row].kind = kind; }
 
 void RowBuilder::set_payload(size_t new_row, Payload payload) {
-  payloads_[new_row] = std::move(payload);
+  if (rows_.payloads.size() < size()) rows_.payloads.resize(size());
+  rows_.payloads[new_row] = std::move(payload);
 }
 
 void RowBuilder::finish() {
@@ -110,22 +113,8 @@ void RowBuilder::finish() {
     }
     column = std::move(rebuilt);
   }
-  bool any_payload = false;
-  for (const Payload& p : payloads_) any_payload = any_payload || !p.empty();
-  batch_.keys_ = std::move(keys_);
-  batch_.ids_ = std::move(ids_);
-  batch_.texts_ = std::move(texts_);
-  batch_.records_ = std::move(records_);
-  batch_.lines_ = std::move(lines_);
-  batch_.lineage_ = std::move(lineage_);
-  if (any_payload) {
-    batch_.payloads_ = std::move(payloads_);
-  } else {
-    batch_.payloads_.clear();
-  }
-  batch_.flags_ = std::move(flags_);
-  batch_.reasons_ = std::move(reasons_);
-  batch_.scores_ = std::move(scores_);
+  if (!rows_.payloads.empty()) rows_.payloads.resize(size());  // one per row, or none
+  batch_.rows_ = std::move(rows_);
   batch_.cache_.reset();  // it was indexed by the old rows
 }
 

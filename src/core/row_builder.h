@@ -48,19 +48,13 @@ class RowBuilder {
 
  private:
   size_t add_row(size_t from);
+  // A view into the batch (its raw buffer or arena) is kept as it is; other bytes are copied.
+  std::string_view kept_text(std::string_view text);
+  void make_kept(size_t new_row);
 
   DocBatch& batch_;
   std::vector<size_t> source_;  // per new row: the old row its columns come from
-  std::vector<DocKey> keys_;
-  std::vector<std::string_view> ids_;
-  std::vector<std::string_view> texts_;
-  std::vector<std::string_view> records_;
-  std::vector<uint64_t> lines_;
-  std::vector<RowLineage> lineage_;
-  std::vector<Payload> payloads_;
-  std::vector<uint8_t> flags_;
-  std::vector<ReasonId> reasons_;
-  std::vector<double> scores_;
+  DocBatch::Rows rows_;
   size_t next_carry_ = 0;  // rows must be carried once each, in order
   bool finished_ = false;
 };

@@ -28,27 +28,29 @@ void append_annotation(std::string& out, const AnnotationColumn& column, size_t 
   }
 }
 
+// Whether row i has an annotation named `key` (it then replaces a field of that name).
+bool annotated(const DocBatch& batch, size_t i, std::string_view key) {
+  for (const auto& column : batch.annotations()) {
+    if (column->has(i) && column->name() == key) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_t i,
                                   std::string_view extra) const {
-  bool annotated = false;
-  for (const auto& column : batch.annotations()) annotated |= column->has(i);
-  if (!batch.text_changed(i) && !batch.id_generated(i) && !annotated && extra.empty()) {
+  bool any_annotation = false;
+  for (const auto& column : batch.annotations()) any_annotation |= column->has(i);
+  if (!batch.text_changed(i) && !batch.id_generated(i) && !any_annotation && extra.empty()) {
     out.append(batch.record(i));
     out.push_back('\n');
     return;
   }
 
-  auto annotated_field = [&](std::string_view key) {
-    for (const auto& column : batch.annotations()) {
-      if (column->has(i) && column->name() == key) return true;
-    }
-    return false;
-  };
   auto overridden = [&](std::string_view key) {
     if (batch.id_generated(i) && key == options_.id_field) return true;
-    return annotated_field(key);
+    return annotated(batch, i, key);
   };
   thread_local std::vector<JsonMember> members;
   split_members(batch.record(i), members);
@@ -77,7 +79,7 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
     }
   }
   // An annotation of the id field's name (add_id) is the id; writing both duplicates the key.
-  if (batch.id_generated(i) && !annotated_field(options_.id_field)) {
+  if (batch.id_generated(i) && !annotated(batch, i, options_.id_field)) {
     separator();
     append_json_string(out, options_.id_field);
     out.push_back(':');
@@ -99,16 +101,10 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
                                     const std::string& file, const std::string& shard_name,
                                     std::string_view extra) const {
   // An annotation of the same name as a field below replaces it (add_id's id, say).
-  auto annotated = [&](std::string_view key) {
-    for (const auto& column : batch.annotations()) {
-      if (column->has(i) && column->name() == key) return true;
-    }
-    return false;
-  };
   JsonWriter line(false);
   line.begin_object();
   auto field = [&](std::string_view key) -> JsonWriter* {
-    return annotated(key) ? nullptr : &line.key(key);
+    return annotated(batch, i, key) ? nullptr : &line.key(key);
   };
   if (auto* f = field(options_.id_field)) f->value(batch.id(i));
   if (auto* f = field("kind")) f->value(item_kind_name(batch.kind(i)));

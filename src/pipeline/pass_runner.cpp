@@ -42,14 +42,17 @@ Status PassRunner::run() {
   if (!autoscale) budget.cpus = threads * static_cast<int>(groups_.size());
 
   // Autoscaled steps start with one worker each and grow to what they need; pinned steps get
-  // their count.
+  // their count. A pass that is one step (a pipeline of CPU stages, fused) has nothing to
+  // balance: it starts with the whole budget.
   std::vector<int> workers;
   std::vector<MonitoredStep> monitored;
   for (const StageGroup& group : groups_) {
     // A fused group holds only unpinned one-thread CPU steps: one worker needs what its first
     // member's does.
     const FusionCandidate& first = candidates_[group.first];
-    workers.push_back(first.pinned > 0 ? first.pinned : autoscale ? 1 : threads);
+    int start = autoscale ? 1 : threads;
+    if (autoscale && groups_.size() == 1) start = max_workers_for(first.resources, budget);
+    workers.push_back(first.pinned > 0 ? first.pinned : std::max(1, start));
     monitored.push_back({group.name, nullptr, nullptr, nullptr, first.resources, first.pinned});
   }
   // Enough batches in flight to keep every core busy with one and have one more queued per

@@ -13,38 +13,13 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kWinnow = WINNOW_BINARY;
 const std::string kSource = WINNOW_SOURCE_DIR;
 
-class FanOut : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    std::string out;
-    ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir_->file("corpus"), &out),
-              0)
-        << out;
-  }
-  static void TearDownTestSuite() { delete dir_; }
-
-  static std::string run(const std::string& pipeline, const std::string& out_name,
-                         const std::string& extra, int expect_rc = 0) {
-    std::string out;
-    int rc = run_command(kWinnow + " run " + pipeline + " -i " + dir_->file("corpus") + " -o " +
-                             dir_->file(out_name) + " --overwrite --no-progress " + extra,
-                         &out);
-    EXPECT_EQ(rc, expect_rc) << out;
-    return out;
-  }
-
-  static TempDir* dir_;
-};
-
-TempDir* FanOut::dir_ = nullptr;
+class FanOut : public ExampleCorpusTest {};
 
 TEST_F(FanOut, ChunkFilterJoinIsTheSameWhateverThreadsAndBatches) {
   const std::string pipeline = kSource + "/examples/chunks.yaml";
-  std::string summary = run(pipeline, "reference", "--threads 1 --batch-size 1000");
+  std::string summary = run_winnow(pipeline, "reference", "--threads 1 --batch-size 1000");
   EXPECT_THAT(summary, HasSubstr("reconciled"));
   auto expected = read_output_tree(dir_->file("reference"));
   for (int threads : {1, 2, 4}) {
@@ -53,14 +28,14 @@ TEST_F(FanOut, ChunkFilterJoinIsTheSameWhateverThreadsAndBatches) {
           "--threads " + std::to_string(threads) + " --batch-size " + std::to_string(batch);
       if (threads == 2 && batch == 7) options += " --no-fuse";
       SCOPED_TRACE(options);
-      run(pipeline, "run", options);
+      run_winnow(pipeline, "run", options);
       EXPECT_TRUE(read_output_tree(dir_->file("run")) == expected);
     }
   }
 }
 
 TEST_F(FanOut, EveryItemIsAccountedAtEveryLevel) {
-  run(kSource + "/examples/chunks.yaml", "counted", "--threads 2");
+  run_winnow(kSource + "/examples/chunks.yaml", "counted", "--threads 2");
   simdjson::dom::parser parser;
   simdjson::dom::element stats = parser.load(dir_->file("counted/stats.json"));
   EXPECT_TRUE(bool(stats["reconciles"]));
@@ -111,8 +86,8 @@ TEST_F(FanOut, EveryItemIsAccountedAtEveryLevel) {
 }
 
 TEST_F(FanOut, JoinedDocumentsAreTheirParentsWithoutTheDroppedPieces) {
-  run(kSource + "/examples/chunks.yaml", "joined", "--threads 2 --output-format jsonl");
-  run(kSource + "/bench/passthrough.yaml", "original", "--threads 2 --output-format jsonl");
+  run_winnow(kSource + "/examples/chunks.yaml", "joined", "--threads 2 --output-format jsonl");
+  run_winnow(kSource + "/bench/passthrough.yaml", "original", "--threads 2 --output-format jsonl");
   // The same documents (ids, every other field), in the same order, each text no longer than
   // its parent's; the documents whose every piece was dropped are gone.
   std::map<std::string, std::string> original;

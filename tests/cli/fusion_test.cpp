@@ -13,29 +13,14 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kWinnow = WINNOW_BINARY;
 const std::string kSource = WINNOW_SOURCE_DIR;
 
-class Fusion : public ::testing::Test {
+class Fusion : public ExampleCorpusTest {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    std::string out;
-    ASSERT_EQ(run_command(kSource + "/scripts/make_example_corpus " + dir_->file("corpus"), &out),
-              0)
-        << out;
-  }
-  static void TearDownTestSuite() { delete dir_; }
-
   // Runs an example pipeline over the corpus; returns the summary printed.
   static std::string run(const std::string& pipeline, const std::string& out_name,
                          const std::string& extra) {
-    std::string out;
-    int rc = run_command(kWinnow + " run " + kSource + "/examples/" + pipeline + " -i " +
-                             dir_->file("corpus") + " -o " + dir_->file(out_name) +
-                             " --overwrite --no-progress " + extra,
-                         &out);
-    EXPECT_EQ(rc, 0) << out;
+    std::string out = run_winnow(kSource + "/examples/" + pipeline, out_name, extra);
     EXPECT_THAT(out, HasSubstr("reconciled"));
     return out;
   }
@@ -57,10 +42,7 @@ class Fusion : public ::testing::Test {
     return rows;
   }
 
-  static TempDir* dir_;
 };
-
-TempDir* Fusion::dir_ = nullptr;
 
 TEST_F(Fusion, NemoEnglishSameBytesFusedOrNot) {
   std::string summary = run("nemo_english.yaml", "unfused", "--no-fuse --threads 2");

@@ -19,6 +19,14 @@ namespace fs = std::filesystem;
 const std::string kWinnow = WINNOW_BINARY;
 const std::string kImages = "/usr/share/doc/python3.11/html/_images";
 
+// `winnow run DIR/pipeline.yaml -i INPUT -o DIR/OUT`; fills `out` with what it printed.
+int run_pipeline_in(const TempDir& dir, const std::string& input, const std::string& out_name,
+                    std::string* out, const std::string& extra = "") {
+  return run_command(kWinnow + " run " + dir.file("pipeline.yaml") + " -i " + input + " -o " +
+                         dir.file(out_name) + " --no-progress " + extra,
+                     out);
+}
+
 std::vector<fs::path> machine_images() {
   std::vector<fs::path> images;
   std::error_code ec;
@@ -47,9 +55,7 @@ stages:
   - {stage: add_id, prefix: img}
 )");
   std::string out;
-  int rc = run_command(kWinnow + " run " + dir.file("pipeline.yaml") + " -i " + dir.file("in") +
-                           " -o " + dir.file("out") + " --no-progress --threads 2",
-                       &out);
+  int rc = run_pipeline_in(dir, dir.file("in"), "out", &out, "--threads 2");
   ASSERT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("reconciled"));
   for (const fs::path& image : images) {
@@ -89,9 +95,7 @@ TEST(MediaItems, BadFilesAreErrorRecordsNamingThem) {
   write_file(dir.file("in/text.png"), "this is text, not a PNG");
   write_file(dir.file("pipeline.yaml"), "input: {format: images}\non_error: skip\n");
   std::string out;
-  int rc = run_command(kWinnow + " run " + dir.file("pipeline.yaml") + " -i " + dir.file("in") +
-                           " -o " + dir.file("out") + " --no-progress",
-                       &out);
+  int rc = run_pipeline_in(dir, dir.file("in"), "out", &out);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("documents 3 = kept 1 + dropped 0 + errors 2"));
   std::string errors = read_file(dir.file("out/errors/empty.png.jsonl")) +
@@ -102,9 +106,7 @@ TEST(MediaItems, BadFilesAreErrorRecordsNamingThem) {
   EXPECT_TRUE(fs::exists(dir.file("out/files/good.png")));
   // Under on_error: fail the first bad file stops the run, naming it.
   write_file(dir.file("pipeline.yaml"), "input: {format: images}\non_error: fail\n");
-  rc = run_command(kWinnow + " run " + dir.file("pipeline.yaml") + " -i " + dir.file("in") +
-                       " -o " + dir.file("failed") + " --no-progress",
-                   &out);
+  rc = run_pipeline_in(dir, dir.file("in"), "failed", &out);
   EXPECT_EQ(rc, 1) << out;
   EXPECT_THAT(out, HasSubstr("empty.png"));
 }
@@ -119,9 +121,7 @@ stages:
   - {stage: text_length, name: length, min_chars: 10}
 )");
   std::string out;
-  int rc = run_command(kWinnow + " run " + dir.file("pipeline.yaml") + " -i " + dir.file("in.png") +
-                           " -o " + dir.file("out") + " --no-progress",
-                       &out);
+  int rc = run_pipeline_in(dir, dir.file("in.png"), "out", &out);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_THAT(out, HasSubstr("pipeline.yaml:5"));
   EXPECT_THAT(out, HasSubstr("stage 'length' (text_length) takes documents, but stage 'sample' "

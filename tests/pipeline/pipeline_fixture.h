@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the executor tests: a registry, corpora written to a temp folder, and helpers to
 // read a run's output folder back.
+#include <gtest/gtest.h>
+
 #include <map>
 #include <random>
 #include <string>
@@ -57,6 +59,40 @@ inline std::vector<std::string> write_corpus(const std::string& dir, int shards,
 // Every regular file under `dir` (relative path -> uncompressed bytes), stats.json,
 // metrics.jsonl and report.html excluded (they hold timings).
 std::map<std::string, std::string> read_output_tree(const std::string& dir);
+
+// A suite of end-to-end tests over this machine's example corpus (scripts/make_example_corpus),
+// made once per suite.
+class ExampleCorpusTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    std::string out;
+    ASSERT_EQ(run_command(std::string(WINNOW_SOURCE_DIR) + "/scripts/make_example_corpus " +
+                              dir_->file("corpus"),
+                          &out),
+              0)
+        << out;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  // `winnow run PIPELINE` over the corpus into the suite's folder OUT_NAME (overwritten);
+  // returns what it printed.
+  static std::string run_winnow(const std::string& pipeline, const std::string& out_name,
+                                const std::string& extra, int expect_rc = 0) {
+    std::string out;
+    int rc = run_command(std::string(WINNOW_BINARY) + " run " + pipeline + " -i " +
+                             dir_->file("corpus") + " -o " + dir_->file(out_name) +
+                             " --overwrite --no-progress " + extra,
+                         &out);
+    EXPECT_EQ(rc, expect_rc) << out;
+    return out;
+  }
+
+  static inline TempDir* dir_ = nullptr;
+};
 
 inline PipelineConfig load_config(const std::string& yaml) {
   static StageRegistry registry = builtin_registry();
