@@ -91,8 +91,13 @@ Status DuplicatesTable::write(const std::string& path, TableFormat format) const
     for (const auto& e : entries) ++sizes[e.component];
     for (const auto& e : entries) {
       DocKey key(e.doc);
-      out += fmt::format("{{\"doc_key\":{},\"shard\":{},\"row\":{},\"id\":", e.doc, key.shard(),
-                         key.row());
+      // An item a fan-out made (a chunk) has a derived key: no shard and row of its own.
+      if (key.derived()) {
+        out += fmt::format("{{\"doc_key\":{},\"derived\":true,\"id\":", e.doc);
+      } else {
+        out += fmt::format("{{\"doc_key\":{},\"shard\":{},\"row\":{},\"id\":", e.doc,
+                           key.shard(), key.row());
+      }
       append_json_string(out, e.id);
       out += fmt::format(",\"component\":{},\"component_size\":{},\"survivor\":{}}}\n", e.component,
                          sizes[e.component], e.survivor ? "true" : "false");

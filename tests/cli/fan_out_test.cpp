@@ -34,6 +34,26 @@ TEST_F(FanOut, ChunkFilterJoinIsTheSameWhateverThreadsAndBatches) {
   }
 }
 
+// Pieces are items like any other: a dedup step between chunk and join removes the pieces
+// (paragraphs) that other documents share, identically for any threads and batch sizes, and its
+// table says which pieces it removed by their derived keys.
+TEST_F(FanOut, PiecesCanBeDeduplicatedAcrossDocuments) {
+  const std::string pipeline = dir_->file("chunk_dedup.yaml");
+  write_file(pipeline, R"(
+stages:
+  - {stage: chunk, max_chars: 1500}
+  - {stage: exact_dedup}
+  - {stage: join}
+)");
+  std::string summary = run_winnow(pipeline, "dedup-a", "--threads 1 --batch-size 1000");
+  EXPECT_THAT(summary, HasSubstr("reconciled"));
+  run_winnow(pipeline, "dedup-b", "--threads 3 --batch-size 7");
+  EXPECT_TRUE(read_output_tree(dir_->file("dedup-a")) == read_output_tree(dir_->file("dedup-b")));
+  std::string table = read_file(dir_->file("dedup-a/global/exact_dedup/duplicates.jsonl"));
+  EXPECT_THAT(table, HasSubstr("\"derived\":true"));
+  EXPECT_THAT(table, ::testing::Not(HasSubstr("\"shard\"")));
+}
+
 TEST_F(FanOut, EveryItemIsAccountedAtEveryLevel) {
   run_winnow(kSource + "/examples/chunks.yaml", "counted", "--threads 2");
   simdjson::dom::parser parser;
