@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "core/version.h"
 #include "stages/builtin_stages.h"
@@ -101,7 +102,9 @@ int main(int argc, char** argv) {
   std::string pipeline_path;
   RunOptions options;
   std::string format, on_error;
-  uint64_t batch_size = 0;
+  // Checked after parsing with the pipeline file's rules (pipeline/pipeline_config.h), so both
+  // places refuse the same values with the same words.
+  std::optional<int64_t> threads, batch_size;
   bool quiet = false, no_progress = false;
   bool no_autoscale = false;
   bool no_fuse = false;
@@ -113,7 +116,7 @@ int main(int argc, char** argv) {
     command->add_option("-i,--input", options.inputs,
                         "input files, folders or globs (replaces input.paths)");
     command->add_option("-o,--output", options.output, "output folder (replaces output.path)");
-    command->add_option("-t,--threads", options.threads,
+    command->add_option("-t,--threads", threads,
                         "CPU threads for all steps together (workers per step with "
                         "--no-autoscale); 0 = number of cores");
     command->add_option("--gpus", options.gpus,
@@ -158,7 +161,20 @@ int main(int argc, char** argv) {
   if (!format.empty()) options.output_compression = compression_from_format(format);
   if (on_error == "fail") options.on_error = OnError::kFail;
   if (on_error == "skip") options.on_error = OnError::kSkip;
-  if (batch_size > 0) options.batch_size = batch_size;
+  if (threads) {
+    if (auto problem = threads_problem(*threads)) {
+      std::cerr << "winnow: --threads: " << *problem << "\n";
+      return 2;
+    }
+    options.threads = static_cast<int>(*threads);
+  }
+  if (batch_size) {
+    if (auto problem = batch_size_problem(*batch_size)) {
+      std::cerr << "winnow: --batch-size: " << *problem << "\n";
+      return 2;
+    }
+    options.batch_size = static_cast<uint64_t>(*batch_size);
+  }
   if (no_autoscale) options.autoscale = false;
   if (no_fuse) options.fuse = false;
   options.progress = !no_progress && !quiet;

@@ -72,12 +72,32 @@ class ConfigReader {
   std::string source_;
 };
 
+}  // namespace
+
+std::optional<std::string> threads_problem(int64_t threads) {
+  if (threads >= 0 && threads <= kMaxThreads) return std::nullopt;
+  return fmt::format("threads must be 0 (as many as the machine has cores) to {}; got {}",
+                     kMaxThreads, threads);
+}
+
+std::optional<std::string> batch_size_problem(int64_t batch_size) {
+  if (batch_size >= 1) return std::nullopt;
+  return fmt::format("batch_size must be at least 1; got {}", batch_size);
+}
+
+std::optional<std::string> gpus_problem(double gpus) {
+  if (gpus >= 0) return std::nullopt;
+  return fmt::format("gpus must be 'auto' or 0 or more; got {}", gpus);
+}
+
+namespace {
+
 // gpus: and autoscale: — how the run uses the machine; none of it changes output bytes.
 Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& config) {
   if (YAML::Node gpus = root["gpus"]) {
     if (!(gpus.IsScalar() && gpus.Scalar() == "auto")) {
       WINNOW_RETURN_IF_ERROR(r.read(root, "gpus", config.gpus, "'auto' or a number"));
-      if (config.gpus < 0) return r.error(gpus, "gpus must be 'auto' or 0 or more");
+      if (auto problem = gpus_problem(config.gpus)) return r.error(gpus, *problem);
     }
   }
   YAML::Node node = root["autoscale"];
@@ -239,11 +259,13 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   }
   WINNOW_RETURN_IF_ERROR(r.read(root, "threads", config.threads, "an integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "fuse", config.fuse, "true or false"));
-  WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", config.batch_size, "a positive integer"));
+  int64_t batch_size = static_cast<int64_t>(config.batch_size);
+  WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", batch_size, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_bytes", config.batch_bytes, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "seed", config.seed, "a non-negative integer"));
-  if (config.batch_size == 0) return r.error(root["batch_size"], "batch_size must be at least 1");
-  if (config.threads < 0) return r.error(root["threads"], "threads must be 0 (auto) or more");
+  if (auto problem = batch_size_problem(batch_size)) return r.error(root["batch_size"], *problem);
+  config.batch_size = static_cast<uint64_t>(batch_size);
+  if (auto problem = threads_problem(config.threads)) return r.error(root["threads"], *problem);
   WINNOW_RETURN_IF_ERROR(parse_resources(root, r, config));
 
   YAML::Node stages = root["stages"];

@@ -25,6 +25,7 @@
 //       workers: 2           # optional: pin the worker count
 //       min_chars: 200       # the stage's own parameters
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ struct StageConfig {
   ItemKind kind_in = ItemKind::kDocument;  // what reaches it (checked against spec->takes)
   ItemKind kind_out = ItemKind::kDocument;
 };
+
+// The rules a run's settings follow wherever they are given (the pipeline file or the command
+// line), with one message each: nullopt when the value is fine.
+inline constexpr int kMaxThreads = 1024;
+std::optional<std::string> threads_problem(int64_t threads);
+std::optional<std::string> batch_size_problem(int64_t batch_size);
+std::optional<std::string> gpus_problem(double gpus);
 
 struct PipelineConfig {
   std::string source;  // file name, for messages

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <system_error>
 
 #include "pipeline/resources.h"
 
@@ -56,13 +57,35 @@ void StageRunner::set_workers(int workers) {
 }
 
 bool StageRunner::spawn() {
-  std::lock_guard lock(threads_mutex_);
-  if (joined_) return false;  // the run is over: no new thread may outlive join()
-  live_.fetch_add(1);
-  auto state = std::make_shared<WorkerState>();
-  workers_.push_back(state);
-  threads_.emplace_back([this, state] { worker_loop(state); });
-  return true;
+  std::string problem;
+  {
+    std::lock_guard lock(threads_mutex_);
+    if (joined_) return false;  // the run is over: no new thread may outlive join()
+    live_.fetch_add(1);
+    auto state = std::make_shared<WorkerState>();
+    workers_.push_back(state);
+    try {
+      threads_.emplace_back([this, state] { worker_loop(state); });
+      return true;
+    } catch (const std::system_error& e) {  // the system refused another thread
+      workers_.pop_back();
+      live_.fetch_sub(1);
+      problem = e.what();
+    }
+  }
+  on_failure_(Status::errorf("step '{}': cannot start worker {}: {}", name_, live_.load() + 1,
+                             problem));
+  if (live_.load() == 0) mark_ended();  // no worker will ever end the step
+  return false;
+}
+
+void StageRunner::mark_ended() {
+  if (out_) out_->close();
+  {
+    std::lock_guard lock(ended_mutex_);
+    ended_.store(true);
+  }
+  ended_cv_.notify_all();
 }
 
 void StageRunner::wait_ended() {
@@ -349,14 +372,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
     std::lock_guard lock(threads_mutex_);
     std::erase(workers_, state);
   }
-  if (live_.fetch_sub(1) == 1 && in_.finished()) {
-    if (out_) out_->close();
-    {
-      std::lock_guard lock(ended_mutex_);
-      ended_.store(true);
-    }
-    ended_cv_.notify_all();
-  }
+  if (live_.fetch_sub(1) == 1 && in_.finished()) mark_ended();
 }
 
 }  // namespace winnow

@@ -154,7 +154,8 @@ class StageRunner {
     uint64_t kept_out;
   };
 
-  bool spawn();  // false once joined
+  bool spawn();  // false once joined, or when the system refuses a thread (the run fails)
+  void mark_ended();  // closes the output and wakes wait_ended()
   void worker_loop(std::shared_ptr<WorkerState> state);
   // A batch's records and kept documents as the consuming part took it.
   struct BatchTally {

@@ -59,6 +59,38 @@ TEST(Cli, InvalidPipelineExitsTwoNamingTheLine) {
   EXPECT_THAT(out, HasSubstr("unknown parameter 'min_char'"));
 }
 
+// The command line and the pipeline file refuse the same values with the same words, exit 2,
+// before anything is read (--threads 100000 --no-autoscale used to abort with signal 6).
+TEST(Cli, RunValuesAreCheckedTheSameOnTheCommandLineAndInTheFile) {
+  TempDir dir;
+  write_file(dir.file("in.jsonl"), "{\"text\": \"hello\"}\n");
+  struct Case {
+    std::string flag, yaml, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--threads 100000 --no-autoscale", "threads: 100000",
+            "threads must be 0 (as many as the machine has cores) to 1024; got 100000"},
+           {"--threads -1", "threads: -1",
+            "threads must be 0 (as many as the machine has cores) to 1024; got -1"},
+           {"--batch-size 0", "batch_size: 0", "batch_size must be at least 1; got 0"}}) {
+    SCOPED_TRACE(c.flag);
+    std::string out;
+    std::string plain = pipeline_file(dir, "stages: []\n");
+    EXPECT_EQ(winnow("run " + plain + " -i " + dir.file("in.jsonl") + " -o " + dir.file("out") +
+                         " " + c.flag,
+                     &out),
+              2);
+    EXPECT_THAT(out, HasSubstr(c.message));
+    std::string with_value = pipeline_file(dir, c.yaml + "\nstages: []\n");
+    EXPECT_EQ(winnow("run " + with_value + " -i " + dir.file("in.jsonl") + " -o " +
+                         dir.file("out"),
+                     &out),
+              2);
+    EXPECT_THAT(out, HasSubstr(c.message));
+    EXPECT_FALSE(fs::exists(dir.file("out")));
+  }
+}
+
 // One bad input per case: the file to write, the error kind, and the line it must name.
 struct BadInput {
   std::string name;
