@@ -109,10 +109,12 @@ class NoGpu {
 TEST(ExecutorAutoscale, OutputIsByteIdenticalToFixedWorkerRuns) {
   TempDir dir;
   auto inputs = write_corpus(dir.path(), 4, 700);
-  // Re-planning every 10 ms with a tiny grace moves workers around a lot during the run.
+  // Re-planning every 10 ms with a tiny grace moves workers around a lot during the run (each
+  // step on its own: a fully fused pass is one step, which starts with the whole budget).
   const std::string yaml = R"(
 output: {format: jsonl.zst}
 on_error: skip
+fuse: false
 autoscale: {interval_ms: 10, grace_ms: 0, shrink_cycles: 1, min_samples: 1}
 stages:
   - {stage: text_length, name: length, min_chars: 60, annotate: true}
@@ -132,8 +134,8 @@ stages:
     EXPECT_TRUE(read_output_tree(dir.file("auto")) == expected) << threads << " threads";
     int changes = 0;
     for (const auto& step : r.steps) changes += step.summary.scale_ups + step.summary.scale_downs;
-    if (threads > 6) {
-      EXPECT_GT(changes, 0);  // workers really moved (6 steps, 10 threads)
+    if (threads > 8) {
+      EXPECT_GT(changes, 0);  // workers really moved (8 steps, 10 threads)
     }
   }
 }
@@ -143,6 +145,7 @@ TEST(ExecutorAutoscale, WritesMetricsLinesAndSummarisesThemInStats) {
   auto inputs = write_corpus(dir.path(), 2, 600);
   RunReport r = run(R"(
 autoscale: {interval_ms: 20}
+fuse: false
 stages:
   - {stage: sleep, name: slow, batch_ms: 4}
   - {stage: text_length, min_chars: 1}
