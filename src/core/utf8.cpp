@@ -3,13 +3,24 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace winnow {
 
 size_t count_code_points(std::string_view utf8) {
-  size_t count = 0;
-  for (unsigned char c : utf8) count += (c & 0xC0) != 0x80;
-  return count;
+  // Code points = bytes - continuation bytes, eight bytes at a time: every filter measures
+  // lengths with this.
+  const char* p = utf8.data();
+  size_t n = utf8.size(), i = 0, continuation = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    // One bit (bit 7) per continuation byte; moved to bit 0 they sum by one multiply.
+    uint64_t m = (x & ~(x << 1) & 0x8080808080808080ULL) >> 7;
+    continuation += static_cast<size_t>((m * 0x0101010101010101ULL) >> 56);
+  }
+  for (; i < n; ++i) continuation += is_utf8_continuation(p[i]);
+  return n - continuation;
 }
 
 bool is_valid_utf8(std::string_view bytes) {
@@ -49,7 +60,7 @@ size_t valid_sequence_length(std::string_view s, size_t i) {
   if (i + n > s.size()) return 0;
   if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
   for (size_t k = 2; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    if (!is_utf8_continuation(s[i + k])) return 0;
   }
   return n;
 }
@@ -85,6 +96,13 @@ void append_utf8(std::string& out, uint32_t cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t end = max_bytes;
+  while (end > 0 && is_utf8_continuation(text[end])) --end;
+  return text.substr(0, end);
 }
 
 }  // namespace winnow

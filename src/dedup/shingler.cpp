@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "core/utf8.h"
 #include "text/dedup_normalizer.h"
 
 namespace winnow {
@@ -41,7 +42,7 @@ void Shingler::for_each_shingle(std::string_view text, Emit&& emit) const {
     thread_local std::vector<uint32_t> starts;
     starts.clear();
     for (size_t i = 0; i < text.size(); ++i) {
-      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+      if (!is_utf8_continuation(text[i])) starts.push_back(i);
     }
     starts.push_back(static_cast<uint32_t>(text.size()));
     const size_t code_points = starts.size() - 1;

@@ -4,10 +4,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <system_error>
 
+#include "core/ascii.h"
 #include "io/output_names.h"
 
 namespace winnow {
@@ -18,24 +18,16 @@ namespace {
 
 bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[{") != std::string::npos; }
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool hidden(const std::string& name) { return name.empty() || name[0] == '.' || name[0] == '_'; }
 
 bool looks_like_records(const std::string& name) {
-  return name.find(".jsonl") != std::string::npos || ends_with(name, ".json") ||
-         ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".warc");
+  return name.find(".jsonl") != std::string::npos || name.ends_with(".json") ||
+         name.ends_with(".gz") || name.ends_with(".zst") || name.ends_with(".warc");
 }
 
 bool looks_like_image(const std::string& name) {
-  std::string lower = name;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string_view ext :
-       {".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff"}) {
-    if (ends_with(lower, ext)) return true;
+  for (std::string_view ext : {".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff"}) {
+    if (ascii_iends_with(name, ext)) return true;
   }
   return false;
 }
@@ -68,7 +60,7 @@ Status add_path(const std::string& path, bool from_pattern, InputFiles wanted,
   if (ec || !fs::exists(status)) {
     return Status::errorf("input path '{}' does not exist", path);
   }
-  if (fs::is_directory(status) && !ends_with(path, ".jsonl")) {
+  if (fs::is_directory(status) && !path.ends_with(".jsonl")) {
     size_t before = out.size();
     for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::end(it);
          it.increment(ec)) {
@@ -143,7 +135,7 @@ std::string shard_stem(const std::string& path) {
   for (bool changed = true; changed;) {
     changed = false;
     for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json"}) {
-      if (ends_with(name, suffix) && name.size() > suffix.size()) {
+      if (name.ends_with(suffix) && name.size() > suffix.size()) {
         name.resize(name.size() - suffix.size());
         changed = true;
       }

@@ -1,10 +1,10 @@
 #include "io/json_members.h"
 
+#include "core/ascii.h"
+
 namespace winnow {
 
 namespace {
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Returns the index just past the closing quote of the string opening at `i`.
 size_t skip_string(std::string_view s, size_t i) {
@@ -40,7 +40,8 @@ size_t skip_value(std::string_view s, size_t i) {
     }
     return s.size();
   }
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !is_space(s[i])) ++i;
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !is_json_whitespace(s[i]))
+    ++i;
   return i;
 }
 
@@ -52,12 +53,12 @@ void split_members(std::string_view s, std::vector<JsonMember>& members) {
   while (i < s.size() && s[i] != '{') ++i;
   ++i;
   while (i < s.size()) {
-    while (i < s.size() && (is_space(s[i]) || s[i] == ',')) ++i;
+    while (i < s.size() && (is_json_whitespace(s[i]) || s[i] == ',')) ++i;
     if (i >= s.size() || s[i] == '}') return;
     size_t key_start = i;
     size_t key_end = skip_string(s, i);
     i = key_end;
-    while (i < s.size() && (is_space(s[i]) || s[i] == ':')) ++i;
+    while (i < s.size() && (is_json_whitespace(s[i]) || s[i] == ':')) ++i;
     size_t value_end = skip_value(s, i);
     members.push_back({s.substr(key_start + 1, key_end - key_start - 2),
                        s.substr(key_start, value_end - key_start)});

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "core/ascii.h"
+
 namespace winnow {
 
 namespace {
@@ -10,8 +12,6 @@ namespace {
 static_assert(kRecordPadding >= simdjson::SIMDJSON_PADDING,
               "records are parsed in place: the batch padding must cover simdjson's");
 constexpr size_t kExcerptBytes = 256;
-
-bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 }  // namespace
 
@@ -38,10 +38,7 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
     if (line.byte_offset == 0 && record.substr(0, 3) == "\xEF\xBB\xBF") {
       record.remove_prefix(3);  // a UTF-8 byte order mark, as some Windows tools write
     }
-    while (!record.empty() && is_json_space(record.back())) record.remove_suffix(1);
-    size_t lead = 0;
-    while (lead < record.size() && is_json_space(record[lead])) ++lead;
-    record.remove_prefix(lead);
+    record = ascii_trim(record, kJsonWhitespace);
     if (record.empty()) {
       ++batch.blank_lines;
       continue;

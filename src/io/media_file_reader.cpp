@@ -9,27 +9,19 @@
 
 namespace winnow {
 
-namespace {
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
-
 MediaFileReader::MediaFileReader(std::string path, uint32_t shard_index, MediaFileOptions options)
     : path_(std::move(path)), shard_(shard_index), options_(options) {}
 
 std::optional<std::string> MediaFileReader::image_media_type(std::string_view head) {
   using namespace std::string_view_literals;
-  if (starts_with(head, "\x89PNG\r\n\x1a\n"sv)) return "image/png";
-  if (starts_with(head, "\xff\xd8\xff"sv)) return "image/jpeg";
-  if (starts_with(head, "GIF87a"sv) || starts_with(head, "GIF89a"sv)) return "image/gif";
-  if (starts_with(head, "RIFF"sv) && head.size() >= 12 && head.substr(8, 4) == "WEBP"sv) {
+  if (head.starts_with("\x89PNG\r\n\x1a\n"sv)) return "image/png";
+  if (head.starts_with("\xff\xd8\xff"sv)) return "image/jpeg";
+  if (head.starts_with("GIF87a"sv) || head.starts_with("GIF89a"sv)) return "image/gif";
+  if (head.starts_with("RIFF"sv) && head.size() >= 12 && head.substr(8, 4) == "WEBP"sv) {
     return "image/webp";
   }
-  if (starts_with(head, "BM"sv) && head.size() >= 14) return "image/bmp";
-  if (starts_with(head, "II*\0"sv) || starts_with(head, "MM\0*"sv)) return "image/tiff";
+  if (head.starts_with("BM"sv) && head.size() >= 14) return "image/bmp";
+  if (head.starts_with("II*\0"sv) || head.starts_with("MM\0*"sv)) return "image/tiff";
   return std::nullopt;
 }
 

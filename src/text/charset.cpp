@@ -8,8 +8,8 @@
 #include <map>
 #include <memory>
 
+#include "core/ascii.h"
 #include "core/utf8.h"
-#include "text/html_ascii.h"
 
 namespace winnow {
 
@@ -28,22 +28,21 @@ std::string charset_value(std::string_view text) {
   size_t pos = 0;
   while ((pos = low.find("charset", pos)) != std::string::npos) {
     size_t i = pos + 7;
-    while (i < low.size() && is_html_space(low[i])) ++i;
+    while (i < low.size() && is_ascii_whitespace(low[i])) ++i;
     if (i >= low.size() || low[i] != '=') {
       pos = i;
       continue;
     }
     ++i;
-    while (i < low.size() && is_html_space(low[i])) ++i;
+    while (i < low.size() && is_ascii_whitespace(low[i])) ++i;
     char quote = 0;
     if (i < low.size() && (low[i] == '"' || low[i] == '\'')) quote = low[i++];
     size_t start = i;
     while (i < low.size() && low[i] != quote && low[i] != ';' && low[i] != '>' &&
-           (quote || !is_html_space(low[i])) && low[i] != '"' && low[i] != '\'' && low[i] != '/')
+           (quote || !is_ascii_whitespace(low[i])) && low[i] != '"' && low[i] != '\'' &&
+           low[i] != '/')
       ++i;
-    std::string value(text.substr(start, i - start));
-    while (!value.empty() && is_html_space(value.back())) value.pop_back();
-    return value;
+    return std::string(ascii_trim_end(text.substr(start, i - start)));
   }
   return {};
 }
@@ -102,17 +101,17 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
     size_t i = pos + 5;
     std::string charset, http_equiv, content;
     while (i < low.size() && low[i] != '>') {
-      while (i < low.size() && (is_html_space(low[i]) || low[i] == '/')) ++i;
+      while (i < low.size() && (is_ascii_whitespace(low[i]) || low[i] == '/')) ++i;
       size_t name_start = i;
-      while (i < low.size() && !is_html_space(low[i]) && low[i] != '=' && low[i] != '>' &&
+      while (i < low.size() && !is_ascii_whitespace(low[i]) && low[i] != '=' && low[i] != '>' &&
              low[i] != '/')
         ++i;
       std::string_view name = std::string_view(low).substr(name_start, i - name_start);
-      while (i < low.size() && is_html_space(low[i])) ++i;
+      while (i < low.size() && is_ascii_whitespace(low[i])) ++i;
       std::string value;
       if (i < low.size() && low[i] == '=') {
         ++i;
-        while (i < low.size() && is_html_space(low[i])) ++i;
+        while (i < low.size() && is_ascii_whitespace(low[i])) ++i;
         if (i < low.size() && (low[i] == '"' || low[i] == '\'')) {
           char quote = low[i++];
           size_t end = low.find(quote, i);
@@ -121,7 +120,7 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
           i = std::min(end + 1, low.size());
         } else {
           size_t start = i;
-          while (i < low.size() && !is_html_space(low[i]) && low[i] != '>') ++i;
+          while (i < low.size() && !is_ascii_whitespace(low[i]) && low[i] != '>') ++i;
           value = std::string(head.substr(start, i - start));
           // "<meta charset=utf-8/>": strictly the label is "utf-8/"; pages mean utf-8.
           while (!value.empty() && value.back() == '/') value.pop_back();
@@ -136,7 +135,7 @@ std::string charset_from_meta(std::string_view html, size_t scan_bytes) {
       if (name == "content") content = value;
     }
     pos = i;
-    while (!charset.empty() && is_html_space(charset.back())) charset.pop_back();
+    charset.resize(ascii_trim_end(charset).size());
     if (!charset.empty()) return charset;
     if (http_equiv == "content-type") {
       std::string value = charset_value(content);
@@ -160,9 +159,7 @@ std::string detect_charset(std::string_view bytes, size_t sample_bytes) {
 }
 
 std::string normalize_charset(std::string_view label) {
-  std::string name = ascii_lowered(label);
-  while (!name.empty() && is_html_space(name.back())) name.pop_back();
-  while (!name.empty() && is_html_space(name.front())) name.erase(0, 1);
+  std::string name = ascii_lowered(ascii_trim(label));
   if (name.empty()) return {};
   // WHATWG: these labels mean windows-1252 / gbk / utf-8 in browsers, and pages rely on it.
   static const std::map<std::string, std::string, std::less<>> kAliases = {

@@ -1,7 +1,6 @@
 #include "text/code_comments.h"
 
-#include <cctype>
-
+#include "core/ascii.h"
 #include "text/python_text.h"
 
 namespace winnow {
@@ -95,8 +94,7 @@ size_t python_comment_chars(std::string_view s) {
             s[q] == 'U' || s[q] == 'f' || s[q] == 'F'))
       ++q;
     if (q < s.size() && (s[q] == '"' || s[q] == '\'') &&
-        (q == i || i == 0 ||
-         !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+        (q == i || i == 0 || !(is_ascii_alnum(s[i - 1]) || s[i - 1] == '_'))) {
       char quote = s[q];
       bool triple = q + 2 < s.size() && s[q + 1] == quote && s[q + 2] == quote;
       size_t body = q + (triple ? 3 : 1);

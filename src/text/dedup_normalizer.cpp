@@ -2,6 +2,8 @@
 
 #include <utf8proc.h>
 
+#include "core/ascii.h"
+
 namespace winnow {
 
 namespace {
@@ -69,9 +71,9 @@ void normalize_for_word_shingles(std::string_view text, std::string& out) {
   for_each_code_point(text, [&](utf8proc_int32_t cp) {
     if (cp < 0x80) {
       if (is_space(cp)) return sink.space();
-      if (cp >= 'A' && cp <= 'Z') return sink.put(cp + 32);
-      if (cp >= '0' && cp <= '9') return sink.put('0');
-      if ((cp >= 'a' && cp <= 'z')) return sink.put(cp);
+      char ascii = static_cast<char>(cp);
+      if (is_ascii_alpha(ascii)) return sink.put(ascii_lower(ascii));
+      if (is_ascii_digit(ascii)) return sink.put('0');
       if (cp < 0x20 || cp == 0x7F) return;  // other controls
       // ASCII punctuation and symbols: datatrove removes punctuation; symbols like $ + < = >
       // ^ ` | ~ are Unicode symbols (S*), kept.
@@ -101,7 +103,7 @@ void lower_and_collapse_whitespace(std::string_view text, std::string& out) {
   SpaceCollapser sink{out};
   for_each_code_point(text, [&](utf8proc_int32_t cp) {
     if (is_space(cp)) return sink.space();
-    if (cp < 0x80) return sink.put(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
+    if (cp < 0x80) return sink.put(ascii_lower(static_cast<char>(cp)));
     sink.put(utf8proc_tolower(cp));
   });
 }

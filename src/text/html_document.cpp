@@ -1,12 +1,11 @@
 #include "text/html_document.h"
 
 #include <algorithm>
-#include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
 
-#include "text/html_ascii.h"
+#include "core/ascii.h"
 #include "text/html_parser_backends.h"
 #include "text/tag_set.h"
 
@@ -94,10 +93,7 @@ std::string limit_html_nesting(std::string_view html, size_t max_depth) {
         pos = html.find("</", pos);
         if (pos == std::string_view::npos) break;
         std::string_view candidate = html.substr(pos, close.size());
-        if (candidate.size() == close.size() &&
-            std::equal(candidate.begin(), candidate.end(), close.begin(),
-                       [](char a, char b) { return ascii_lower(a) == b; }))
-          break;
+        if (ascii_iequals(candidate, close)) break;
         pos += 2;
       }
       i = pos == std::string_view::npos ? html.size() : pos;
@@ -154,14 +150,11 @@ bool HtmlElement::self_closing() const {
 
 std::optional<std::string_view> HtmlElement::attribute(std::string_view name) const {
   if (gumbo_node_) return html_backends::gumbo_attribute(gumbo_node_, name);
-  auto same_name = [&](std::string_view key) {
-    return key.size() == name.size() && strncasecmp(key.data(), name.data(), name.size()) == 0;
-  };
   for (size_t i = 0; i < scanned_count_; ++i) {
-    if (same_name(scanned_attributes_[i].name)) return scanned_attributes_[i].value;
+    if (ascii_iequals(scanned_attributes_[i].name, name)) return scanned_attributes_[i].value;
   }
   for (const unsigned char* const* a = xml_attributes_; a && a[0]; a += 2) {
-    if (same_name(reinterpret_cast<const char*>(a[0]))) {
+    if (ascii_iequals(reinterpret_cast<const char*>(a[0]), name)) {
       return a[1] ? std::string_view(reinterpret_cast<const char*>(a[1])) : std::string_view();
     }
   }

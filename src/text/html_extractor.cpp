@@ -30,14 +30,6 @@ std::string language_sample(const std::vector<JusTextParagraph>& paragraphs,
   return sample;
 }
 
-// The longest prefix of at most `limit` bytes that does not cut a UTF-8 sequence.
-std::string_view cut_utf8(std::string_view text, size_t limit) {
-  if (text.size() <= limit) return text;
-  size_t end = limit;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
-
 }  // namespace
 
 HtmlExtractor::HtmlExtractor(HtmlExtractOptions options, const StopWordTable& stop_words)
@@ -55,7 +47,7 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
   std::string decoded_storage;
   std::string_view html;
   if (is_utf8) {
-    html = cut_utf8(bytes, options_.max_input_bytes);
+    html = utf8_prefix(bytes, options_.max_input_bytes);
     result.charset = "utf-8";
     result.charset_source = CharsetSource::kDefault;
   } else {
@@ -66,7 +58,7 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     result.charset_source = decoded.source;
   }
   if (html.size() > options_.max_input_bytes) {
-    html = cut_utf8(html, options_.max_input_bytes);
+    html = utf8_prefix(html, options_.max_input_bytes);
     result.truncated = true;
   }
 

@@ -1,14 +1,13 @@
 // HtmlDocument's gumbo backend: the HTML5 tree, its nodes in an arena, walked with an
 // explicit stack.
 #include <gumbo.h>
-#include <strings.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 #include <vector>
 
+#include "core/ascii.h"
 #include "text/html_parser_backends.h"
 
 namespace winnow::html_backends {
@@ -109,8 +108,7 @@ std::optional<std::string_view> gumbo_attribute(const void* node, std::string_vi
   const GumboVector& attributes = node_of(node)->v.element.attributes;
   for (unsigned i = 0; i < attributes.length; ++i) {
     const auto* attribute = static_cast<const GumboAttribute*>(attributes.data[i]);
-    if (name.size() == std::strlen(attribute->name) &&
-        strncasecmp(attribute->name, name.data(), name.size()) == 0) {
+    if (ascii_iequals(attribute->name, name)) {
       return std::string_view(attribute->value);
     }
   }

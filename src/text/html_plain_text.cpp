@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "text/html_ascii.h"
+#include "core/ascii.h"
 #include "text/tag_set.h"
 #include "text/unicode_space.h"
 

@@ -18,8 +18,8 @@
 
 #include <cstring>
 
+#include "core/ascii.h"
 #include "core/utf8.h"
-#include "text/html_ascii.h"
 #include "text/html_parser_backends.h"
 #include "text/tag_set.h"
 
@@ -39,7 +39,7 @@ constexpr TagSet kHeadTags{"title", "meta", "link", "style", "script", "base"};
 
 bool is_blank(std::string_view s) {
   for (char c : s) {
-    if (!is_html_space(c)) return false;
+    if (!is_ascii_whitespace(c)) return false;
   }
   return true;
 }
@@ -66,9 +66,9 @@ void append_decoded(std::string& out, std::string_view text) {
       bool overflow = false;
       while (j < text.size()) {
         char c = text[j];
-        int digit = c >= '0' && c <= '9'                        ? c - '0'
-                    : hex && (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10
-                                                                : -1;
+        int digit = is_ascii_digit(c)              ? c - '0'
+                    : hex && is_ascii_hex_digit(c) ? (c | 32) - 'a' + 10
+                                                   : -1;
         if (digit < 0) break;
         code = code * (hex ? 16 : 10) + static_cast<uint32_t>(digit);
         overflow |= code > 0x10FFFF;
@@ -185,7 +185,8 @@ class Scanner {
   // Lowercases the tag name starting at `i` into name_; returns where it ends.
   size_t read_name(size_t i) {
     name_.clear();
-    while (i < html_.size() && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>') {
+    while (i < html_.size() && !is_ascii_whitespace(html_[i]) && html_[i] != '/' &&
+           html_[i] != '>') {
       name_.push_back(ascii_lower(html_[i]));
       ++i;
     }
@@ -202,7 +203,7 @@ class Scanner {
     decoded_.clear();
     bool self_closing = false;
     while (true) {
-      while (i < n && (is_html_space(html_[i]) || html_[i] == '/')) {
+      while (i < n && (is_ascii_whitespace(html_[i]) || html_[i] == '/')) {
         self_closing = html_[i] == '/';
         ++i;
       }
@@ -210,17 +211,17 @@ class Scanner {
       if (html_[i] == '>') break;
       self_closing = false;
       size_t name_start = i++;  // a first '=' belongs to the name
-      while (i < n && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
+      while (i < n && !is_ascii_whitespace(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
              html_[i] != '=') {
         ++i;
       }
       std::string_view name = html_.substr(name_start, i - name_start);
       size_t k = i;
-      while (k < n && is_html_space(html_[k])) ++k;
+      while (k < n && is_ascii_whitespace(html_[k])) ++k;
       std::string_view value;
       if (k < n && html_[k] == '=') {
         ++k;
-        while (k < n && is_html_space(html_[k])) ++k;
+        while (k < n && is_ascii_whitespace(html_[k])) ++k;
         if (k >= n) return std::string_view::npos;
         if (html_[k] == '"' || html_[k] == '\'') {
           size_t close = html_.find(html_[k], k + 1);
@@ -229,7 +230,7 @@ class Scanner {
           i = close + 1;
         } else {
           size_t v = k;
-          while (k < n && !is_html_space(html_[k]) && html_[k] != '>') ++k;
+          while (k < n && !is_ascii_whitespace(html_[k]) && html_[k] != '>') ++k;
           value = html_.substr(v, k - v);
           i = k;
         }
@@ -267,8 +268,8 @@ class Scanner {
       size_t k = 0;
       while (k < tag.size() && end + 2 + k < n && ascii_lower(html_[end + 2 + k]) == tag[k]) ++k;
       size_t after = end + 2 + k;
-      if (k == tag.size() && (after >= n || is_html_space(html_[after]) || html_[after] == '/' ||
-                              html_[after] == '>')) {
+      if (k == tag.size() && (after >= n || is_ascii_whitespace(html_[after]) ||
+                              html_[after] == '/' || html_[after] == '>')) {
         break;
       }
       end += 2;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "core/ascii.h"
 #include "core/utf8.h"
 
 namespace winnow {
@@ -99,7 +100,7 @@ int continuation_byte(uint32_t cp) {
 }
 
 bool is_latin_letter(uint32_t cp) {
-  return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+  return (cp < 0x80 && is_ascii_alpha(static_cast<char>(cp))) ||
          (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7);
 }
 

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/hash.h"
+#include "core/utf8.h"
 
 namespace winnow {
 
@@ -145,8 +146,7 @@ PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
   t.start(pieces.size());
   for (size_t i = 0; i < pieces.size(); ++i) {
     std::string_view p = pieces[i];
-    size_t chars = 0;
-    for (char c : p) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    size_t chars = count_code_points(p);
     r.chars += chars;
     size_t slot = t.find(hash64(p), static_cast<uint32_t>(i),
                          [&](uint32_t a, uint32_t) { return pieces[a] == p; });

@@ -6,14 +6,13 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "core/ascii.h"
+#include "core/utf8.h"
 
 namespace winnow {
 
 bool is_python_alpha(uint32_t cp) {
-  if (cp < 0x80) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+  if (cp < 0x80) return is_ascii_alpha(static_cast<char>(cp));
   switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
     case UTF8PROC_CATEGORY_LU:
     case UTF8PROC_CATEGORY_LL:
@@ -51,20 +50,8 @@ bool is_sentence_terminal(uint32_t cp) {
   return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_S_TERM);
 }
 
-size_t python_len(std::string_view s) {
-  // Code points = bytes - continuation bytes (10xxxxxx), eight bytes at a time.
-  const char* p = s.data();
-  size_t n = s.size(), i = 0, continuation = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x;
-    std::memcpy(&x, p + i, 8);
-    // One bit (bit 7) per continuation byte; moved to bit 0 they sum by one multiply.
-    uint64_t m = (x & ~(x << 1) & 0x8080808080808080ULL) >> 7;
-    continuation += static_cast<size_t>((m * 0x0101010101010101ULL) >> 56);
-  }
-  for (; i < n; ++i) continuation += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
-  return n - continuation;
-}
+// Python counts code points; so does core's count, invalid bytes one each as U+FFFD would.
+size_t python_len(std::string_view s) { return count_code_points(s); }
 
 size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from) {
   if (from > haystack.size()) return std::string_view::npos;
@@ -84,13 +71,6 @@ size_t space_at(const char* p, const char* end) {
   return is_python_space(cp) ? static_cast<size_t>(q - p) : 0;
 }
 
-// Start of the last code point before `end` (>= begin).
-const char* last_cp_start(const char* begin, const char* end) {
-  const char* p = end - 1;
-  while (p > begin && (static_cast<unsigned char>(*p) & 0xC0) == 0x80 && end - p < 4) --p;
-  return p;
-}
-
 }  // namespace
 
 std::string_view python_lstrip(std::string_view s) {
@@ -108,7 +88,7 @@ std::string_view python_rstrip(std::string_view s) {
   const char* begin = s.data();
   const char* end = begin + s.size();
   while (end > begin) {
-    const char* start = last_cp_start(begin, end);
+    const char* start = begin + last_code_point_start({begin, static_cast<size_t>(end - begin)});
     if (space_at(start, end) != static_cast<size_t>(end - start)) break;
     end = start;
   }
@@ -116,29 +96,6 @@ std::string_view python_rstrip(std::string_view s) {
 }
 
 std::string_view python_strip(std::string_view s) { return python_rstrip(python_lstrip(s)); }
-
-// Python lowers every cased letter; the phrases these filters look for are ASCII, and only two
-// non-ASCII letters lower to ASCII-bearing strings (U+0130 → "i̇", U+212A KELVIN → "k"). Those
-// are the one place this differs, and it is documented.
-void ascii_lower(std::string_view s, std::string& out) {
-  out.resize(s.size());
-  const char* in = s.data();
-  char* o = out.data();
-  size_t i = 0;
-#if defined(__SSE2__)
-  // 16 bytes at a time (SSE2 is baseline x86-64): add 0x20 where 'A' <= byte <= 'Z'.
-  const __m128i a = _mm_set1_epi8('A' - 1), z = _mm_set1_epi8('Z' + 1), bit = _mm_set1_epi8(0x20);
-  for (; i + 16 <= s.size(); i += 16) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, a), _mm_cmplt_epi8(x, z));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + i), _mm_add_epi8(x, _mm_and_si128(upper, bit)));
-  }
-#endif
-  for (; i < s.size(); ++i) {
-    char c = in[i];
-    o[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-  }
-}
 
 void python_splitlines(std::string_view s, std::vector<std::string_view>& out) {
   out.clear();

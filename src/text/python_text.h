@@ -66,9 +66,9 @@ size_t python_len(std::string_view s);
 std::string_view python_strip(std::string_view s);
 std::string_view python_lstrip(std::string_view s);
 std::string_view python_rstrip(std::string_view s);
-// Python's str.lower() restricted to what changes ASCII substring tests: ASCII letters are
-// lowered, everything else is copied (see the note in python_text.cpp).
-void ascii_lower(std::string_view s, std::string& out);
+// str.lower() before a search for ASCII phrases: ascii_lower (core/ascii.h). Python lowers
+// every cased letter, but only two non-ASCII letters lower to ASCII-bearing strings (U+0130 →
+// "i̇", U+212A KELVIN → "k"); those are the one place it differs, and it is documented.
 // str.splitlines(): pieces between \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e, \x85, \u2028, \u2029.
 void python_splitlines(std::string_view s, std::vector<std::string_view>& out);
 // haystack.find(needle, from), with glibc's memmem (much faster than a memchr on the first

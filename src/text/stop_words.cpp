@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/ascii.h"
+
 namespace winnow {
 
 namespace {
@@ -46,7 +48,7 @@ void append_lowercase_utf8(std::string& out, std::string_view utf8) {
   while (i < utf8.size()) {
     auto c = static_cast<unsigned char>(utf8[i]);
     if (c < 0x80) {
-      out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : static_cast<char>(c));
+      out.push_back(ascii_lower(static_cast<char>(c)));
       ++i;
       continue;
     }
@@ -123,7 +125,7 @@ Status StopWordTable::load_snowball(
     std::map<std::string, std::unordered_set<std::string>, std::less<>>& lists) {
   for (std::string_view language : kLanguages) {
     std::string upper(language);
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : upper) c = ascii_upper(c);
     std::filesystem::path path = std::filesystem::path(dir) / (upper + ".pm");
     std::ifstream in(path);
     if (!in) continue;

@@ -7,6 +7,7 @@
 #include <climits>
 #include <memory>
 
+#include "core/utf8.h"
 #include "text/unicode_space.h"
 
 namespace winnow {
@@ -176,7 +177,7 @@ class Chunker {
     size_t start = 0;
     for (size_t i = 1; i <= span.size(); ++i) {
       // A code point ends before the next lead byte (anything but 10xxxxxx) or at the end.
-      if (i == span.size() || (static_cast<unsigned char>(span[i]) & 0xC0) != 0x80) {
+      if (i == span.size() || !is_utf8_continuation(span[i])) {
         units.push_back(span.substr(start, i - start));
         start = i;
       }

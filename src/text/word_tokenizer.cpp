@@ -1,5 +1,6 @@
 #include "text/word_tokenizer.h"
 
+#include "core/ascii.h"
 #include "text/python_text.h"
 
 namespace winnow {
@@ -35,17 +36,6 @@ bool is_split_char(uint32_t cp) {
   }
 }
 
-bool ends_with_ci(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  std::string_view tail = s.substr(s.size() - suffix.size());
-  for (size_t i = 0; i < suffix.size(); ++i) {
-    char c = tail[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != suffix[i]) return false;
-  }
-  return true;
-}
-
 class Emitter {
  public:
   Emitter(std::string_view text, std::vector<TextPiece>& out) : text_(text), out_(out) {}
@@ -56,7 +46,7 @@ class Emitter {
     std::string_view w = text_.substr(begin, end - begin);
     static const std::string_view kContractions[] = {"n't", "'ll", "'re", "'ve", "'s", "'m", "'d"};
     for (std::string_view c : kContractions) {
-      if (w.size() > c.size() && ends_with_ci(w, c) && w[w.size() - c.size() - 1] != '\'') {
+      if (w.size() > c.size() && ascii_iends_with(w, c) && w[w.size() - c.size() - 1] != '\'') {
         raw(begin, end - c.size());
         raw(end - c.size(), end);
         return;

@@ -36,6 +36,55 @@ TEST(Utf8, CountsCodePoints) {
   EXPECT_EQ(count_code_points(std::string("a\0b", 3)), 3u);
 }
 
+// The eight-bytes-at-a-time count against a byte-by-byte one, at every length and alignment
+// (the tail and the word loop), on bytes biased towards lead and continuation bytes.
+TEST(Utf8, CountsCodePointsAtAwkwardSizes) {
+  std::mt19937_64 rng(3);
+  static const unsigned char kPool[] = {'a', 0x80, 0xbf, 0xc3, 0xe6, 0xf0, 0x7f, 0xff, 0x40};
+  std::string bytes(200, '\0');
+  for (char& c : bytes) c = static_cast<char>(kPool[rng() % sizeof(kPool)]);
+  for (size_t start = 0; start < 9; ++start) {
+    for (size_t n = 0; start + n <= bytes.size(); ++n) {
+      std::string_view s = std::string_view(bytes).substr(start, n);
+      size_t expected = 0;
+      for (char c : s) expected += !is_utf8_continuation(c);
+      ASSERT_EQ(count_code_points(s), expected) << start << "+" << n;
+    }
+  }
+}
+
+TEST(Utf8, ContinuationBytes) {
+  for (int b = 0; b < 256; ++b) {
+    EXPECT_EQ(is_utf8_continuation(static_cast<char>(b)), b >= 0x80 && b <= 0xbf) << b;
+  }
+}
+
+TEST(Utf8, FindsTheLastCodePoint) {
+  EXPECT_EQ(last_code_point_start("a"), 0u);
+  EXPECT_EQ(last_code_point_start("ab"), 1u);
+  EXPECT_EQ(last_code_point_start("a\xc3\xa9"), 1u);              // é
+  EXPECT_EQ(last_code_point_start("a\xe6\x97\xa5"), 1u);          // 日
+  EXPECT_EQ(last_code_point_start("a\xf0\x9f\x98\x80"), 1u);      // U+1F600
+  EXPECT_EQ(last_code_point_start("\xf0\x9f\x98\x80"), 0u);
+  // Invalid input: never more than three continuation bytes back, never before the start.
+  EXPECT_EQ(last_code_point_start("a\x80\x80\x80\x80\x80"), 2u);
+  EXPECT_EQ(last_code_point_start("\x80\x80"), 0u);
+}
+
+TEST(Utf8, CutsPrefixesAtCodePointBoundaries) {
+  std::string text = "ab\xc3\xa9\xe6\x97\xa5z";  // a b é 日 z
+  EXPECT_EQ(utf8_prefix(text, 100), text);
+  EXPECT_EQ(utf8_prefix(text, text.size()), text);
+  EXPECT_EQ(utf8_prefix(text, 0), "");
+  EXPECT_EQ(utf8_prefix(text, 2), "ab");
+  EXPECT_EQ(utf8_prefix(text, 3), "ab");  // not half of é
+  EXPECT_EQ(utf8_prefix(text, 4), "ab\xc3\xa9");
+  EXPECT_EQ(utf8_prefix(text, 5), "ab\xc3\xa9");
+  EXPECT_EQ(utf8_prefix(text, 6), "ab\xc3\xa9");
+  EXPECT_EQ(utf8_prefix(text, 7), "ab\xc3\xa9\xe6\x97\xa5");
+  for (size_t n = 0; n <= text.size(); ++n) EXPECT_TRUE(is_valid_utf8(utf8_prefix(text, n))) << n;
+}
+
 TEST(Utf8, AcceptsValidText) {
   for (std::string s : {std::string(""), std::string("plain ascii"), std::string("\x7f"),
                         std::string("a\0b", 3), std::string("\xc2\x80"),  // U+0080

@@ -35,19 +35,6 @@ TEST(PythonText, CountAndFind) {
   EXPECT_EQ(find_bytes("ab", "b", 1), 1u);
 }
 
-TEST(PythonText, AsciiLowerMatchesTheScalarRule) {
-  std::string all;
-  for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
-  all += "Hello WORLD @[`{ ÀÉ";  // not a multiple of 16
-  std::string lower;
-  ascii_lower(all, lower);
-  ASSERT_EQ(lower.size(), all.size());
-  for (size_t i = 0; i < all.size(); ++i) {
-    char c = all[i];
-    EXPECT_EQ(lower[i], (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c) << i;
-  }
-}
-
 TEST(PythonText, CharacterClasses) {
   EXPECT_TRUE(is_python_alpha(U'é'));
   EXPECT_TRUE(is_python_alpha(U'日'));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/utf8.h"
 #include "stages/builtin_stages.h"
 #include "models/fasttext_model.h"
 #include "text/cld2_language.h"
@@ -23,7 +24,7 @@ std::string_view prefix(std::string_view text, int64_t max_chars) {
   if (max_chars <= 0 || text.size() <= static_cast<size_t>(max_chars)) return text;
   int64_t seen = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == max_chars) {
+    if (!is_utf8_continuation(text[i]) && seen++ == max_chars) {
       return text.substr(0, i);
     }
   }

@@ -22,6 +22,7 @@
 #include <array>
 #include <string>
 
+#include "core/ascii.h"
 #include "stages/text_quality/quality_sets.h"
 #include "text/python_text.h"
 
@@ -40,7 +41,7 @@ void remove_citations(std::string_view line, std::string& out) {
   while (i < line.size()) {
     if (line[i] == '[') {
       size_t j = i + 1;
-      while (j < line.size() && line[j] >= '0' && line[j] <= '9') ++j;
+      while (j < line.size() && is_ascii_digit(line[j])) ++j;
       if (j < line.size() && line[j] == ']') {
         i = j + 1;
         continue;

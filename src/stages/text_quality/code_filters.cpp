@@ -2,6 +2,7 @@
 // number_of_lines_of_code, xml_header, alpha and html_boilerplate (filters.md). NeMo's
 // TokenizerFertilityFilter needs a SentencePiece model: it is tokenizer_fertility, in
 // tokenizer_filters.cpp.
+#include "core/utf8.h"
 #include "stages/text_quality/quality_sets.h"
 #include "stages/text_quality/score_filter.h"
 #include "text/code_comments.h"
@@ -115,8 +116,7 @@ StageSpec xml_header_spec() {
               int64_t cps = 0;
               while (bytes < t.size() && cps < prefix) {
                 ++bytes;
-                while (bytes < t.size() && (static_cast<unsigned char>(t[bytes]) & 0xC0) == 0x80)
-                  ++bytes;
+                while (bytes < t.size() && is_utf8_continuation(t[bytes])) ++bytes;
                 ++cps;
               }
               return t.substr(0, bytes).find("<?xml version=") != std::string_view::npos ? 1.0

@@ -12,6 +12,7 @@
 // Terminal punctuation: datatrove lists the Unicode sentence-terminal characters
 // (TERMINAL_PUNCTUATION); here it is the Unicode Sentence_Terminal property from ICU, the
 // source such lists are taken from.
+#include "core/utf8.h"
 #include "stages/text_quality/check_set.h"
 #include "stages/text_quality/quality_sets.h"
 #include "text/doc_segments.h"
@@ -24,11 +25,8 @@ namespace {
 
 bool ends_in_terminal(std::string_view line) {
   if (line.empty()) return false;
-  const char* end = line.data() + line.size();
-  const char* p = end - 1;
-  while (p > line.data() && (static_cast<unsigned char>(*p) & 0xC0) == 0x80 && end - p < 4) --p;
-  const char* q = p;
-  return is_sentence_terminal(decode_utf8(q, end));
+  const char* p = line.data() + last_code_point_start(line);
+  return is_sentence_terminal(decode_utf8(p, line.data() + line.size()));
 }
 
 class FineWebQualityStage final : public Stage {

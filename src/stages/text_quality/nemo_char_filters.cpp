@@ -4,6 +4,7 @@
 // The counts come from one pass over the text shared by the chain (DocSegments::chars).
 #include <cmath>
 
+#include "core/ascii.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
 #include "text/language_charset.h"
@@ -13,7 +14,7 @@ namespace winnow {
 namespace {
 
 bool is_url_char(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  if (is_ascii_alnum(c)) return true;
   switch (c) {
     case '$':
     case '-':
@@ -39,10 +40,6 @@ bool is_url_char(char c) {
   }
 }
 
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 // The URLs NeMo's regex finds, left to right without overlap: `https?://` followed by one or
 // more URL characters (filters.md lists them: letters, digits, $-_@.&+/:=?#~!*(), — read as
 // single characters) or %XX escapes. Every matched character is ASCII, so bytes = code points.
@@ -62,8 +59,8 @@ void for_each_nemo_url(std::string_view text, OnUrl&& on_url) {
     while (p < text.size()) {
       if (is_url_char(text[p])) {
         ++p;
-      } else if (text[p] == '%' && p + 2 < text.size() && is_hex(text[p + 1]) &&
-                 is_hex(text[p + 2])) {
+      } else if (text[p] == '%' && p + 2 < text.size() && is_ascii_hex_digit(text[p + 1]) &&
+                 is_ascii_hex_digit(text[p + 2])) {
         p += 3;
       } else {
         break;

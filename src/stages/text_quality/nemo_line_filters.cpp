@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "core/ascii.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
 #include "text/python_text.h"
@@ -50,17 +51,6 @@ constexpr std::array<std::string_view, 14> kPolicySubstrings = {
     "if you continue to browse this site without changing your cookie settings, you agree to "
     "this use. acceptread more",
 };
-
-bool ends_with_ascii_ci(std::string_view s, std::string_view lower_suffix) {
-  if (s.size() < lower_suffix.size()) return false;
-  std::string_view tail = s.substr(s.size() - lower_suffix.size());
-  for (size_t i = 0; i < tail.size(); ++i) {
-    char c = tail[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != lower_suffix[i]) return false;
-  }
-  return true;
-}
 
 // Every policy phrase holds "cookie", "privacy" or "terms of use": a text holding none of them
 // (nor "lorem ipsum") scores 0 after one search each over the lower-cased text; only the others
@@ -163,7 +153,7 @@ StageSpec ellipsis_spec() {
                            for (const TextPiece& l : lines) {
                              std::string_view s = python_rstrip(d.piece(l));
                              for (std::string_view mark : kEllipsisMarks) {
-                               if (ends_with_ascii_ci(s, mark)) {
+                               if (ascii_iends_with(s, mark)) {
                                  ++ending;
                                  break;
                                }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/ascii.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
 
@@ -27,16 +28,6 @@ const std::array<bool, 256> kIsPunctuation = [] {
   for (char c : kPythonPunctuation) t[static_cast<unsigned char>(c)] = true;
   return t;
 }();
-
-bool ascii_equal_lower(std::string_view word, std::string_view lower) {
-  if (word.size() != lower.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    char c = word[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
 
 StageSpec symbols_to_words_spec() {
   return score_filter_spec(
@@ -173,7 +164,7 @@ StageSpec common_english_words_spec() {
                              if (w.bytes > 4 || w.bytes < 2) continue;
                              std::string_view word = d.piece(w);
                              for (std::string_view common : kCommonEnglishWords) {
-                               if (ascii_equal_lower(word, common)) {
+                               if (ascii_iequals(word, common)) {
                                  ++count;
                                  break;
                                }
@@ -203,7 +194,7 @@ StageSpec words_without_alphabets_spec() {
                            size_t with = 0;
                            for (const TextPiece& w : words) {
                              for (char c : d.piece(w)) {
-                               if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+                               if (is_ascii_alpha(c)) {
                                  ++with;
                                  break;
                                }
