@@ -40,7 +40,9 @@ TEST(DocKey, ChildKeysAreStableDistinctAndNeverSourceKeys) {
         EXPECT_TRUE(c.derived());
         EXPECT_NE(c, p);
         EXPECT_TRUE(seen.insert(c.value()).second);
-        if (i < 3) EXPECT_TRUE(seen.insert(DocKey::child(c, 0).value()).second);
+        if (i < 3) {
+          EXPECT_TRUE(seen.insert(DocKey::child(c, 0).value()).second);
+        }
       }
     }
   }
