@@ -1,11 +1,20 @@
 #include "io/byte_sink.h"
 
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameProgression, ZSTD_c_jobSize
 #include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace winnow {
@@ -13,6 +22,10 @@ namespace winnow {
 namespace {
 
 constexpr size_t kOutChunk = 1 << 20;
+// Whole jobs (gzip members, zstd jobs) a compressed sink keeps waiting before it compresses
+// them together: the most threads one sink compresses with at once, and its memory (jobs of
+// 4 MiB). With many shards open, their writers compress side by side anyway.
+constexpr size_t kJobsWaiting = 4;
 
 class PlainSink final : public ByteSink {
  public:
@@ -58,75 +71,272 @@ std::string gzip_member(std::string_view bytes, int level) {
 
 // The stream is cut into pieces of kGzipPiece uncompressed bytes, each a complete gzip member:
 // any gzip reader sees concatenated members as one stream (pigz writes the same), the cuts fall
-// at fixed offsets of the stream (the bytes do not depend on how the stream was written), and a
-// damaged file loses at most the members that hold the damage.
+// at fixed offsets of the stream (the bytes do not depend on how the stream was written or how
+// many threads compressed it), and a damaged file loses at most the members that hold the
+// damage. A whole piece is compressed by a helper thread when the allowance has a thread free
+// (the helper holds it while it works, and gives it back when no piece is left), else by the
+// caller once kJobsWaiting pieces wait; members are written in order as they are done.
 class GzipSink final : public ByteSink {
  public:
   static constexpr size_t kGzipPiece = 4 << 20;
 
-  GzipSink(AtomicFile file, int level)
+  GzipSink(AtomicFile file, int level, CompressionThreads threads)
       // Level 0 means "the default" here (as for zstd), not zlib's "store uncompressed".
-      : ByteSink(std::move(file)), level_(level == 0 ? Z_DEFAULT_COMPRESSION : level) {
-    pending_.reserve(kGzipPiece);
+      : ByteSink(std::move(file)),
+        level_(level == 0 ? Z_DEFAULT_COMPRESSION : level),
+        threads_(threads) {
+    current_.reserve(kGzipPiece);
+  }
+
+  ~GzipSink() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;  // helpers finish the piece in hand and leave
+    }
+    for (auto& helper : helpers_) helper.thread.join();
   }
 
   Status write(std::string_view bytes) override {
     bytes_in_ += bytes.size();
     while (!bytes.empty()) {
-      size_t take = std::min(bytes.size(), kGzipPiece - pending_.size());
-      pending_.append(bytes.data(), take);
+      size_t take = std::min(bytes.size(), kGzipPiece - current_.size());
+      current_.append(bytes.data(), take);
       bytes.remove_prefix(take);
-      if (pending_.size() == kGzipPiece) WINNOW_RETURN_IF_ERROR(flush_piece());
+      if (current_.size() == kGzipPiece) WINNOW_RETURN_IF_ERROR(queue_piece());
     }
-    return Status::ok();
+    return write_done(false);
   }
 
   Status finish() override {
     // An empty stream still becomes one (empty) member: a valid .gz file.
-    if (!pending_.empty() || !wrote_member_) WINNOW_RETURN_IF_ERROR(flush_piece());
+    if (!current_.empty() || members_written_ + pieces_.size() == 0) {
+      WINNOW_RETURN_IF_ERROR(queue_piece());
+    }
+    while (compress_one_waiting()) {
+    }
+    WINNOW_RETURN_IF_ERROR(write_done(true));
     return file_.commit();
   }
 
  private:
-  Status flush_piece() {
+  struct Piece {
+    std::string input;
     std::string member;
-    try {
-      member = gzip_member(pending_, level_);
-    } catch (const std::exception& e) {
-      return Status::errorf("gzip compression failed: {}", e.what());
+    std::string failure;
+    bool started = false;
+    bool done = false;
+  };
+
+  Status queue_piece() {
+    {
+      std::lock_guard lock(mutex_);
+      auto piece = std::make_shared<Piece>();
+      piece->input = std::move(current_);
+      pieces_.push_back(std::move(piece));
     }
-    pending_.clear();
-    wrote_member_ = true;
-    return file_.write(member);
+    current_ = std::string();
+    current_.reserve(kGzipPiece);
+    start_helper();
+    // Memory stays bounded: past kJobsWaiting pieces the caller compresses (or waits).
+    while (pending() > kJobsWaiting) {
+      if (!compress_one_waiting()) wait_for_oldest();
+      WINNOW_RETURN_IF_ERROR(write_done(false));
+    }
+    return Status::ok();
+  }
+
+  // A helper on a thread the allowance has free, unless enough are at work.
+  void start_helper() {
+    if (!threads_.allowance) return;
+    std::vector<std::thread> finished;
+    {
+      std::lock_guard lock(mutex_);
+      // Helpers that have left are joined here (they cannot join themselves).
+      std::erase_if(helpers_, [&](Helper& h) {
+        if (!*h.left) return false;
+        finished.push_back(std::move(h.thread));
+        return true;
+      });
+      if (running_helpers_ + 1 < threads_.max_threads && has_waiting() &&
+          threads_.allowance->try_take(1) == 1) {
+        ++running_helpers_;
+        auto left = std::make_shared<bool>(false);
+        helpers_.push_back({std::thread([this, left] {
+                              while (compress_one_waiting()) {
+                              }
+                              std::lock_guard done(mutex_);
+                              --running_helpers_;
+                              *left = true;
+                              threads_.allowance->give_back(1);
+                            }),
+                            left});
+      }
+    }
+    for (auto& helper : finished) helper.join();
+  }
+
+  // Compresses the oldest piece nobody has started; false when there is none.
+  bool compress_one_waiting() {
+    std::shared_ptr<Piece> piece;
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return false;
+      for (auto& p : pieces_) {
+        if (!p->started) {
+          piece = p;
+          piece->started = true;
+          break;
+        }
+      }
+    }
+    if (!piece) return false;
+    try {
+      piece->member = gzip_member(piece->input, level_);
+    } catch (const std::exception& e) {
+      piece->failure = e.what();
+    }
+    {
+      std::lock_guard lock(mutex_);
+      piece->input = std::string();
+      piece->done = true;
+    }
+    piece_done_.notify_all();
+    return true;
+  }
+
+  void wait_for_oldest() {
+    std::unique_lock lock(mutex_);
+    piece_done_.wait(lock, [&] { return pieces_.empty() || pieces_.front()->done; });
+  }
+
+  // Writes the members done at the front, in order; with `all`, waits for every piece.
+  Status write_done(bool all) {
+    while (true) {
+      std::shared_ptr<Piece> front;
+      {
+        std::unique_lock lock(mutex_);
+        if (all) piece_done_.wait(lock, [&] { return pieces_.empty() || pieces_.front()->done; });
+        if (pieces_.empty() || !pieces_.front()->done) return Status::ok();
+        front = pieces_.front();
+        pieces_.pop_front();
+      }
+      if (!front->failure.empty()) {
+        return Status::errorf("gzip compression failed: {}", front->failure);
+      }
+      WINNOW_RETURN_IF_ERROR(file_.write(front->member));
+      ++members_written_;
+    }
+  }
+
+  size_t pending() {
+    std::lock_guard lock(mutex_);
+    return pieces_.size();
+  }
+  bool has_waiting() const {  // under mutex_
+    for (const auto& p : pieces_) {
+      if (!p->started) return true;
+    }
+    return false;
   }
 
   int level_;
-  bool wrote_member_ = false;
-  std::string pending_;
+  CompressionThreads threads_;
+  std::string current_;  // the piece being filled
+  uint64_t members_written_ = 0;
+  std::mutex mutex_;  // guards pieces_, running_helpers_, stopping_
+  std::condition_variable piece_done_;
+  std::deque<std::shared_ptr<Piece>> pieces_;  // whole pieces not written yet, in order
+  int running_helpers_ = 0;
+  bool stopping_ = false;
+  struct Helper {
+    std::thread thread;
+    std::shared_ptr<bool> left;  // set (under mutex_) as it leaves
+  };
+  std::vector<Helper> helpers_;  // joined once they have left, or when the sink goes
 };
 
+// One zstd frame in zstd's multi-threaded mode, whose jobs start at fixed offsets of the stream
+// (kJobBytes apart) and whose bytes are the same for any worker count of at least one. zstd's
+// workers start a job as soon as its bytes have been handed over, so bytes wait here until a
+// thread of the budget is there to run the job: one the sink holds and no job uses, or one
+// more the allowance has free (held until a later call sees fewer jobs running than threads
+// held). Past kJobsWaiting whole jobs waiting, the caller runs one: hands it over and waits.
+// So zstd's workers never run more jobs than the threads the sink and its caller hold.
 class ZstdSink final : public ByteSink {
  public:
-  ZstdSink(AtomicFile file, int level)
-      : ByteSink(std::move(file)), cctx_(ZSTD_createCCtx()), out_(ZSTD_CStreamOutSize()) {
+  static constexpr size_t kJobBytes = 4 << 20;
+
+  ZstdSink(AtomicFile file, int level, CompressionThreads threads)
+      : ByteSink(std::move(file)),
+        cctx_(ZSTD_createCCtx()),
+        out_(ZSTD_CStreamOutSize()),
+        threads_(threads) {
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
-    // Single-threaded streaming (no zstd worker threads outside the CPU budget): blocks are cut
-    // at fixed offsets of the stream, so the bytes do not depend on the write() calls.
-    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_nbWorkers, 0);
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_nbWorkers, std::max(1, threads.max_threads));
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_jobSize, static_cast<int>(kJobBytes));
   }
-  ~ZstdSink() override { ZSTD_freeCCtx(cctx_); }
+  ~ZstdSink() override {
+    ZSTD_freeCCtx(cctx_);  // waits for the jobs still running
+    give_back(held_);
+  }
 
   Status write(std::string_view bytes) override {
     bytes_in_ += bytes.size();
-    return pump(bytes, ZSTD_e_continue);
+    waiting_.append(bytes);
+    return hand_over(false);
   }
+
   Status finish() override {
-    WINNOW_RETURN_IF_ERROR(pump({}, ZSTD_e_end));
+    WINNOW_RETURN_IF_ERROR(hand_over(true));
+    WINNOW_RETURN_IF_ERROR(pump(waiting_, ZSTD_e_end));  // the caller waits for the last job
+    waiting_.clear();
+    give_back(held_);
     return file_.commit();
   }
 
  private:
+  unsigned running_jobs() const { return ZSTD_getFrameProgression(cctx_).nbActiveWorkers; }
+
+  void give_back(int n) {
+    if (threads_.allowance && n > 0) threads_.allowance->give_back(n);
+    held_ -= n;
+  }
+
+  // A thread of the budget for one more job: a held one no job uses, or one more taken.
+  bool thread_for_a_job(unsigned running) {
+    if (held_ > static_cast<int>(running)) return true;
+    if (!threads_.allowance || held_ + 1 >= threads_.max_threads) return false;
+    if (threads_.allowance->try_take(1) != 1) return false;
+    ++held_;
+    return true;
+  }
+
+  // Hands whole jobs to zstd while threads are there to run them; with `all`, every whole job
+  // (the caller running those no other thread is there for).
+  Status hand_over(bool all) {
+    WINNOW_RETURN_IF_ERROR(pump({}, ZSTD_e_continue));  // output of finished jobs
+    unsigned running = running_jobs();
+    if (held_ > static_cast<int>(running)) give_back(held_ - static_cast<int>(running));
+    size_t used = 0;
+    Status status = Status::ok();
+    while (status.is_ok() && waiting_.size() - used >= kJobBytes) {
+      size_t jobs_waiting = (waiting_.size() - used) / kJobBytes;
+      bool threaded = thread_for_a_job(running);
+      if (!threaded && !all && jobs_waiting < kJobsWaiting) break;
+      status = pump(std::string_view(waiting_).substr(used, kJobBytes), ZSTD_e_continue);
+      used += kJobBytes;
+      ++running;
+      if (!threaded && status.is_ok()) {
+        status = wait_for_jobs();  // the caller's own thread ran it
+        running = 0;
+        give_back(held_);
+      }
+    }
+    waiting_.erase(0, used);
+    return status;
+  }
+
   Status pump(std::string_view bytes, ZSTD_EndDirective mode) {
     ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
     while (true) {
@@ -141,23 +351,40 @@ class ZstdSink final : public ByteSink {
     }
   }
 
+  // Until no zstd worker is compressing. zstd has no call that waits for its jobs without
+  // ending them early (which would move the job boundaries and so the bytes), hence the short
+  // sleeps; a job takes tens of milliseconds. Each look also collects what finished jobs
+  // produced and lets zstd post a job it could not post before (its table was full of jobs
+  // whose output had not been collected).
+  Status wait_for_jobs() {
+    while (true) {
+      WINNOW_RETURN_IF_ERROR(pump({}, ZSTD_e_continue));
+      if (running_jobs() == 0) return Status::ok();
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  }
+
   ZSTD_CCtx* cctx_;
   std::vector<char> out_;
+  CompressionThreads threads_;
+  int held_ = 0;         // threads taken from the allowance for zstd's jobs
+  std::string waiting_;  // not handed to zstd yet
 };
 
 }  // namespace
 
 Result<std::unique_ptr<ByteSink>> ByteSink::create(const std::string& final_path,
-                                                   Compression compression, int level) {
+                                                   Compression compression, int level,
+                                                   CompressionThreads threads) {
   auto file = AtomicFile::create(final_path);
   if (!file.is_ok()) return file.status();
   switch (compression) {
     case Compression::kNone:
       return std::unique_ptr<ByteSink>(new PlainSink(std::move(file).value()));
     case Compression::kGzip:
-      return std::unique_ptr<ByteSink>(new GzipSink(std::move(file).value(), level));
+      return std::unique_ptr<ByteSink>(new GzipSink(std::move(file).value(), level, threads));
     case Compression::kZstd:
-      return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file).value(), level));
+      return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file).value(), level, threads));
   }
   return Status::error("unknown compression");
 }

@@ -45,11 +45,12 @@ Result<CompletionMarker> CompletionMarker::read(const std::string& path) {
 }
 
 ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level,
-                         uint64_t max_file_bytes)
+                         uint64_t max_file_bytes, CompressionThreads threads)
     : paths_(std::move(paths)),
       compression_(compression),
       level_(level),
-      max_file_bytes_(max_file_bytes) {}
+      max_file_bytes_(max_file_bytes),
+      threads_(threads) {}
 
 std::string ShardOutput::part_path(const std::string& kept, Compression compression,
                                    uint64_t index) {
@@ -87,7 +88,8 @@ Status ShardOutput::write_kept(const DocBatch& batch) {
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
                            Compression compression, std::string_view bytes) {
   if (!sink) {
-    auto created = ByteSink::create(path, compression, level_);
+    // Error records stay plain and small: only the kept and rejected files compress in parallel.
+    auto created = ByteSink::create(path, compression, level_, threads_);
     if (!created.is_ok()) return created.status();
     sink = std::move(created).value();
   }

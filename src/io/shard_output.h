@@ -42,7 +42,8 @@ struct CompletionMarker {
 // its line in the kept table names that file.
 class ShardOutput {
  public:
-  ShardOutput(ShardPaths paths, Compression compression, int level, uint64_t max_file_bytes = 0);
+  ShardOutput(ShardPaths paths, Compression compression, int level, uint64_t max_file_bytes = 0,
+              CompressionThreads threads = {});
 
   // The name of kept part `index` for a shard whose single-file name is `kept`.
   static std::string part_path(const std::string& kept, Compression compression, uint64_t index);
@@ -66,6 +67,7 @@ class ShardOutput {
   Compression compression_;
   int level_;
   uint64_t max_file_bytes_;
+  CompressionThreads threads_;
   uint64_t part_ = 0;        // index of the kept part being written
   uint64_t part_bytes_ = 0;  // uncompressed bytes in it so far
   std::unique_ptr<ByteSink> kept_;

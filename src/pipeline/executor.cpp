@@ -215,6 +215,7 @@ Status PipelineRun::run_writing_pass() {
   settings.metrics_path = layout_->metrics_path();
   settings.documents_done = [&writer] { return writer.documents_written(); };
   pass_ = std::make_unique<PassRunner>(source, std::move(steps), settings);
+  writer.set_compression_threads({pass_->cpu_allowance(), threads_});
 
   std::unique_ptr<ProgressDisplay> progress;
   if (options_.progress) {

@@ -15,6 +15,13 @@ PassRunner::PassRunner(ShardSource& source, std::vector<PassStep> steps, PassSet
     candidates_.push_back(std::move(step.fusion));
   }
   groups_ = plan_fusion(candidates_, settings_.fuse);
+  // Without the autoscaler `threads` keeps its old meaning, workers per step: the CPU budget is
+  // then what those workers add up to.
+  ResourceBudget budget = settings_.budget;
+  if (!settings_.autoscale.enabled) {
+    budget.cpus = std::max(1, settings_.threads) * static_cast<int>(groups_.size());
+  }
+  pool_ = std::make_unique<ResourcePool>(budget);
 }
 
 PassRunner::~PassRunner() {
@@ -37,9 +44,7 @@ Status PassRunner::run() {
   const int threads = std::max(1, settings_.threads);
   const bool autoscale = settings_.autoscale.enabled;
   ResourceBudget budget = settings_.budget;
-  // Without the autoscaler `threads` keeps its old meaning, workers per step: the CPU budget is
-  // then what those workers add up to.
-  if (!autoscale) budget.cpus = threads * static_cast<int>(groups_.size());
+  if (!autoscale) budget.cpus = threads * static_cast<int>(groups_.size());  // as the pool's
 
   // Autoscaled steps start with one worker each and grow to what they need; pinned steps get
   // their count. A pass that is one step (a pipeline of CPU stages, fused) has nothing to
@@ -64,7 +69,6 @@ Status PassRunner::run() {
         std::make_unique<BatchQueue>(std::max<size_t>(2, static_cast<size_t>(workers[g]) + 1)));
   }
   auto on_failure = [this](const Status& s) { fail(s); };
-  pool_ = std::make_unique<ResourcePool>(budget);
   for (size_t g = 0; g < groups_.size(); ++g) {
     const StageGroup& group = groups_[g];
     std::vector<StageRunner::Part> parts(parts_.begin() + group.first,

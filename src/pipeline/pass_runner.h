@@ -56,6 +56,9 @@ class PassRunner {
 
   // Before run(): the live display (its step names: the groups' names).
   void set_progress(ProgressDisplay* progress) { settings_.progress = progress; }
+  // The run's CPU budget, for code that may add threads while it has them free (a writer's
+  // compressor); exists once constructed.
+  CpuAllowance* cpu_allowance() { return pool_.get(); }
   Status run();
   void fail(const Status& status);
 

@@ -118,6 +118,23 @@ void ResourcePool::release(const StageResources& needs) {
   freed_.notify_all();
 }
 
+int ResourcePool::try_take(int wanted) {
+  std::lock_guard lock(mutex_);
+  if (cancelled_ || wanted <= 0) return 0;
+  int taken = std::min(wanted, cpus_free_);
+  cpus_free_ -= taken;
+  return taken;
+}
+
+void ResourcePool::give_back(int taken) {
+  if (taken <= 0) return;
+  {
+    std::lock_guard lock(mutex_);
+    cpus_free_ += taken;
+  }
+  freed_.notify_all();
+}
+
 void ResourcePool::cancel() {
   {
     std::lock_guard lock(mutex_);

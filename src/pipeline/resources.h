@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/cpu_allowance.h"
 #include "core/stage.h"
 #include "core/status.h"
 
@@ -36,7 +37,7 @@ int max_workers_for(const StageResources& needs, const ResourceBudget& budget);
 // Enforces the budget at run time: a worker holds its stage's resources while it processes a
 // batch. When the floor of one worker per step exceeds the budget (more steps than threads),
 // steps take turns instead of oversubscribing the machine.
-class ResourcePool {
+class ResourcePool final : public CpuAllowance {
  public:
   explicit ResourcePool(const ResourceBudget& budget);
 
@@ -45,6 +46,9 @@ class ResourcePool {
   bool acquire(const StageResources& needs);
   void release(const StageResources& needs);
   void cancel();
+  // CpuAllowance: CPU threads free right now, for a worker's compressor (io/byte_sink.h).
+  int try_take(int wanted) override;
+  void give_back(int taken) override;
 
  private:
   int64_t gpu_units(double gpus) const;

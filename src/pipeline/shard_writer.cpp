@@ -60,8 +60,8 @@ Status ShardWriter::consume(BatchPtr batch) {
 Status ShardWriter::write(Shard& s, DocBatch& batch) {
   if (!s.output) {
     s.output = std::make_unique<ShardOutput>(layout_.shard(batch.shard), options_.compression,
-                                             options_.compression_level,
-                                             options_.max_file_bytes);
+                                             options_.compression_level, options_.max_file_bytes,
+                                             options_.compression_threads);
   }
   WINNOW_RETURN_IF_ERROR(s.output->write(batch));
   s.counts.add_batch(batch, reasons_, options_.input_kind);
@@ -73,8 +73,8 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
 Status ShardWriter::finish(uint32_t index, Shard& s) {
   if (!s.output) {  // an input with no records
     s.output = std::make_unique<ShardOutput>(layout_.shard(index), options_.compression,
-                                             options_.compression_level,
-                                             options_.max_file_bytes);
+                                             options_.compression_level, options_.max_file_bytes,
+                                             options_.compression_threads);
   }
   CompletionMarker marker{options_.fingerprint, inputs_[index].path, s.counts};
   WINNOW_RETURN_IF_ERROR(s.output->commit(marker));

@@ -30,6 +30,8 @@ struct ShardWriterOptions {
   uint64_t max_file_bytes = 0;
   std::string fingerprint;  // written into each completion marker
   ItemKind input_kind = ItemKind::kDocument;
+  // Threads a shard's compressor may add to its writer's, while the run's budget has them free.
+  CompressionThreads compression_threads;
 };
 
 class ShardWriter {
@@ -39,6 +41,10 @@ class ShardWriter {
   ~ShardWriter();
 
   StageRunner::Part write_part();
+  // Before the pass starts (the run's budget exists once the pass is built).
+  void set_compression_threads(CompressionThreads threads) {
+    options_.compression_threads = threads;
+  }
 
   // After the pass: the counts of the shards it completed, how many, and documents so far.
   RunCounts completed_counts() const;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
@@ -188,6 +189,67 @@ INSTANTIATE_TEST_SUITE_P(AllCompressions, ByteSinkTest,
                          [](const auto& info) {
                            return std::string(compression_name(info.param));
                          });
+
+// A budget of `limit` extra threads that records the most ever taken at once.
+class CountingAllowance final : public CpuAllowance {
+ public:
+  explicit CountingAllowance(int limit) : free_(limit) {}
+  int try_take(int wanted) override {
+    std::lock_guard lock(mutex_);
+    int taken = std::min(wanted, free_);
+    free_ -= taken;
+    out_ += taken;
+    peak_ = std::max(peak_, out_);
+    return taken;
+  }
+  void give_back(int taken) override {
+    std::lock_guard lock(mutex_);
+    free_ += taken;
+    out_ -= taken;
+  }
+  int out() {
+    std::lock_guard lock(mutex_);
+    return out_;
+  }
+  int peak() {
+    std::lock_guard lock(mutex_);
+    return peak_;
+  }
+
+ private:
+  std::mutex mutex_;
+  int free_;
+  int out_ = 0;
+  int peak_ = 0;
+};
+
+// Compressing with the threads a budget lends: the same bytes whatever it lends, never more
+// threads than it lends, every one given back.
+TEST_P(ByteSinkTest, BorrowedThreadsChangeNoByteAndAllComeBack) {
+  Compression c = GetParam();
+  if (c == Compression::kNone) GTEST_SKIP() << "plain output compresses nothing";
+  TempDir dir;
+  std::string data = make_data(5 * (4u << 20) + 777, 41);  // five jobs and a partial one
+  std::string alone = dir.file("alone");
+  write_split(alone, c, 1, data, {1u << 20});
+  for (int lend : {0, 1, 3}) {
+    SCOPED_TRACE(lend);
+    CountingAllowance allowance(lend);
+    std::string path = dir.file("lent" + std::to_string(lend));
+    {
+      auto sink = ByteSink::create(path, c, 1, {&allowance, 4});
+      ASSERT_TRUE(sink.is_ok()) << sink.status().message();
+      for (size_t pos = 0; pos < data.size(); pos += 999'983) {
+        ASSERT_TRUE((*sink)->write(std::string_view(data).substr(pos, 999'983)).is_ok());
+      }
+      ASSERT_TRUE((*sink)->finish().is_ok());
+    }
+    EXPECT_TRUE(read_file(path) == read_file(alone)) << "bytes differ";
+    EXPECT_EQ(read_decompressed(path), data);
+    EXPECT_LE(allowance.peak(), lend);
+    EXPECT_EQ(allowance.out(), 0);
+  }
+}
 
 TEST(ByteSinkZstd, OneFrameWhateverTheWrites) {
   TempDir dir;
