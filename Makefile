@@ -28,6 +28,7 @@ test: build
 
 bench: build
 	@bench/passthrough.sh $(BUILD)
+	@bench/cpu_budget.sh $(BUILD)
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
 	@bench/filter_chain.sh $(BUILD)
 	@$(BUILD)/bench/language_id_bench

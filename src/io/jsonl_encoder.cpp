@@ -36,6 +36,26 @@ bool annotated(const DocBatch& batch, size_t i, std::string_view key) {
   return false;
 }
 
+// Appends row i's annotations, then `extra`, as members of the object open at the end of `out`
+// (`empty`: no member in it yet), and closes it and the line.
+void close_with_annotations(std::string& out, const DocBatch& batch, size_t i,
+                            std::string_view extra, bool empty) {
+  auto separator = [&] {
+    if (!empty) out.push_back(',');
+    empty = false;
+  };
+  for (const auto& column : batch.annotations()) {
+    if (!column->has(i)) continue;
+    separator();
+    append_annotation(out, *column, i);
+  }
+  if (!extra.empty()) {
+    separator();
+    out.append(extra);
+  }
+  out += "}\n";
+}
+
 }  // namespace
 
 void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_t i,
@@ -85,16 +105,7 @@ void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_
     out.push_back(':');
     append_json_string(out, batch.id(i));
   }
-  for (const auto& column : batch.annotations()) {
-    if (!column->has(i)) continue;
-    separator();
-    append_annotation(out, *column, i);
-  }
-  if (!extra.empty()) {
-    separator();
-    out.append(extra);
-  }
-  out += "}\n";
+  close_with_annotations(out, batch, i, extra, first);
 }
 
 void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, size_t i,
@@ -125,21 +136,7 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
   }
   if (auto* f = field("source")) f->value(file);
   out += line.str();  // still open: the annotations and `extra` follow
-  bool first = line.str().size() == 1;  // only "{" so far
-  auto separator = [&] {
-    if (!first) out.push_back(',');
-    first = false;
-  };
-  for (const auto& column : batch.annotations()) {
-    if (!column->has(i)) continue;
-    separator();
-    append_annotation(out, *column, i);
-  }
-  if (!extra.empty()) {
-    separator();
-    out.append(extra);
-  }
-  out += "}\n";
+  close_with_annotations(out, batch, i, extra, line.str().size() == 1);
 }
 
 void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
