@@ -30,19 +30,7 @@ docs=/usr/share/doc/python3.11/html
 mkdir -p "$work"
 warc=$work/crawl.warc.gz
 
-if [ ! -f "$warc" ]; then
-  echo "warc_extract: crawling $docs into $warc ..." >&2
-  log=$work/server.log
-  python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$docs" >"$log" 2>&1 &
-  server=$!
-  trap 'kill $server 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do grep -q 'port [0-9]* (http' "$log" && break; sleep 0.1; done
-  port=$(grep -o 'port [0-9]* (http' "$log" | head -1 | cut -d' ' -f2)
-  (cd "$work" && wget -q -r -l inf -np -e robots=off --reject-regex '/_(sources|static|images|downloads)/' \
-     --warc-file=crawl -P dl "http://127.0.0.1:$port/index.html") || [ $? = 8 ]
-  kill $server; trap - EXIT
-  rm -rf "$work/dl"
-fi
+"$repo/bench/make_crawl" "$work"
 
 bytes=$(gzip -dc "$warc" | wc -c)
 records=$(gzip -dc "$warc" | grep -ac '^WARC-Type: response')

@@ -22,6 +22,7 @@
 #include "core/input_error.h"
 #include "core/item_kind.h"
 #include "core/payload.h"
+#include "core/status.h"
 
 namespace winnow {
 
@@ -180,6 +181,15 @@ class DocBatch {
   std::vector<InputErrorRecord> errors;
   uint64_t blank_lines = 0;
   uint64_t skipped_records = 0;  // WARC records of unwanted types: not documents
+
+  // ---- Stored whole (core/doc_batch_codec.cpp) ----
+  // Everything a later pass needs to go on from this batch: its identity and counters, every
+  // row with its state, lineage and payload, the annotation columns, the error records (not the
+  // raw lines, the derived-data cache or the encoded output). A private, versioned format for
+  // winnow's own work files, not for exchange.
+  void serialize(std::string& out) const;
+  // Fails (naming what is wrong) on bytes serialize() did not write.
+  static Result<std::unique_ptr<DocBatch>> deserialize(std::string_view bytes);
 
   // ---- Encoded output (filled by the encoder, written by the sink) ----
   std::string encoded_kept;

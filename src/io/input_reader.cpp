@@ -28,6 +28,9 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
     case InputFormat::kImages:
       media_ = std::make_unique<MediaFileReader>(path, shard_index, options.media);
       break;
+    case InputFormat::kStored:
+      stored_ = std::make_unique<StoredBatchReader>(path, shard_index);
+      break;
     default:
       jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
   }
@@ -36,12 +39,16 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
 std::unique_ptr<DocBatch> InputReader::next() {
   if (warc_) return warc_->next();
   if (media_) return media_->next();
+  if (stored_) return stored_->next();
   return jsonl_->next();
 }
+
+std::string InputReader::failure() const { return stored_ ? stored_->failure() : std::string(); }
 
 uint64_t InputReader::compressed_bytes_read() const {
   if (warc_) return warc_->compressed_bytes_read();
   if (media_) return media_->compressed_bytes_read();
+  if (stored_) return stored_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }
 

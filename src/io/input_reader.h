@@ -14,11 +14,13 @@
 #include "core/item_kind.h"
 #include "io/media_file_reader.h"
 #include "io/shard_reader.h"
+#include "io/stored_batches.h"
 #include "io/warc_reader.h"
 
 namespace winnow {
 
-enum class InputFormat { kAuto, kJsonl, kWarc, kImages };
+// kStored: batches a pass stored for a later one (io/stored_batches.h); never named by users.
+enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kStored };
 // auto|jsonl|warc|images
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 // The kind of item a format's reader makes: images for `images`, documents otherwise.
@@ -35,8 +37,10 @@ class InputReader {
  public:
   InputReader(const std::string& path, uint32_t shard_index, const InputOptions& options);
 
-  // The next batch; the last one is empty and marked end_of_shard; null after it.
+  // The next batch; the last one is empty and marked end_of_shard; null after it (or when the
+  // file cannot be read on at all: then failure() says why and the run fails).
   std::unique_ptr<DocBatch> next();
+  std::string failure() const;
   uint64_t compressed_bytes_read() const;
 
   static InputFormat format_of(const std::string& path, InputFormat configured);
@@ -45,6 +49,7 @@ class InputReader {
   std::unique_ptr<ShardReader> jsonl_;
   std::unique_ptr<WarcReader> warc_;
   std::unique_ptr<MediaFileReader> media_;
+  std::unique_ptr<StoredBatchReader> stored_;
 };
 
 }  // namespace winnow

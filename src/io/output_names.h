@@ -11,6 +11,8 @@ inline constexpr std::string_view kErrorsDir = "errors";
 inline constexpr std::string_view kDoneDir = "_done";  // its presence marks an output folder
 inline constexpr std::string_view kGlobalDir = "global";
 inline constexpr std::string_view kFilesDir = "files";  // kept media items' bytes
+// Batches one pass stores for the next (pipeline/batch_store.h); removed when the run ends.
+inline constexpr std::string_view kWorkDir = "_work";
 inline constexpr std::string_view kStatsFile = "stats.json";
 inline constexpr std::string_view kMetricsFile = "metrics.jsonl";
 inline constexpr std::string_view kReportFile = "report.html";

@@ -71,7 +71,8 @@ class PipelineRun {
   std::vector<BuiltStage> stages_;
   std::unique_ptr<JsonlParser> parser_;
   std::unique_ptr<JsonlEncoder> encoder_;
-  // the writing pass
+  // the passes: what the identify passes left (where the writing pass begins), the writing pass
+  GlobalPassOutcome global_;
   std::unique_ptr<PassRunner> pass_;
 };
 
@@ -186,14 +187,20 @@ std::vector<PassStage> PipelineRun::pass_stages() const {
   return out;
 }
 
-// The writing pass: read → parse → every stage → encode → write, every shard not complete yet.
+// The writing pass, every shard not complete yet: read → parse → every stage → encode → write,
+// or, when the identify passes stored their batches, from those on: read them back → the stages
+// after the point they were stored at → encode → write.
 Status PipelineRun::run_writing_pass() {
-  ShardSource source(inputs_, pending_shards_, config_.input_options(batch_size_));
+  auto begin = std::chrono::steady_clock::now();
+  const PassOrigin& origin = global_.writing_origin;
+  InputOptions input = config_.input_options(batch_size_);
+  if (origin.stored()) input.format = InputFormat::kStored;
+  ShardSource source(*origin.files, pending_shards_, input);
   ShardWriter writer(*layout_, inputs_, reasons_, source,
                      {compression_, config_.compression_level, config_.max_file_bytes,
                       report_.fingerprint, config_.input_kind});
   std::vector<PassStep> steps =
-      leading_steps(*parser_, inputs_, on_error_, pass_stages(), stages_.size());
+      leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",
                               [this](DocBatch& batch) {
                                 encoder_->encode(batch, inputs_[batch.shard].path,
@@ -225,17 +232,25 @@ Status PipelineRun::run_writing_pass() {
                                                  ProgressDisplay::stderr_is_terminal());
   }
   pass_->set_progress(progress.get());
+  if (options_.progress && origin.stored()) {
+    std::fprintf(stderr, "winnow: write: reading %s\n", origin.name.c_str());
+  }
   Status status = pass_->run();
   // Unfinished shards (a failed run) drop their outputs: temporary files are removed.
   if (!status.is_ok()) writer.abandon();
   report_.totals.merge(writer.completed_counts());
   report_.completed_files = writer.completed_shards();
+  PassRecord record{"write", origin.name, false,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(),
+                    pass_->part_totals()};
+  report_.passes.push_back(std::move(record));
   return status;
 }
 
 // Global steps (dedup) need an identify pass over the whole input before the writing pass
 // can remove anything; pipeline/global_passes.cpp runs those passes.
 Status PipelineRun::run_global_passes_first() {
+  global_.writing_origin = {&inputs_, config_.input_format, 0, "the input"};
   GlobalPassPlan plan;
   plan.stages = pass_stages();
   if (!has_global_steps(plan.stages)) {
@@ -255,7 +270,12 @@ Status PipelineRun::run_global_passes_first() {
   plan.threads = threads_;
   plan.batch_size = batch_size_;
   plan.on_error = on_error_;
-  return run_global_passes(plan, report_.global_steps);
+  plan.materialize = config_.materialize;
+  plan.work_dir = layout_->work_dir();
+  Status status = run_global_passes(plan, global_);
+  report_.global_steps = global_.summaries;
+  report_.passes = global_.passes;
+  return status;
 }
 
 // The per-step table: read, parse, the stages, encode, write, as the pass's groups ran them.
@@ -280,33 +300,56 @@ void PipelineRun::report_steps() {
     report_.samples = monitor->history();
     report_.autoscale_cycles = monitor->cycles();
   }
-  // Runner g ran group g's steps (the timings above, in the groups' order). A fused group's
-  // members report their own part of the step's metrics and summary.
+  // The writing pass's parts are read, [parse], the stages from where it began, encode, write:
+  // part p of the pass is timing timing_of[p].
+  std::vector<size_t> timing_of;
+  if (pass_) {
+    const PassOrigin& origin = global_.writing_origin;
+    timing_of.push_back(0);
+    if (!origin.stored()) timing_of.push_back(1);
+    for (size_t i = origin.first_stage; i < stages_.size(); ++i) timing_of.push_back(2 + i);
+    timing_of.push_back(2 + stages_.size());
+    timing_of.push_back(3 + stages_.size());
+  }
+  // Runner g ran group g's parts. A fused group's members report their own part of the step's
+  // metrics and summary.
   const size_t ran = pass_ ? pass_->runner_count() : 0;
   for (size_t g = 0; g < ran; ++g) {
     const StageRunner& runner = pass_->runner(g);
     const StageGroup& group = pass_->groups()[g];
     const StepSummary* summary = g < summaries.size() ? &summaries[g] : nullptr;
     for (size_t k = 0; k < runner.parts(); ++k) {
-      StepTiming& timing = timings.at(group.first + k);
+      StepTiming& timing = timings.at(timing_of.at(group.first + k));
       timing.workers = runner.target_workers();
       timing.metrics = &runner.part_metrics(k);
       if (summary) timing.summary = runner.parts() > 1 ? &summary->parts.at(k) : summary;
     }
   }
   report_.steps = derive_steps(report_.totals, timings);
+  // Every pass's work counts: the identify passes ran read, parse and the stages before their
+  // global step too (and with stored batches, the writing pass did not run those again).
+  for (const PassRecord& record : report_.passes) {
+    if (record.name == "write") continue;  // the timings above
+    for (const PartTotal& part : record.parts) {
+      for (StepReport& step : report_.steps) {
+        if (step.name != part.name) continue;
+        step.busy_seconds += part.busy_ns / 1e9;
+        step.batches += part.batches;
+      }
+    }
+  }
   for (size_t i = 0; i < stages_.size(); ++i) {
     report_.steps.at(i + 2).resources = stages_[i].resources;
     report_.steps.at(i + 2).pinned = stages_[i].workers > 0;
   }
   if (!pass_) return;
+  for (const StageGroup& group : pass_->groups()) report_.executor_steps.push_back(group.name);
   for (size_t g = 0; g < pass_->groups().size(); ++g) {
     const StageGroup& group = pass_->groups()[g];
     if (!group.fused()) continue;
     FusedGroupReport fused;
     fused.name = group.name;
-    fused.first_step = group.first;
-    fused.steps = group.count;
+    for (size_t k = 0; k < group.count; ++k) fused.members.push_back(timing_of.at(group.first + k));
     if (g < ran) {
       const StageRunner& runner = pass_->runner(g);
       fused.workers = runner.target_workers();
@@ -317,7 +360,7 @@ void PipelineRun::report_steps() {
         fused.summary.parts.clear();
       }
     }
-    for (size_t k = fused.first_step; k < fused.first_step + fused.steps; ++k) {
+    for (size_t k : fused.members) {
       if (k < report_.steps.size()) report_.steps[k].fused_group = group.name;
     }
     report_.fused_groups.push_back(std::move(fused));
@@ -335,6 +378,12 @@ RunReport PipelineRun::execute() {
   if (status.is_ok()) status = run_global_passes_first();
   report_.identify_only = options_.passes == PassMode::kIdentifyOnly;
   if (status.is_ok() && options_.passes != PassMode::kIdentifyOnly) status = run_writing_pass();
+  // What the passes stored for each other is of no use once the run has ended.
+  global_.stored.reset();
+  if (planned) {
+    std::error_code ec;
+    std::filesystem::remove_all(layout_->work_dir(), ec);
+  }
   report_.status = status;
   report_.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();

@@ -29,19 +29,35 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One identify pass: read → parse → the stages before the global one → identify (observe) →
-// let go, on the same harness as the writing pass (pipeline/pass_runner.h); nothing is encoded
-// or written. It reads every input shard (also those an earlier run completed), so the decision
-// never depends on how a run was interrupted.
-Status run_identify_pass(const GlobalPassPlan& plan, size_t global_index, GlobalStep& step,
-                         int pass_number) {
+// The stages a pass from `origin` up to stage `to` would run again, by name (with `parse` when it
+// reads the input): what storing before `to` saves the passes after it.
+std::vector<std::string> costly_parts(const GlobalPassPlan& plan, const PassOrigin& origin,
+                                      size_t to) {
+  std::vector<std::string> names;
+  if (!origin.stored()) names.push_back("parse");
+  for (size_t i = origin.first_stage; i < to; ++i) {
+    if (!plan.stages[i].stage->global_step()) names.push_back(plan.stages[i].name);
+  }
+  return names;
+}
+
+// One identify pass: from `origin` (the input, or stored batches) → the stages up to the global
+// one → identify (observe) → [store] → let go, on the same harness as the writing pass
+// (pipeline/pass_runner.h); nothing is encoded or written. It reads every shard (also those an
+// earlier run completed), so the decision never depends on how a run was interrupted.
+Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, size_t global_index,
+                         GlobalStep& step, BatchStore* store, PassRecord& record) {
+  auto begin = std::chrono::steady_clock::now();
   std::vector<uint32_t> shards(plan.inputs->size());
   for (uint32_t i = 0; i < shards.size(); ++i) shards[i] = i;
-  ShardSource source(*plan.inputs, std::move(shards), plan.config->input_options(plan.batch_size));
-  std::vector<PassStep> steps =
-      leading_steps(*plan.parser, *plan.inputs, plan.on_error, plan.stages, global_index);
+  InputOptions input = plan.config->input_options(plan.batch_size);
+  if (origin.stored()) input.format = InputFormat::kStored;
+  ShardSource source(*origin.files, std::move(shards), input);
+  std::vector<PassStep> steps = leading_steps(origin, *plan.parser, *plan.inputs, plan.on_error,
+                                              plan.stages, global_index);
   steps.push_back(plain_step(
       {"identify", [&step](DocBatch& batch) { return step.observe(batch); }, {}, {}}));
+  if (store) steps.push_back(plain_step(store->store_part()));
   steps.push_back(plain_step({"release", {}, {}, [&source](BatchPtr) {
                                 source.batch_done();
                                 return Status::ok();
@@ -54,21 +70,33 @@ Status run_identify_pass(const GlobalPassPlan& plan, size_t global_index, Global
   settings.stop_requested = plan.options->stop_requested;
   settings.interrupted_message = "interrupted during an identify pass; run again to resume";
   PassRunner pass(source, std::move(steps), settings);
+  if (store) {
+    // `auto` weighs what this pass's stages before the point cost against storing.
+    store->measure_upstream_with(
+        [&pass, names = costly_parts(plan, origin, global_index)] {
+          return pass.busy_ns_of(names);
+        });
+  }
 
   // On a terminal the pass shows its progress like the writing pass; off one, a log line says
   // what the wait is for and the display writes its plain lines.
   std::unique_ptr<ProgressDisplay> progress;
   if (plan.options->progress) {
-    const std::string& name = plan.stages[global_index].name;
-    std::fprintf(stderr, "winnow: %s: identify pass %d over all %zu input files\n", name.c_str(),
-                 pass_number, plan.inputs->size());
+    std::fprintf(stderr, "winnow: %s: reading %s (%zu files)\n", record.name.c_str(),
+                 origin.name.c_str(), origin.files->size());
     std::vector<std::string> names;
     for (const StageGroup& group : pass.groups()) names.push_back(group.name);
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
                                                  ProgressDisplay::stderr_is_terminal());
     pass.set_progress(progress.get());
   }
-  return pass.run();
+  Status status = pass.run();
+  if (store) store->measure_upstream_with({});  // the pass is gone
+  record.origin = origin.name;
+  record.parts = pass.part_totals();
+  record.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return status;
 }
 
 std::string read_marker_fingerprint(const std::string& path) {
@@ -122,7 +150,7 @@ bool has_global_steps(const std::vector<PassStage>& stages) {
                      [](const PassStage& s) { return s.stage->global_step() != nullptr; });
 }
 
-Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSummary>& summaries) {
+Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome) {
   // The result depends on the stages, their parameters, the seed, the input fields and the
   // input set, not on the output format, threads or batch size.
   std::string input_list;
@@ -132,10 +160,16 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
   if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
     WINNOW_RETURN_IF_ERROR(remove_stale_results(plan));
   }
+  // Where the next pass begins: the input, or the batches the last storing pass left.
+  PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
+  std::unique_ptr<BatchStore> stored;
+  std::vector<size_t> global_indices;
+  for (size_t i = 0; i < plan.stages.size(); ++i) {
+    if (plan.stages[i].stage->global_step()) global_indices.push_back(i);
+  }
 
-  for (size_t index = 0; index < plan.stages.size(); ++index) {
+  for (size_t index : global_indices) {
     GlobalStep* step = plan.stages[index].stage->global_step();
-    if (!step) continue;
     const std::string& name = plan.stages[index].name;
     const std::string dir = global_dir(plan) + "/" + name;
     const std::string marker = dir + "/_complete.json";
@@ -158,10 +192,35 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       WINNOW_RETURN_IF_ERROR(reset_folder(dir));
       GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads)};
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
+      // Store before this step when a pass comes after this one (the next identify pass, or
+      // the writing pass) and this pass runs stages that are worth not running again.
+      bool pass_follows =
+          mode != PassMode::kIdentifyOnly || index != global_indices.back();
+      std::unique_ptr<BatchStore> store;
+      if (plan.materialize != MaterializeMode::kNever && pass_follows &&
+          !costly_parts(plan, origin, index).empty()) {
+        store = std::make_unique<BatchStore>(plan.work_dir + "/" + name, plan.inputs->size(),
+                                             index, "'" + name + "'", plan.materialize);
+      }
       Status status;
       int pass_number = 0;
+      PassOrigin pass_origin = origin;
       do {
-        status = run_identify_pass(plan, index, *step, ++pass_number);
+        PassRecord record;
+        record.name = fmt::format("identify {}{}", name,
+                                  pass_number > 0 ? fmt::format(" (pass {})", pass_number + 1)
+                                                  : "");
+        BatchStore* storing = pass_number == 0 ? store.get() : nullptr;
+        record.stored = storing != nullptr;
+        status = run_identify_pass(plan, pass_origin, index, *step, storing, record);
+        if (status.is_ok() && storing) {
+          status = storing->commit();
+          record.stored = storing->usable();
+          // A further pass over the same documents begins from what this one stored.
+          if (status.is_ok() && storing->usable()) pass_origin = storing->origin();
+        }
+        outcome.passes.push_back(std::move(record));
+        ++pass_number;
       } while (status.is_ok() && step->another_pass());
       if (status.is_ok()) status = step->finish_identify();
       std::error_code ec;
@@ -173,13 +232,20 @@ Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSumma
       out.key("stage").value(name);
       out.end_object();
       WINNOW_RETURN_IF_ERROR(AtomicFile::write_whole(marker, out.take() + "\n"));
+      if (store && store->usable()) {
+        // The next pass begins here; what was stored before is no longer needed.
+        origin = store->origin();
+        stored = std::move(store);
+      }
     }
     summary.json = step->summary_json();
     summary.text = step->summary_text();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    summaries.push_back(std::move(summary));
+    outcome.summaries.push_back(std::move(summary));
   }
+  outcome.writing_origin = origin;
+  outcome.stored = std::move(stored);
   return Status::ok();
 }
 

@@ -10,6 +10,11 @@
 // A result whose marker matches this pipeline and input set is reused; anything else there is
 // removed and computed again. Identify passes read every input shard (also those an earlier
 // run completed), so the decision never depends on how a run was interrupted.
+//
+// Materialisation (`materialize: auto|always|never`): the first identify pass reads the input
+// and runs the stages before its global step; it can store its batches there (before the
+// step), so that the next pass — the next global step's identify pass, or the writing pass —
+// begins from them and runs only the stages after that point. Every stage then runs once.
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +23,8 @@
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
 #include "pipeline/autoscaler.h"
+#include "pipeline/batch_store.h"
+#include "pipeline/pass_origin.h"
 #include "pipeline/resources.h"
 #include "pipeline/run_options.h"
 #include "pipeline/run_report.h"
@@ -43,12 +50,27 @@ struct GlobalPassPlan {
   int threads = 1;
   uint64_t batch_size = 1024;
   OnError on_error = OnError::kFail;
+  // Whether identify passes store their batches before their global step for the passes after
+  // them (pipeline/batch_store.h), in work_dir.
+  MaterializeMode materialize = MaterializeMode::kAuto;
+  std::string work_dir;
+};
+
+// What the identify passes leave to the writing pass.
+struct GlobalPassOutcome {
+  std::vector<GlobalStepSummary> summaries;
+  std::vector<PassRecord> passes;
+  PassOrigin writing_origin;           // where the writing pass begins
+  std::unique_ptr<BatchStore> stored;  // the batches it begins from, if stored
 };
 
 bool has_global_steps(const std::vector<PassStage>& stages);
 
 // Leaves every global step ready for its remove pass. With PassMode::kRemoveOnly a complete
-// result must already exist for each (made by `winnow dedup identify`).
-Status run_global_passes(const GlobalPassPlan& plan, std::vector<GlobalStepSummary>& summaries);
+// result must already exist for each (made by `winnow dedup identify`). Each identify pass
+// begins where the one before left stored batches (or from the input) and, when the mode says
+// so and stages ran, stores its own before its global step; `outcome.writing_origin` says
+// where the writing pass begins.
+Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome);
 
 }  // namespace winnow

@@ -119,6 +119,10 @@ Status OutputLayout::prepare(bool overwrite) const {
   }
   // files/ exists once a media item was kept; a missing one lists as empty.
   WINNOW_RETURN_IF_ERROR(clean_folder(files_dir(), overwrite, true));
+  // What a killed run stored between its passes is of no use to another run.
+  std::error_code ec;
+  fs::remove_all(work_dir(), ec);
+  if (ec) return Status::errorf("cannot remove {}: {}", work_dir(), ec.message());
   return Status::ok();
 }
 

@@ -4,6 +4,7 @@
 //   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason
 //   OUT/errors/<name>.jsonl              records that could not be read
 //   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
+//   OUT/_work/                           batches stored between passes, only while a run lasts
 //   OUT/_done/<name>.json                completion marker, written last
 //   OUT/stats.json                       the run's accounting
 //   OUT/metrics.jsonl                    per-step metrics, one line per interval (live)
@@ -37,6 +38,7 @@ class OutputLayout {
   std::string rejected_dir() const { return in_dir(output_names::kRejectedDir); }
   std::string errors_dir() const { return in_dir(output_names::kErrorsDir); }
   std::string files_dir() const { return in_dir(output_names::kFilesDir); }
+  std::string work_dir() const { return in_dir(output_names::kWorkDir); }
 
  private:
   std::string in_dir(std::string_view name) const { return dir_ + "/" + std::string(name); }

@@ -29,6 +29,26 @@ PassRunner::~PassRunner() {
   if (monitor_) monitor_->stop();
 }
 
+std::vector<PartTotal> PassRunner::part_totals() const {
+  std::vector<PartTotal> totals;
+  for (size_t g = 0; g < runners_.size(); ++g) {
+    const StageRunner& runner = *runners_[g];
+    for (size_t k = 0; k < runner.parts(); ++k) {
+      const StepMetrics& m = runner.part_metrics(k);
+      totals.push_back({runner.part_name(k), m.busy_ns.load(), m.batches.load()});
+    }
+  }
+  return totals;
+}
+
+uint64_t PassRunner::busy_ns_of(const std::vector<std::string>& names) const {
+  uint64_t total = 0;
+  for (const PartTotal& part : part_totals()) {
+    if (std::find(names.begin(), names.end(), part.name) != names.end()) total += part.busy_ns;
+  }
+  return total;
+}
+
 void PassRunner::fail(const Status& status) {
   {
     std::lock_guard lock(failure_mutex_);

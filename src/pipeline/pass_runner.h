@@ -69,6 +69,10 @@ class PassRunner {
   const StageRunner& runner(size_t group) const { return *runners_.at(group); }
   size_t runner_count() const { return runners_.size(); }
   const RunMonitor* monitor() const { return monitor_.get(); }
+  // Every part's busy time and batches so far, in pass order (safe while the pass runs).
+  std::vector<PartTotal> part_totals() const;
+  // The busy time so far of the parts named `names` (safe while the pass runs).
+  uint64_t busy_ns_of(const std::vector<std::string>& names) const;
 
  private:
   ShardSource& source_;

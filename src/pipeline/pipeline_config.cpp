@@ -198,7 +198,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   WINNOW_RETURN_IF_ERROR(
       r.check_keys(root, "the pipeline",
                    {"input", "output", "on_error", "threads", "gpus", "autoscale", "fuse",
-                    "batch_size", "batch_bytes", "seed", "stages"}));
+                    "materialize", "batch_size", "batch_bytes", "seed", "stages"}));
 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(
@@ -259,6 +259,18 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   }
   WINNOW_RETURN_IF_ERROR(r.read(root, "threads", config.threads, "an integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "fuse", config.fuse, "true or false"));
+  if (YAML::Node materialize = root["materialize"]) {
+    std::string mode = materialize.IsScalar() ? materialize.Scalar() : "";
+    if (mode == "auto") {
+      config.materialize = MaterializeMode::kAuto;
+    } else if (mode == "always") {
+      config.materialize = MaterializeMode::kAlways;
+    } else if (mode == "never") {
+      config.materialize = MaterializeMode::kNever;
+    } else {
+      return r.error(materialize, "materialize must be auto, always or never");
+    }
+  }
   int64_t batch_size = static_cast<int64_t>(config.batch_size);
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", batch_size, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_bytes", config.batch_bytes, "a positive integer"));

@@ -17,6 +17,8 @@
 //               shrink_cycles: 3, grace_ms: 5000, window: 64, starved_busy: 0.5}
 //                         # or autoscale: false (see pipeline/autoscaler.h for each key)
 //   fuse: true            # run consecutive ordinary CPU stages as one step (step_fusion.h)
+//   materialize: auto     # auto | always | never: dedup passes store their batches so the
+//                         # stages before a dedup step run once (pipeline/batch_store.h)
 //   batch_size: 1024      # documents per batch
 //   seed: 42
 //   stages:
@@ -39,6 +41,8 @@
 namespace winnow {
 
 enum class OnError { kFail, kSkip };
+// Whether identify passes store their batches for the passes after them (batch_store.h).
+enum class MaterializeMode { kAuto, kAlways, kNever };
 
 struct StageConfig {
   const StageSpec* spec = nullptr;
@@ -79,6 +83,9 @@ struct PipelineConfig {
   double gpus = -1;  // < 0: detect
   AutoscaleSettings autoscale;
   bool fuse = true;  // never changes output bytes: not in the fingerprint
+  // Whether identify passes store their batches for the passes after them (batch_store.h);
+  // never changes output bytes: not in the fingerprint.
+  MaterializeMode materialize = MaterializeMode::kAuto;
   uint64_t batch_size = 1024;
   uint64_t batch_bytes = 4 << 20;
   uint64_t seed = 42;

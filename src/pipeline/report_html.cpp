@@ -190,23 +190,6 @@ std::string funnel_chart(const RunReport& report) {
   return svg + "</svg>\n";
 }
 
-// The steps as the executor ran them: a fused group is one step (one series per chart: its
-// members share its workers and queue); other stages are their own.
-std::vector<std::string> executed_step_names(const RunReport& report) {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < report.steps.size(); ++i) {
-    auto group = std::find_if(report.fused_groups.begin(), report.fused_groups.end(),
-                              [i](const FusedGroupReport& g) { return g.first_step == i; });
-    if (group != report.fused_groups.end()) {
-      names.push_back(group->name);
-      i += group->steps - 1;
-    } else {
-      names.push_back(report.steps[i].name);
-    }
-  }
-  return names;
-}
-
 std::string step_row(const std::string& name, const std::string& workers,
                      const std::string& scaling, const StepSummary& s, const std::string& fill,
                      uint64_t in, uint64_t kept, const std::string& items,
@@ -224,6 +207,23 @@ std::string items_text(const StepReport& st) {
                                                  : st.kind_in + "s → " + st.kind_out + "s";
   std::string fan = fan_text(st);
   return escape(fan.empty() ? text : text + ": " + fan);
+}
+
+// One row per pass over the data: where it began, how long it took, whether it stored its
+// batches for the passes after it.
+std::string pass_table(const RunReport& report) {
+  if (report.passes.empty()) return {};
+  std::string html =
+      "<table><tr><th>pass</th><th>from</th><th>seconds</th><th>busy s</th><th>stored</th>"
+      "</tr>\n";
+  for (const PassRecord& pass : report.passes) {
+    double busy = 0;
+    for (const PartTotal& part : pass.parts) busy += part.busy_ns / 1e9;
+    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td><td>{}</td></tr>\n",
+                        escape(pass.name), escape(pass.origin), pass.seconds, busy,
+                        pass.stored ? "yes" : "");
+  }
+  return html + "</table>\n";
 }
 
 // One row per level of fan-out and item kind: the items made there and how each ended.
@@ -255,9 +255,15 @@ std::string step_table(const RunReport& report) {
     return fmt::format("{} / {}", s.scale_ups, s.scale_downs);
   };
   auto fill = [](const StepSummary& s) { return fmt::format("{:.0f}%", 100 * s.mean_input_fill); };
+  auto group_of = [&](size_t i) {
+    return std::find_if(report.fused_groups.begin(), report.fused_groups.end(),
+                        [i](const FusedGroupReport& g) {
+                          return std::find(g.members.begin(), g.members.end(), i) !=
+                                 g.members.end();
+                        });
+  };
   for (size_t i = 0; i < report.steps.size(); ++i) {
-    auto group = std::find_if(report.fused_groups.begin(), report.fused_groups.end(),
-                              [i](const FusedGroupReport& g) { return g.first_step == i; });
+    auto group = group_of(i);
     if (group == report.fused_groups.end()) {
       const StepReport& st = report.steps[i];
       html += step_row(escape(st.name), workers(st.workers, st.summary, st.pinned),
@@ -265,17 +271,17 @@ std::string step_table(const RunReport& report) {
                        items_text(st), "");
       continue;
     }
-    size_t last = std::min(report.steps.size(), i + group->steps) - 1;
-    html += step_row(fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->steps),
-                     workers(group->workers, group->summary, false), scaling(group->summary),
-                     group->summary, fill(group->summary), report.steps[i].docs_in,
-                     report.steps[last].kept, "", " class=\"group\"");
-    for (size_t k = i; k <= last; ++k) {
+    if (group->members.front() != i) continue;  // listed under its group's row
+    const StepReport& last = report.steps.at(group->members.back());
+    html += step_row(
+        fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->members.size()),
+        workers(group->workers, group->summary, false), scaling(group->summary), group->summary,
+        fill(group->summary), report.steps[i].docs_in, last.kept, "", " class=\"group\"");
+    for (size_t k : group->members) {
       const StepReport& st = report.steps[k];
       html += step_row("&#8627; " + escape(st.name), "shared", "", st.summary, "", st.docs_in,
                        st.kept, items_text(st), " class=\"member\"");
     }
-    i = last;
   }
   return html + "</table>\n";
 }
@@ -283,7 +289,7 @@ std::string step_table(const RunReport& report) {
 }  // namespace
 
 std::string render_report_html(const RunReport& report) {
-  std::vector<std::string> names = executed_step_names(report);
+  const std::vector<std::string>& names = report.executor_steps;
   const RunCounts& t = report.totals;
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -315,6 +321,7 @@ std::string render_report_html(const RunReport& report) {
   html += funnel_chart(report);
   html += step_table(report);
   html += level_table(t);
+  html += pass_table(report);
   const auto& samples = report.samples;
   html += line_chart(
       "Workers per step (target)", "workers", names, samples,

@@ -42,6 +42,23 @@ struct RunSample {
   std::vector<StepSample> steps;
 };
 
+// What one part (a step before fusion) of a pass did: its busy time and batches.
+struct PartTotal {
+  std::string name;
+  uint64_t busy_ns = 0;
+  uint64_t batches = 0;
+};
+
+// One pass over the data: which, where it began, whether it stored its batches for the passes
+// after it, and what each part cost.
+struct PassRecord {
+  std::string name;    // "identify exact_dedup", "write"
+  std::string origin;  // "the input", "the batches stored before exact_dedup"
+  bool stored = false;
+  double seconds = 0;
+  std::vector<PartTotal> parts;
+};
+
 struct StepSummary {
   int workers_min = 0;  // targets over the run
   int workers_max = 0;

@@ -137,7 +137,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.begin_object();
     out.key("name").value(group.name);
     out.key("stages").begin_array();
-    for (size_t k = group.first_step; k < group.first_step + group.steps; ++k) {
+    for (size_t k : group.members) {
       if (k < report.steps.size()) out.value(report.steps[k].name);
     }
     out.end_array();
@@ -145,6 +145,20 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("batches").value(group.batches);
     out.key("busy_seconds").value(group.busy_seconds);
     write_summary_members(out, group.summary);
+    out.end_object();
+  }
+  out.end_array();
+  // Every pass over the data, where it began and what each of its parts cost.
+  out.key("passes").begin_array();
+  for (const PassRecord& pass : report.passes) {
+    out.begin_object();
+    out.key("name").value(pass.name);
+    out.key("origin").value(pass.origin);
+    out.key("stored").value(pass.stored);
+    out.key("seconds").value(pass.seconds);
+    out.key("busy_seconds").begin_object();
+    for (const PartTotal& part : pass.parts) out.key(part.name).value(part.busy_ns / 1e9);
+    out.end_object();
     out.end_object();
   }
   out.end_array();
@@ -223,12 +237,21 @@ std::string format_summary(const RunReport& report) {
     s += fmt::format(
         "  fused: {} ran its {} steps in turn on each batch: {} worker(s) shared by them, "
         "{:.0f}% busy, {:.2f} ms per batch\n",
-        group.name, group.steps, group.workers, 100 * group.summary.busy_fraction,
+        group.name, group.members.size(), group.workers, 100 * group.summary.busy_fraction,
         group.summary.mean_service_ms);
   }
   for (const GlobalStepSummary& step : report.global_steps) {
     s += fmt::format("  {}{}: {}", step.name, step.reused ? " (identify result reused)" : "",
                      step.text);
+  }
+  if (report.passes.size() > 1) {
+    for (const PassRecord& pass : report.passes) {
+      double busy = 0;
+      for (const PartTotal& part : pass.parts) busy += part.busy_ns / 1e9;
+      s += fmt::format("  pass {}: from {}, {:.2f} s, {:.2f} s busy{}\n", pass.name, pass.origin,
+                       pass.seconds, busy,
+                       pass.stored ? "; stored its batches for the passes after it" : "");
+    }
   }
   for (const auto& [name, level] : t.levels) {
     if (t.levels.size() == 1 && level.fanned_out == 0 && level.merged == 0) break;  // as above

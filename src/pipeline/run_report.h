@@ -49,8 +49,7 @@ struct StepReport {
 // Consecutive stages that ran as one executor step (pipeline/step_fusion.h).
 struct FusedGroupReport {
   std::string name;
-  size_t first_step = 0;  // index into RunReport::steps of the first member
-  size_t steps = 0;       // members
+  std::vector<size_t> members;  // indices into RunReport::steps, in order
   int workers = 0;
   uint64_t batches = 0;
   double busy_seconds = 0;  // the whole step (members plus the counting between them)
@@ -73,6 +72,9 @@ struct RunReport {
   std::vector<FusedGroupReport> fused_groups;
   int autoscale_interval_ms = 0;
   int autoscale_cycles = 0;
+  // The writing pass's executor steps (a fused group is one), in order: what each RunSample's
+  // StepSamples are of.
+  std::vector<std::string> executor_steps;
   // One per interval, for report.html. Each holds one StepSample per executor step: a fused
   // group is one (its members in StepSample::parts), so with fusion on these do not line up
   // with `steps` (see fused_groups; metrics.jsonl writes them out per stage).
@@ -80,6 +82,8 @@ struct RunReport {
   std::string output_dir;
   std::string fingerprint;
   std::vector<GlobalStepSummary> global_steps;
+  // Every pass over the data, in order: the identify passes, then the writing pass.
+  std::vector<PassRecord> passes;
   bool identify_only = false;  // `winnow dedup identify`: no document was written
   // The pipeline could not be set up (a stage's parameter or model, the resources it needs):
   // nothing was read and the output folder was not touched. The CLI exits 2, as for a bad

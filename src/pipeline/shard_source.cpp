@@ -85,7 +85,11 @@ Status ShardSource::read_into(DocBatch& ticket) {
   uint64_t consumed = lease->reader->compressed_bytes_read();
   compressed_bytes_ += consumed - lease->reported;
   lease->reported = consumed;
-  if (!batch) return Status::errorf("{}: read past the end of the file", inputs_[shard].path);
+  if (!batch) {
+    std::string failure = lease->reader->failure();
+    if (!failure.empty()) return Status::error(failure);
+    return Status::errorf("{}: read past the end of the file", inputs_[shard].path);
+  }
   input_bytes_ += batch->raw_input_bytes;
   const bool ended = batch->end_of_shard;
   ticket = std::move(*batch);

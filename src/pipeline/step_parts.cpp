@@ -29,12 +29,12 @@ PassStep plain_step(StageRunner::Part part) {
   return {std::move(part), FusionCandidate{std::move(name), StageResources{}, 0, false}};
 }
 
-std::vector<PassStep> leading_steps(const JsonlParser& parser,
+std::vector<PassStep> leading_steps(const PassOrigin& origin, const JsonlParser& parser,
                                     const std::vector<InputFile>& inputs, OnError on_error,
-                                    const std::vector<PassStage>& stages, size_t count) {
+                                    const std::vector<PassStage>& stages, size_t to) {
   std::vector<PassStep> steps;
-  steps.push_back(plain_step(parse_part(parser, inputs, on_error)));
-  for (size_t i = 0; i < count && i < stages.size(); ++i) {
+  if (!origin.stored()) steps.push_back(plain_step(parse_part(parser, inputs, on_error)));
+  for (size_t i = origin.first_stage; i < to && i < stages.size(); ++i) {
     steps.push_back({stage_part(stages[i].name, *stages[i].stage), stages[i].fusion});
   }
   return steps;

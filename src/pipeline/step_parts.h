@@ -9,6 +9,7 @@
 #include "core/stage.h"
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
+#include "pipeline/pass_origin.h"
 #include "pipeline/pass_runner.h"
 #include "pipeline/pipeline_config.h"
 #include "pipeline/stage_runner.h"
@@ -32,10 +33,12 @@ StageRunner::Part parse_part(const JsonlParser& parser, const std::vector<InputF
 // `stage` must outlive the part.
 StageRunner::Part stage_part(const std::string& name, Stage& stage);
 
-// `parse`, then the first `count` stages.
-std::vector<PassStep> leading_steps(const JsonlParser& parser,
+// The steps a pass begins with: `parse` when it reads the input (stored batches were parsed
+// already), then the stages from origin.first_stage up to, not including, stage `to`. `inputs`
+// are the input files (named in parse errors).
+std::vector<PassStep> leading_steps(const PassOrigin& origin, const JsonlParser& parser,
                                     const std::vector<InputFile>& inputs, OnError on_error,
-                                    const std::vector<PassStage>& stages, size_t count);
+                                    const std::vector<PassStage>& stages, size_t to);
 
 // An ordinary CPU step (fusable with its neighbours).
 PassStep plain_step(StageRunner::Part part);

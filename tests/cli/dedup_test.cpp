@@ -204,6 +204,59 @@ TEST_F(DedupCli, JaccardVerificationRunsASecondPassAndStaysDeterministic) {
       0.8);
 }
 
+// materialize: the first identify pass stores its batches before exact_dedup; the fuzzy
+// identify passes (two: Jaccard verification) and the writing pass begin from them, so
+// text_length and the parsing run once. The output is the same whether batches are stored or not.
+TEST_F(DedupCli, StoringBatchesBetweenPassesRunsEachStageOnceAndChangesNothing) {
+  std::string out;
+  auto with_mode = [&](const std::string& mode) {
+    std::string path = dir_->file("materialize-" + mode + ".yaml");
+    write_file(path, "materialize: " + mode + "\n" + read_file(pipeline(*dir_, "base-" + mode,
+                                                                           "    jaccard_threshold: 0.8\n")));
+    return path;
+  };
+  ASSERT_EQ(winnow("run " + with_mode("never") + input() + " -q -o " + dir_->file("m-never") +
+                       " -t 2",
+                   &out),
+            0)
+      << out;
+  auto expected = result_tree(dir_->file("m-never"));
+  for (const char* mode : {"always", "auto"}) {
+    for (const char* threads : {"1", "3"}) {
+      std::string target = dir_->file(std::string("m-") + mode + threads);
+      ASSERT_EQ(winnow("run " + with_mode(mode) + input() + " -q -o " + target + " -t " + threads,
+                       &out),
+                0)
+          << out;
+      EXPECT_TRUE(result_tree(target) == expected) << mode << " " << threads;
+      EXPECT_FALSE(fs::exists(target + "/_work")) << "stored batches left behind";
+    }
+  }
+  simdjson::dom::parser parser;
+  auto passes = stats(dir_->file("m-always1"), parser)["passes"].get_array().value();
+  std::vector<std::string> described;
+  for (simdjson::dom::element pass : passes) {
+    std::string name(pass["name"].get_string().value());
+    described.push_back(name + " from " + std::string(pass["origin"].get_string().value()));
+    simdjson::dom::object busy = pass["busy_seconds"].get_object().value();
+    bool ran_length = busy["text_length"].error() == simdjson::SUCCESS;
+    bool parsed = busy["parse"].error() == simdjson::SUCCESS;
+    EXPECT_EQ(ran_length, name == "identify exact_dedup") << name;
+    EXPECT_EQ(parsed, name == "identify exact_dedup") << name;
+    EXPECT_EQ(bool(pass["stored"].get_bool().value()), name == "identify exact_dedup") << name;
+  }
+  const std::string stored = "the batches stored before 'exact_dedup'";
+  EXPECT_EQ(described, (std::vector<std::string>{
+                           "identify exact_dedup from the input",
+                           "identify fuzzy_dedup from " + stored,
+                           "identify fuzzy_dedup (pass 2) from " + stored, "write from " + stored}));
+  // With never, every pass reads the input and runs text_length again.
+  auto never = stats(dir_->file("m-never"), parser)["passes"].get_array().value();
+  for (simdjson::dom::element pass : never) {
+    EXPECT_EQ(std::string_view(pass["origin"].get_string().value()), "the input");
+  }
+}
+
 TEST_F(DedupCli, OnePermutationSchemeFindsThePlantedDuplicates) {
   std::string out;
   std::string p = pipeline(*dir_, "oph", "    scheme: one_permutation\n");
