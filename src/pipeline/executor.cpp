@@ -230,6 +230,8 @@ Status PipelineRun::run_writing_pass() {
     for (const StageGroup& group : pass_->groups()) names.push_back(group.name);
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
                                                  ProgressDisplay::stderr_is_terminal());
+    // Name the pass only when there are several.
+    if (!global_.passes.empty()) progress->set_pass("write");
   }
   pass_->set_progress(progress.get());
   if (options_.progress && origin.stored()) {

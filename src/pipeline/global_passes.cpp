@@ -88,6 +88,7 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
     for (const StageGroup& group : pass.groups()) names.push_back(group.name);
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
                                                  ProgressDisplay::stderr_is_terminal());
+    progress->set_pass(record.name);
     pass.set_progress(progress.get());
   }
   Status status = pass.run();

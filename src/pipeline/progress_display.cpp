@@ -34,8 +34,9 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
   double rate = s.t > 0 ? mb / s.t : 0;
   double pct = total_ > 0 ? 100.0 * std::min<double>(1.0, double(s.compressed_bytes) / total_) : 0;
   std::string head =
-      fmt::format("[winnow] {:.0f}s  {} docs  {:.1f} MB read ({:.0f}%)  {:.1f} MB/s  ETA {}", s.t,
-                  s.documents_done, mb, pct, rate, eta_text(s, total_));
+      fmt::format("[winnow{}] {:.0f}s  {} docs  {:.1f} MB read ({:.0f}%)  {:.1f} MB/s  ETA {}",
+                  pass_.empty() ? "" : " " + pass_, s.t, s.documents_done, mb, pct, rate,
+                  eta_text(s, total_));
   if (!terminal) {
     std::string line = head;
     for (size_t i = 0; i < s.steps.size() && i < names_.size(); ++i) {

@@ -17,6 +17,8 @@ class ProgressDisplay {
  public:
   ProgressDisplay(uint64_t total_compressed_bytes, std::vector<std::string> step_names,
                   bool terminal, double log_every_seconds = 10);
+  // Which pass this is ("identify exact_dedup", "write"): named in every line when set.
+  void set_pass(std::string pass) { pass_ = std::move(pass); }
   // Called from the monitor's thread with the latest totals and the last interval's steps.
   void update(const RunSample& sample);
   void stop();  // clears the live block
@@ -30,6 +32,7 @@ class ProgressDisplay {
   std::vector<std::string> names_;
   bool terminal_;
   double log_every_;
+  std::string pass_;
   std::mutex mutex_;
   int lines_shown_ = 0;
   double last_log_ = 0;

@@ -53,5 +53,15 @@ TEST(ProgressDisplay, LogLineForNonTerminals) {
   EXPECT_EQ(line.find('\033'), std::string::npos);  // no terminal escapes in a log
 }
 
+TEST(ProgressDisplay, NamesThePassWhenThereAreSeveral) {
+  ProgressDisplay display(100'000'000, {"read", "embed"}, false);
+  EXPECT_THAT(display.render(sample(), false), ::testing::StartsWith("[winnow] "));
+  display.set_pass("identify exact_dedup");
+  EXPECT_THAT(display.render(sample(), false),
+              ::testing::StartsWith("[winnow identify exact_dedup] "));
+  EXPECT_THAT(display.render(sample(), true),
+              ::testing::StartsWith("[winnow identify exact_dedup] "));
+}
+
 }  // namespace
 }  // namespace winnow
