@@ -118,7 +118,11 @@ std::optional<std::string> convert(const YAML::Node& node, ParamType type,
         list.push_back(node.Scalar());  // a single string is a list of one
       } else if (node.IsSequence()) {
         for (const auto& item : node) {
-          if (!item.IsScalar()) return "must be a list of strings, got a nested " + describe();
+          if (!item.IsScalar()) {
+            return std::string("must be a list of strings, got ") +
+                   (item.IsMap() ? "a map" : item.IsSequence() ? "a list" : "nothing") +
+                   " inside the list";
+          }
           list.push_back(item.Scalar());
         }
       } else {

@@ -387,6 +387,7 @@ RunReport PipelineRun::execute() {
     std::filesystem::remove_all(layout_->work_dir(), ec);
   }
   report_.status = status;
+  report_.stopped = !status.is_ok() && options_.stop_requested && options_.stop_requested->load();
   report_.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   report_steps();

@@ -1,5 +1,6 @@
 #include "pipeline/pipeline_config.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
@@ -386,6 +387,11 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
   YAML::Node root;
   try {
     root = YAML::Load(yaml);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own words for this are "bad file".
+    return Status::errorf("{}:{}: invalid YAML: nested {} levels deep, the most YAML's parser "
+                          "takes",
+                          source, e.mark.line + 1, e.depth());
   } catch (const YAML::Exception& e) {
     return Status::errorf("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg);
   }

@@ -11,7 +11,9 @@ namespace winnow {
 namespace {
 
 std::string eta_text(const RunSample& s, uint64_t total) {
-  if (total == 0 || s.compressed_bytes == 0 || s.compressed_bytes > total || s.t <= 0) return "--";
+  // Everything read, the last batches still in the stages: no estimate from reading speed.
+  if (total > 0 && s.compressed_bytes >= total) return "finishing";
+  if (total == 0 || s.compressed_bytes == 0 || s.t <= 0) return "--";
   double remaining = s.t * double(total - s.compressed_bytes) / double(s.compressed_bytes);
   int secs = static_cast<int>(remaining);
   return fmt::format("{}:{:02}", secs / 60, secs % 60);
@@ -47,8 +49,10 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
     return line + "\n";
   }
   std::string block = head + "\n";
-  block += fmt::format("  {:<20} {:>7} {:>6} {:>9} {:>11} {:>10}\n", "step", "workers", "busy",
-                       "queue", "docs/s", "ms/batch");
+  size_t width = 20;  // the step column fits the longest name: none is cut
+  for (const std::string& name : names_) width = std::max(width, name.size());
+  block += fmt::format("  {:<{}} {:>7} {:>6} {:>9} {:>11} {:>10}\n", "step", width, "workers",
+                       "busy", "queue", "docs/s", "ms/batch");
   for (size_t i = 0; i < s.steps.size() && i < names_.size(); ++i) {
     const StepSample& st = s.steps[i];
     std::string workers = fmt::format("{}", st.ready);
@@ -57,9 +61,8 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
     std::string bar;
     int filled = static_cast<int>(st.input_fill * 8 + 0.5);
     for (int k = 0; k < 8; ++k) bar += k < filled ? "#" : ".";
-    block +=
-        fmt::format("  {:<20} {:>7} {:>5.0f}% {:>9} {:>11.0f} {:>10.2f}\n", names_[i].substr(0, 20),
-                    workers, 100 * st.busy_fraction, bar, st.docs_per_s, st.mean_service_ms);
+    block += fmt::format("  {:<{}} {:>7} {:>5.0f}% {:>9} {:>11.0f} {:>10.2f}\n", names_[i], width,
+                         workers, 100 * st.busy_fraction, bar, st.docs_per_s, st.mean_service_ms);
   }
   return block;
 }

@@ -307,7 +307,8 @@ std::string render_report_html(const RunReport& report) {
   html += fmt::format(
       "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
       "output {}</p>\n",
-      report.status.is_ok() ? "done" : "FAILED", escape(std::string("winnow ") + kVersion),
+      report.status.is_ok() ? "done" : report.stopped ? "stopped" : "FAILED",
+      escape(std::string("winnow ") + kVersion),
       report.elapsed_seconds, report.threads, report.gpus,
       report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",
                                       report.autoscale_interval_ms, report.autoscale_cycles)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/json_text.h"
 #include "core/version.h"
 #include "io/atomic_file.h"
@@ -76,7 +78,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   JsonWriter out(true);
   out.begin_object();
   out.key("winnow_version").value(kVersion);
-  out.key("status").value(report.status.is_ok() ? "ok" : "failed");
+  out.key("status").value(report.status.is_ok() ? "ok" : report.stopped ? "stopped" : "failed");
   if (!report.status.is_ok()) out.key("error").value(report.status.message());
   out.key("fingerprint").value(report.fingerprint);
   out.key("elapsed_seconds").value(report.elapsed_seconds);
@@ -194,7 +196,8 @@ std::string format_summary(const RunReport& report) {
   const RunCounts& t = report.totals;
   std::string s;
   s += fmt::format("winnow: {} in {:.2f} s with {} threads{} ({}) -> {}\n",
-                   report.status.is_ok() ? "done" : "FAILED", report.elapsed_seconds,
+                   report.status.is_ok() ? "done" : report.stopped ? "stopped" : "FAILED",
+                   report.elapsed_seconds,
                    report.threads, report.gpus > 0 ? fmt::format(", {} GPUs", report.gpus) : "",
                    report.autoscaled ? "autoscaled" : "fixed workers", report.output_dir);
   if (!report.status.is_ok()) {
@@ -208,14 +211,15 @@ std::string format_summary(const RunReport& report) {
     }
     s += "  identify only: no document written; `winnow dedup remove` with the same pipeline "
          "and input writes them\n";
-    if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
     return s;
   }
   s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
                    report.input_files, report.skipped_files, t.input_bytes / 1e6,
                    report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
-  s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10} {:>6}  {}\n", "step", "workers", "in",
-                   "out", "busy s", "busy%", "dropped");
+  size_t width = 24;  // the step column fits the longest name
+  for (const StepReport& step : report.steps) width = std::max(width, step.name.size());
+  s += fmt::format("  {:<{}} {:>8} {:>12} {:>12} {:>10} {:>6}  {}\n", "step", width, "workers",
+                   "in", "out", "busy s", "busy%", "dropped");
   for (const StepReport& step : report.steps) {
     std::string dropped;
     for (const auto& [reason, n] : step.dropped) {
@@ -229,7 +233,7 @@ std::string format_summary(const RunReport& report) {
       dropped += fmt::format("{}merged {} into {}", dropped.empty() ? "" : ", ", step.merged,
                              step.merge_results);
     }
-    s += fmt::format("  {:<24} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name,
+    s += fmt::format("  {:<{}} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name, width,
                      step.workers, step.docs_in, step.kept, step.busy_seconds,
                      100 * step.summary.busy_fraction, dropped.empty() ? "-" : dropped);
   }
@@ -260,7 +264,7 @@ std::string format_summary(const RunReport& report) {
                      level.fanned_out, level.merged);
   }
   s += "  " + reconcile_text(t) + "\n";
-  if (!report.status.is_ok()) s += "  error: " + report.status.message() + "\n";
+  // The error itself goes to stderr once (the CLI prints it), not here as well.
   return s;
 }
 

@@ -58,6 +58,7 @@ struct FusedGroupReport {
 
 struct RunReport {
   Status status;
+  bool stopped = false;  // by a signal (Ctrl-C, SIGTERM): not a failure of the run
   RunCounts totals;  // this run's shards plus the completed shards it skipped
   std::vector<StepReport> steps;
   size_t input_files = 0;

@@ -146,6 +146,20 @@ TEST_F(PipelineConfigTest, UnknownTopLevelKey) {
   EXPECT_THAT(message, HasSubstr("threads"));  // lists the known keys
 }
 
+TEST_F(PipelineConfigTest, MessagesSayWhatIsWrongInPlainWords) {
+  // A file nested deeper than YAML's parser takes (yaml-cpp says "bad file").
+  std::string deep = error_of("stages: " + std::string(5000, '[') + std::string(5000, ']'));
+  EXPECT_THAT(deep, HasSubstr("name.yaml:1: invalid YAML: nested 500 levels deep"));
+  EXPECT_THAT(deep, ::testing::Not(HasSubstr("bad file")));
+  // A list where a list of strings' item belongs.
+  std::string nested = error_of(
+      "stages:\n"
+      "  - {stage: select, field: lang, in: [[en, de]]}\n");
+  EXPECT_THAT(nested, HasSubstr("must be a list of strings, got a list inside the list"));
+  EXPECT_THAT(error_of("materialize: sometimes\n"),
+              HasSubstr("materialize must be auto, always or never"));
+}
+
 TEST_F(PipelineConfigTest, UnknownKeyInInput) {
   std::string message = error_of(
       "seed: 1\n"
