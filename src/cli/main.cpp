@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/stop_watchdog.h"
 #include "core/version.h"
 #include "stages/builtin_stages.h"
 #include "pipeline/executor.h"
@@ -73,7 +74,14 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
   }
   install_stop_handlers();
   options.stop_requested = &g_stop_requested;
-  RunReport report = run_pipeline(*config, options);
+  RunReport report;
+  {
+    // A stop request ends the run within a few seconds, even with a stage stuck in a document.
+    StopWatchdog watchdog(g_stop_requested,
+                          options.output.empty() ? config->output_path : options.output,
+                          std::chrono::seconds(3));
+    report = run_pipeline(*config, options);
+  }
   if (report.setup_failed) {  // nothing ran: a summary of zeros would only hide the message
     std::cerr << "winnow: " << report.status.message() << "\n";
     return 2;

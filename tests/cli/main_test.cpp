@@ -264,6 +264,62 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
   EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")));
 }
 
+// A stop ends the run within seconds even while a stage is stuck inside one document: gumbo on
+// a page of 300,000 nested inline elements (max_depth raised) takes minutes. The shard finished
+// before stays complete, nothing half-written remains, the exit code is 130.
+TEST(Cli, AStopEndsTheRunEvenWithAStageStuckInADocument) {
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  write_file(dir.file("in/a-small.jsonl"),
+             R"({"id": "ok", "text": "<html><body><p>A short page.</p></body></html>"})" "\n");
+  std::string page = "<html><body>";
+  for (int i = 0; i < 300000; ++i) page += "<b><i><u><s>";
+  write_file(dir.file("in/b-deep.jsonl"), R"({"id": "deep", "text": ")" + page + "\"}\n");
+  std::string pipeline = pipeline_file(dir,
+                                       "stages:\n"
+                                       "  - {stage: html_extract, parser: gumbo, max_depth: "
+                                       "10000000, max_input_bytes: 67108864}\n");
+  std::string args = "run " + pipeline + " -t 1 -i " + dir.file("in") + " -o ";
+  std::string target = dir.file("out");
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + kWinnow + " " + args + target + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Once the small shard is done the deep page is in gumbo.
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(target + "/_done/a-small.json") && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(pid, SIGTERM);
+  // Patience, not a speed test: without the watchdog this waits for gumbo, minutes.
+  int status = 0;
+  bool exited = false;
+  give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      exited = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!exited) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  ASSERT_TRUE(exited) << "the run did not stop";
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_TRUE(fs::exists(target + "/a-small.jsonl.zst"));
+  EXPECT_FALSE(fs::exists(target + "/b-deep.jsonl.zst"));
+  for (const auto& entry : fs::recursive_directory_iterator(target)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos)
+        << "left behind: " << entry.path();
+  }
+}
+
 TEST(Cli, ExamplePipelinesRun) {
   TempDir dir;
   std::string out;
