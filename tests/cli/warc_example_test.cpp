@@ -121,6 +121,10 @@ class WarcExample : public ::testing::Test {
     ASSERT_NE(read_file(local + "latin1.html"), read_file(local + "roundtrip.html"));
     // A binary served as text/html.
     fs::copy_file("/bin/true", local + "binary.html");
+    // A page with nothing but navigation: no main text.
+    write_file(local + "navigation.html",
+               "<html><head><title>Index</title></head><body><nav><a href=\"a.html\">Home</a> | "
+               "<a href=\"b.html\">Next</a></nav></body></html>\n");
 
     server_ = std::make_unique<LocalHttpServer>(site_, dir_);
     ASSERT_NE(server_->port(), 0) << read_file(dir_.file("server.log"));
@@ -141,6 +145,7 @@ class WarcExample : public ::testing::Test {
                      server_->url("local/latin1.html") + " " +
                      server_->url("local/roundtrip.html") + " " +
                          server_->url("local/binary.html") + " " +
+                         server_->url("local/navigation.html") + " " +
                          server_->url("local/missing.html") + " 2>&1",
                      &log);
     ASSERT_TRUE(rc == 0 || rc == 8) << rc << "\n" << log << read_file(dir_.file("server.log"));
@@ -238,6 +243,11 @@ TEST_F(WarcExample, CrawledPagesComeOutAsTheirMainText) {
   EXPECT_FALSE(all[server_->url("local/binary.html")].drop_reason.empty());
   // The 404 page is not a document.
   EXPECT_FALSE(all.count(server_->url("local/missing.html")));
+  // A page with nothing to keep is rejected as it came, so that one can see why.
+  ASSERT_TRUE(all.count(server_->url("local/navigation.html")));
+  const Doc& navigation = all[server_->url("local/navigation.html")];
+  EXPECT_FALSE(navigation.drop_reason.empty());  // no_text, or unknown_language first
+  EXPECT_THAT(navigation.text, HasSubstr("<nav><a href=\"a.html\">Home</a>"));
 }
 
 TEST_F(WarcExample, OutputDoesNotDependOnThreadsOrBatchSize) {

@@ -5,7 +5,8 @@
 // in a `charset` field. Beyond NeMo (opt-in, off by default so that NeMo users get NeMo's
 // decisions): frequency-derived stop words, code_in_context and the container pass. Documents left
 // with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
-// dropped (unknown_language) unless told otherwise.
+// dropped (unknown_language) unless told otherwise. A dropped page with nothing extracted keeps
+// its page as its text, so that rejected/ shows what had nothing to keep.
 #include <simdjson.h>
 
 #include <memory>
@@ -44,7 +45,8 @@ class HtmlExtractStage final : public Stage {
       HtmlExtraction result = extractor_.extract(batch.text(i), content_type, !raw);
       charset.set_string(i, result.charset);
       if (language && justext) language->set_string(i, result.language);
-      batch.set_text(i, result.text);
+      // A page with nothing extracted stays itself, so that rejected/ shows why.
+      if (!result.text.empty()) batch.set_text(i, result.text);
       if (justext && drop_unknown_language_ && !result.language.empty() &&
           result.language == "un" && extractor_.options().language.empty()) {
         batch.drop(i, unknown_language_);

@@ -95,6 +95,9 @@ TEST_F(HtmlExtractTest, DropsPagesWithNothingLeft) {
   ASSERT_TRUE(stage->process(*batch).is_ok());
   EXPECT_THAT(reasons_of(*batch, reasons_),
               ElementsAre("html_extract/no_text", "kept", "html_extract/unknown_language"));
+  // A page with nothing to keep stays itself, for rejected/ to show why.
+  EXPECT_EQ(batch->text(0), page("<p>Too short.</p>"));
+  EXPECT_EQ(batch->text(1).find('<'), std::string_view::npos);  // the kept one is text
   auto keep_unknown = make({{"drop_unknown_language", false}});
   batch = raw_batch({{page("<p>Too short.</p>")}});
   ASSERT_TRUE(keep_unknown->process(*batch).is_ok());
