@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <thread>
 
 #include "core/hash.h"
@@ -242,6 +243,23 @@ Status PipelineRun::run_writing_pass() {
   if (!status.is_ok()) writer.abandon();
   report_.totals.merge(writer.completed_counts());
   report_.completed_files = writer.completed_shards();
+  // The report's examples, with the file (relative to the output folder) that holds each.
+  auto relative = [this](const std::string& path) {
+    return std::filesystem::path(path).lexically_relative(layout_->dir()).string();
+  };
+  for (const auto& [reason, examples] : writer.examples().dropped()) {
+    for (const DropExample& e : examples) {
+      std::string file =
+          config_.write_rejected ? relative(layout_->shard(e.shard).rejected) : std::string();
+      report_.examples.push_back({reason, e.id, e.excerpt, file, e.score});
+    }
+  }
+  for (const auto& [kind, examples] : writer.examples().errors()) {
+    for (const DropExample& e : examples) {
+      report_.examples.push_back({kind, "", e.excerpt, relative(layout_->shard(e.shard).errors),
+                                  std::numeric_limits<double>::quiet_NaN()});
+    }
+  }
   PassRecord record{"write", origin.name, false,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(),
                     pass_->part_totals()};

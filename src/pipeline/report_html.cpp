@@ -42,16 +42,6 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-// A label cut to at most `max` bytes (on a UTF-8 boundary) with an ellipsis, so a long step
-// name (a fused group's "fused(first..last)") stays inside its legend or label column; the
-// full name goes in the element's <title>.
-std::string short_label(const std::string& name, size_t max) {
-  if (name.size() <= max) return name;
-  size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
-  return name.substr(0, cut) + "\u2026";
-}
-
 std::string number(double v) {
   if (std::fabs(v) >= 1e6) return fmt::format("{:.1f}M", v / 1e6);
   if (std::fabs(v) >= 1e4) return fmt::format("{:.1f}k", v / 1e3);
@@ -70,10 +60,27 @@ double nice_max(double v) {
 }
 
 // One chart: a series per step over the run's time.
+// Ticks of a time axis from 0 to t_max: a 1, 2 or 5 step giving about five of them, labelled
+// with as many decimals as the step needs (0.05 s steps for a 0.3 s run, not "0.1 0.1 0.2").
+std::vector<std::pair<double, std::string>> time_ticks(double t_max) {
+  double step = nice_max(t_max / 5);
+  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  std::vector<std::pair<double, std::string>> ticks;
+  for (int k = 0; k * step <= t_max * (1 + 1e-9); ++k) {
+    ticks.emplace_back(k * step, fmt::format("{:.{}f}s", k * step, decimals));
+  }
+  return ticks;
+}
+
 std::string line_chart(const std::string& title, const std::string& unit,
                        const std::vector<std::string>& names, const std::vector<RunSample>& samples,
                        const std::function<double(const StepSample&)>& value, double fixed_max) {
-  const double w = 900, h = 240, left = 60, right = 170, top = 30, bottom = 36;
+  // The legend is as wide as the longest step name: no name is cut.
+  size_t longest = 0;
+  for (const std::string& name : names) longest = std::max(longest, name.size());
+  const double right = std::max(170.0, 40.0 + 7.0 * static_cast<double>(longest));
+  const double w = 730 + right, h = std::max(240.0, 50 + 16.0 * static_cast<double>(names.size())),
+               left = 60, top = 30, bottom = 36;
   const double pw = w - left - right, ph = h - top - bottom;
   size_t stride = std::max<size_t>(1, (samples.size() + kMaxPoints - 1) / kMaxPoints);
   double t_max = samples.empty() ? 1 : std::max(samples.back().t, 1e-3);
@@ -96,11 +103,10 @@ std::string line_chart(const std::string& title, const std::string& unit,
         "<text x=\"{}\" y=\"{:.1f}\" class=\"ax\" text-anchor=\"end\">{}</text>",
         left, y, left + pw, y, left - 6, y + 4, number(y_max * k / 4));
   }
-  for (int k = 0; k <= 5; ++k) {
-    double x = left + pw * k / 5;
+  for (const auto& [t, label] : time_ticks(t_max)) {
     svg += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{}\" class=\"ax\" text-anchor=\"middle\">{:.1f}s</text>", x,
-        top + ph + 16, t_max * k / 5);
+        "<text x=\"{:.1f}\" y=\"{}\" class=\"ax\" text-anchor=\"middle\">{}</text>",
+        left + pw * t / t_max, top + ph + 16, label);
   }
   svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">{}</text>", left + pw + 10,
                      top + ph + 30, escape(unit));
@@ -122,9 +128,8 @@ std::string line_chart(const std::string& title, const std::string& unit,
     double ly = top + 10 + 16 * static_cast<double>(i);
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\"><title>{}</title>{}</text>",
-        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]),
-        escape(short_label(names[i], 19)));
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\">{}</text>",
+        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]));
   }
   return svg + "</svg>\n";
 }
@@ -146,7 +151,10 @@ std::string fan_text(const StepReport& st) {
 // Items out and dropped per step: each row is the items that reached the step, split into what
 // it let through and what it dropped, by reason (a fan-out's row can be longer than its input).
 std::string funnel_chart(const RunReport& report) {
-  const double w = 1000, label = 160, bar = 480, row = 30, top = 30;
+  size_t longest = 0;  // the label column fits the longest step name: none is cut
+  for (const StepReport& st : report.steps) longest = std::max(longest, st.name.size());
+  const double label = std::max(160.0, 20 + 7.0 * static_cast<double>(longest));
+  const double w = 840 + label, bar = 480, row = 30, top = 30;
   uint64_t total = std::max<uint64_t>(1, report.totals.documents);
   for (const StepReport& st : report.steps) total = std::max({total, st.docs_in, st.kept});
   double h = top + row * static_cast<double>(report.steps.size()) + 30;
@@ -161,8 +169,8 @@ std::string funnel_chart(const RunReport& report) {
     const StepReport& st = report.steps[i];
     double y = top + row * static_cast<double>(i);
     svg += fmt::format(
-        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\"><title>{}</title>{}</text>",
-        label - 8, y + 16, escape(st.name), escape(short_label(st.name, 22)));
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>", label - 8,
+        y + 16, escape(st.name));
     double x = label;
     double kept_w = bar * static_cast<double>(st.kept) / total;
     svg += fmt::format(
@@ -209,6 +217,76 @@ std::string items_text(const StepReport& st) {
   return escape(fan.empty() ? text : text + ": " + fan);
 }
 
+// Why items went: for each drop reason and error kind, a few examples (the smallest keys) with
+// the file that holds them.
+std::string example_section(const RunReport& report) {
+  if (report.examples.empty()) return {};
+  std::string html = "<h2>Dropped items and errors, with examples</h2>\n";
+  const RunCounts& t = report.totals;
+  std::string current;
+  for (const ReportExample& e : report.examples) {
+    if (e.what != current) {
+      if (!current.empty()) html += "</ul>\n";
+      current = e.what;
+      uint64_t n = t.dropped.count(e.what) ? t.dropped.at(e.what)
+                   : t.errors.count(e.what) ? t.errors.at(e.what)
+                                            : 0;
+      html += fmt::format("<h3>{} ({})</h3><ul>\n", escape(e.what), n);
+    }
+    std::string where = e.file.empty() ? std::string()
+                                       : fmt::format(" — <a href=\"{0}\">{0}</a>", escape(e.file));
+    std::string score = std::isnan(e.score) ? std::string() : fmt::format(" score {}", number(e.score));
+    html += fmt::format("<li><b>{}</b>{}{}<br><code>{}</code></li>\n",
+                        escape(e.id.empty() ? "error record" : e.id), score, where,
+                        escape(e.excerpt));
+  }
+  return html + "</ul>\n";
+}
+
+// Each dedup step's result as the summary prints it: groups by size, the S-curve.
+std::string global_step_section(const RunReport& report) {
+  if (report.global_steps.empty()) return {};
+  std::string html = "<h2>Deduplication</h2>\n";
+  for (const GlobalStepSummary& step : report.global_steps) {
+    html += fmt::format("<h3>{}{}</h3><pre>{}</pre>\n", escape(step.name),
+                        step.reused ? " (result reused)" : "", escape(step.text));
+  }
+  return html;
+}
+
+// Every pass on one time line, so a run with dedup shows where its time went.
+std::string pass_timeline(const RunReport& report) {
+  if (report.passes.size() < 2) return {};
+  double total = 0;
+  for (const PassRecord& pass : report.passes) total += pass.seconds;
+  if (total <= 0) return {};
+  size_t longest = 0;
+  for (const PassRecord& pass : report.passes) longest = std::max(longest, pass.name.size());
+  const double label = 20 + 7.0 * static_cast<double>(longest), bar = 600, row = 24;
+  const double w = label + bar + 120, h = 40 + row * static_cast<double>(report.passes.size());
+  std::string svg = fmt::format(
+      "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>Passes</title>"
+      "<text x=\"10\" y=\"18\" class=\"ct\">Passes over the data, in order</text>",
+      w, h);
+  double start = 0;
+  for (size_t i = 0; i < report.passes.size(); ++i) {
+    const PassRecord& pass = report.passes[i];
+    double y = 30 + row * static_cast<double>(i);
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>"
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\">"
+        "<title>{}: from {}</title></rect>"
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">{:.2f} s{}</text>",
+        label - 8, y + 12, escape(pass.name), label + bar * start / total, y,
+        std::max(1.0, bar * pass.seconds / total), kPalette[i % kPaletteSize], escape(pass.name),
+        escape(pass.origin), label + bar * (start + pass.seconds) / total + 6, y + 12, pass.seconds,
+        pass.stored ? ", stored its batches" : "");
+    start += pass.seconds;
+  }
+  return svg + "</svg>\n";
+}
+
 // One row per pass over the data: where it began, how long it took, whether it stored its
 // batches for the passes after it.
 std::string pass_table(const RunReport& report) {
@@ -249,6 +327,8 @@ std::string step_table(const RunReport& report) {
       "<th>busy</th><th>ms / batch</th><th>setup s</th><th>input fill</th><th>in</th>"
       "<th>out</th><th>items</th></tr>\n";
   auto workers = [](int now, const StepSummary& s, bool pinned) {
+    // A step the writing pass did not run (it began from batches stored after it).
+    if (now == 0 && s.workers_max == 0) return std::string("in an earlier pass");
     return fmt::format("{} ({}–{}){}", now, s.workers_min, s.workers_max, pinned ? " pinned" : "");
   };
   auto scaling = [](const StepSummary& s) {
@@ -300,7 +380,9 @@ std::string render_report_html(const RunReport& report) {
       "th:first-child,td:first-child{text-align:left}"
       ".chart{display:block;margin:10px 0}.ct{font-size:14px;font-weight:bold}"
       ".ax{font-size:11px;fill:#555}.lg{font-size:12px}"
-      ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}"
+      ".grid{stroke:#e4e4e4}.frame{fill:none;stroke:#999}h2{font-size:16px;margin-top:24px}"
+      "h3{font-size:14px;margin:12px 0 4px}li{margin:4px 0;font-size:13px}"
+      "code{white-space:pre-wrap;color:#444}pre{font-size:12px;background:#f7f7f7;padding:8px}"
       "tr.group td{background:#f4f4f4}tr.member td{color:#555}tr.member td:first-child"
       "{padding-left:22px}"
       "</style></head><body>\n";
@@ -323,6 +405,7 @@ std::string render_report_html(const RunReport& report) {
   html += step_table(report);
   html += level_table(t);
   html += pass_table(report);
+  html += pass_timeline(report);
   const auto& samples = report.samples;
   html += line_chart(
       "Workers per step (target)", "workers", names, samples,
@@ -336,6 +419,8 @@ std::string render_report_html(const RunReport& report) {
   html += line_chart(
       "Throughput per step", "source docs / s", names, samples,
       [](const StepSample& s) { return s.docs_per_s; }, 0);
+  html += global_step_section(report);
+  html += example_section(report);
   html += "</body></html>\n";
   return html;
 }

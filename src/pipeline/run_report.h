@@ -46,6 +46,15 @@ struct StepReport {
   StepSummary summary;  // workers over time, busy fraction, service time, setup
 };
 
+// A dropped item or an error record shown in report.html, with the file that holds it.
+struct ReportExample {
+  std::string what;     // "stage/reason" or the error kind
+  std::string id;       // the item's id (empty for an error)
+  std::string excerpt;  // the start of its text (an error: its message and excerpt)
+  std::string file;     // relative to the output folder: rejected/… or errors/…
+  double score = 0;     // NaN when the drop has none
+};
+
 // Consecutive stages that ran as one executor step (pipeline/step_fusion.h).
 struct FusedGroupReport {
   std::string name;
@@ -85,6 +94,8 @@ struct RunReport {
   std::vector<GlobalStepSummary> global_steps;
   // Every pass over the data, in order: the identify passes, then the writing pass.
   std::vector<PassRecord> passes;
+  // A few dropped items per reason and error records per kind, from this run's shards.
+  std::vector<ReportExample> examples;
   bool identify_only = false;  // `winnow dedup identify`: no document was written
   // The pipeline could not be set up (a stage's parameter or model, the resources it needs):
   // nothing was read and the output folder was not touched. The CLI exits 2, as for a bad

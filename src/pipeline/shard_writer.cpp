@@ -65,6 +65,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
   }
   WINNOW_RETURN_IF_ERROR(s.output->write(batch));
   s.counts.add_batch(batch, reasons_, options_.input_kind);
+  examples_.offer(batch, reasons_);
   s.counts.output_bytes += batch.encoded_kept.size();
   documents_ += batch.source_records();
   return Status::ok();

@@ -18,6 +18,7 @@
 #include "core/run_counts.h"
 #include "io/input_files.h"
 #include "io/shard_output.h"
+#include "pipeline/drop_examples.h"
 #include "pipeline/output_layout.h"
 #include "pipeline/shard_source.h"
 #include "pipeline/stage_runner.h"
@@ -50,6 +51,7 @@ class ShardWriter {
   RunCounts completed_counts() const;
   size_t completed_shards() const;
   uint64_t documents_written() const { return documents_.load(); }
+  const DropExamples& examples() const { return examples_; }
   // Drops unfinished shards (their temporary files go); call once no worker runs.
   void abandon();
 
@@ -77,6 +79,7 @@ class ShardWriter {
   std::map<uint32_t, std::unique_ptr<Shard>> shards_;
   RunCounts completed_;
   size_t completed_shards_ = 0;
+  DropExamples examples_;
   std::atomic<uint64_t> documents_{0};
 };
 

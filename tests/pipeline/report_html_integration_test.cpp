@@ -1,10 +1,13 @@
 // report.html renders: a real run's report is opened in headless Chromium and the screenshot's
 // coloured pixels (chart lines, bars, legend swatches; text and grid are grey) are counted.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
+#include <set>
 #include <stdexcept>
 
 #include "pipeline/pipeline_fixture.h"
@@ -159,6 +162,62 @@ stages:
   EXPECT_GT(baseline, 1000u);  // the funnel's bars and the legends
   // Four time charts, a polyline per step in each: thousands more coloured pixels.
   EXPECT_GT(drawn, baseline + 4000) << drawn << " vs " << baseline;
+}
+
+// What a user needs to see why items went: a few examples per drop reason and error kind with a
+// link to the file that holds them, each dedup step's groups and S-curve, every pass, names
+// never cut, and time ticks that make sense for a run under a second.
+TEST(ReportHtml, ShowsExamplesDedupPassesAndWholeNames) {
+  TempDir dir;
+  auto inputs = write_corpus(dir.path(), 2, 300);
+  write_file(dir.file("bad.jsonl"), "{\"text\": \"fine\"}\nnot json\n");
+  inputs.push_back(dir.file("bad.jsonl"));
+  auto config = load_config(R"(
+on_error: skip
+stages:
+  - {stage: text_length, name: a_stage_with_a_really_long_name_indeed, min_chars: 60}
+  - {stage: exact_dedup}
+  - {stage: fuzzy_dedup}
+)");
+  RunOptions options;
+  options.inputs = inputs;
+  options.output = dir.file("out");
+  options.threads = 2;
+  RunReport report = run_pipeline(config, options);
+  ASSERT_TRUE(report.status.is_ok()) << report.status.message();
+  std::string html = read_file(dir.file("out/report.html"));
+  // Examples per reason, linked to rejected/ and errors/ files that exist.
+  EXPECT_THAT(html, ::testing::HasSubstr("<h3>a_stage_with_a_really_long_name_indeed/too_short ("));
+  EXPECT_THAT(html, ::testing::HasSubstr("<h3>malformed_json (1)</h3>"));
+  std::regex link("<a href=\"([^\"]+)\">");
+  size_t links = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), link); it != std::sregex_iterator();
+       ++it) {
+    ++links;
+    EXPECT_TRUE(fs::exists(dir.file("out/" + (*it)[1].str()))) << (*it)[1].str();
+  }
+  EXPECT_GT(links, 2u);
+  // The dedup steps' results, with the S-curve.
+  EXPECT_THAT(html, ::testing::HasSubstr("<h2>Deduplication</h2>"));
+  EXPECT_THAT(html, ::testing::HasSubstr("P(caught) by Jaccard"));
+  // Every pass, on a time line.
+  EXPECT_THAT(html, ::testing::HasSubstr("Passes over the data"));
+  EXPECT_THAT(html, ::testing::HasSubstr("identify fuzzy_dedup"));
+  // A long name is written whole (never cut with an ellipsis).
+  EXPECT_EQ(html.find("\u2026</text>"), std::string::npos);
+  // Time ticks: no two alike on one axis, whatever the run's length (this one is short).
+  std::regex chart("<svg class=\"chart\"[^]*?</svg>");
+  std::regex tick(">([0-9.]+)s</text>");
+  for (auto c = std::sregex_iterator(html.begin(), html.end(), chart); c != std::sregex_iterator();
+       ++c) {
+    std::string svg = c->str();
+    std::set<std::string> seen;
+    for (auto t = std::sregex_iterator(svg.begin(), svg.end(), tick); t != std::sregex_iterator();
+         ++t) {
+      if (svg.find("Passes over the data") != std::string::npos) break;
+      EXPECT_TRUE(seen.insert((*t)[1].str()).second) << "tick " << (*t)[1].str() << " twice";
+    }
+  }
 }
 
 }  // namespace
