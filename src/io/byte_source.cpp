@@ -88,7 +88,9 @@ class GzipSource final : public ByteSource {
       int rc = inflate(&stream_, Z_NO_FLUSH);
       in_pos_ = in_end_ - stream_.avail_in;
       if (rc == Z_STREAM_END) {
-        // Another member may follow (Common Crawl writes one per record).
+        // zlib has checked the member's CRC-32 and length: its bytes are good. Another member
+        // may follow (Common Crawl writes one per record).
+        verified_ = handed_out_ + (wanted - stream_.avail_out);
         member_open_ = false;
         inflateReset(&stream_);
         continue;
@@ -102,8 +104,12 @@ class GzipSource final : public ByteSource {
       }
     }
     // Bytes inflated before an error are handed out too; the error shows on the next read.
-    return wanted - stream_.avail_out;
+    size_t produced = wanted - stream_.avail_out;
+    handed_out_ += produced;
+    return produced;
   }
+
+  uint64_t verified_bytes() const override { return verified_; }
 
   bool take_break(StreamError* error) override {
     if (!broken_) return false;
@@ -133,6 +139,7 @@ class GzipSource final : public ByteSource {
     stream_.avail_in = 0;
     int rc = inflate(&stream_, Z_NO_FLUSH);
     if (rc == Z_STREAM_END) {  // the member's trailer was in already: a whole member
+      verified_ = handed_out_ + (before - stream_.avail_out);
       member_open_ = false;
       inflateReset(&stream_);
     }
@@ -163,6 +170,8 @@ class GzipSource final : public ByteSource {
   bool finished_ = false;
   bool broken_ = false;
   StreamError break_error_;
+  uint64_t handed_out_ = 0;  // uncompressed bytes returned by read() so far
+  uint64_t verified_ = 0;    // of them, those in members that ended with a good CRC and length
 };
 
 class ZstdSource final : public ByteSource {

@@ -142,7 +142,8 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   YAML::Node warc = input["warc"];
   if (!warc) return Status::ok();
   WINNOW_RETURN_IF_ERROR(r.check_keys(
-      warc, "input.warc", {"record_types", "content_types", "status_codes", "max_record_bytes"}));
+      warc, "input.warc",
+      {"record_types", "content_types", "status_codes", "max_record_bytes", "verify_digests"}));
   WarcOptions& options = config.warc;
   if (warc["record_types"]) {
     options.record_types.clear();
@@ -189,6 +190,7 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   WINNOW_RETURN_IF_ERROR(r.read(warc, "max_record_bytes", max_record, "a positive integer"));
   if (max_record == 0) return r.error(warc["max_record_bytes"], "max_record_bytes must be >= 1");
   options.max_record_bytes = max_record;
+  WINNOW_RETURN_IF_ERROR(r.read(warc, "verify_digests", options.verify_digests, "true or false"));
   return Status::ok();
 }
 

@@ -6,7 +6,7 @@
 //            format: auto,    # auto | jsonl | warc | images (auto: WARC by extension)
 //            max_file_bytes: 67108864,   # images: larger files are errors
 //            warc: {record_types: [response], content_types: [text/html, application/xhtml+xml],
-//                   status_codes: [], max_record_bytes: 33554432}}
+//                   status_codes: [], max_record_bytes: 33554432, verify_digests: true}}
 //   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
 //            max_file_bytes: 0}
 //   on_error: fail | skip

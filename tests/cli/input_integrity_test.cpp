@@ -1,5 +1,5 @@
-// End-to-end tests of input integrity through the `winnow` binary (issue #12): truncated
-// compressed JSONL.
+// End-to-end tests of input integrity through the `winnow` binary (issue #12): damaged gzip
+// members and lying Content-Lengths in WARC files, truncated compressed JSONL.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -11,6 +11,8 @@
 namespace winnow::testing {
 namespace {
 
+using ::testing::HasSubstr;
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 const std::string kWinnow = WINNOW_BINARY;
@@ -47,7 +49,180 @@ std::vector<ErrorLine> error_lines(const std::string& path) {
   return out;
 }
 
+// The value of `field` in every line of a JSONL output file.
+std::vector<std::string> field_values(const std::string& path, const char* field) {
+  std::vector<std::string> out;
+  if (!fs::exists(path)) return out;
+  simdjson::dom::parser parser;
+  for (const std::string& line : split_lines(read_file(path))) {
+    out.emplace_back(std::string_view(parser.parse(line)[field]));
+  }
+  return out;
+}
+
+// sha1 of `bytes` in base32, as WARC writers put it in WARC-Block-Digest (computed by Python,
+// an implementation independent of winnow's).
+std::string sha1_base32(const TempDir& dir, std::string_view bytes) {
+  std::string path = dir.file("digest-input");
+  write_file(path, bytes);
+  std::string out;
+  EXPECT_EQ(run_command("python3 -c 'import base64,hashlib,sys; "
+                        "print(base64.b32encode(hashlib.sha1(open(sys.argv[1],\"rb\").read())"
+                        ".digest()).decode(), end=\"\")' " +
+                            path,
+                        &out),
+            0)
+      << out;
+  return out;
+}
+
+std::string page(const std::string& name) {
+  return read_file("/usr/share/doc/python3.11/html/tutorial/" + name);
+}
+
+std::string http_response(const std::string& body) {
+  return "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// A WARC response record as wget writes it: with WARC-Block-Digest and WARC-Payload-Digest
+// when `dir` is given. `length_delta` makes its Content-Length lie.
+std::string response_record(const std::string& uri, const std::string& body,
+                            const TempDir* dir = nullptr, int64_t length_delta = 0) {
+  std::string block = http_response(body);
+  std::string digests;
+  if (dir) {
+    digests = "WARC-Block-Digest: sha1:" + sha1_base32(*dir, block) +
+              "\r\nWARC-Payload-Digest: sha1:" + sha1_base32(*dir, body) + "\r\n";
+  }
+  return "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri +
+         "\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nWARC-Record-ID: <urn:uuid:" + uri + ">\r\n" +
+         digests + "Content-Type: application/http; msgtype=response\r\nContent-Length: " +
+         std::to_string(static_cast<int64_t>(block.size()) + length_delta) + "\r\n\r\n" + block +
+         "\r\n\r\n";
+}
+
 const char* kSkipJsonl = "output: {format: jsonl}\non_error: skip\nstages: []\n";
+
+// --- 1. A damaged gzip member ----------------------------------------------------------------
+
+// The record whose member fails its CRC-32 is the error, at its own offset; its text is not
+// kept, and the records around it are.
+TEST(InputIntegrity, GzipMemberFailingItsCheckMakesItsRecordAnError) {
+  std::string a = response_record("http://a/", page("appetite.html"));
+  std::string b = response_record("http://b/", page("interpreter.html"));
+  std::string c = response_record("http://c/", page("whatnow.html"));
+  std::string gz_a = compress(a, Compression::kGzip);
+  std::string gz_c = compress(c, Compression::kGzip);
+  struct Damage {
+    std::string name, member;
+  };
+  // Stored (level 0): 8 flipped bytes inflate to garbled text without an inflate error, so
+  // only the CRC-32 at the member's end can tell. Compressed: the 8 bytes flipped are the
+  // member's own CRC-32 and length.
+  std::string stored = compress(b, Compression::kGzip, 0);
+  for (size_t i = stored.size() / 2; i < stored.size() / 2 + 8; ++i) stored[i] ^= 0x55;
+  std::string trailer = compress(b, Compression::kGzip);
+  for (size_t i = trailer.size() - 8; i < trailer.size(); ++i) trailer[i] ^= 0x55;
+  for (const Damage& damage : {Damage{"stored", stored}, Damage{"trailer", trailer}}) {
+    SCOPED_TRACE(damage.name);
+    TempDir dir;
+    std::string input = dir.file("a.warc.gz");
+    write_file(input, gz_a + damage.member + gz_c);
+    std::string out;
+    ASSERT_EQ(winnow("run " + pipeline_file(dir, kSkipJsonl) + " -q -i " + input + " -o " +
+                         dir.file("out"),
+                     &out),
+              0)
+        << out;
+    EXPECT_EQ(field_values(dir.file("out/a.warc.jsonl"), "url"),
+              (std::vector<std::string>{"http://a/", "http://c/"}));
+    std::vector<ErrorLine> errors = error_lines(dir.file("out/errors/a.warc.jsonl"));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].kind, "corrupt_compressed");
+    EXPECT_EQ(errors[0].byte_offset, a.size()) << errors[0].message;
+    EXPECT_THAT(errors[0].message, HasSubstr("record at byte " + std::to_string(a.size())));
+
+    // Under on_error: fail the run stops at that record.
+    EXPECT_EQ(winnow("run " + pipeline_file(dir, "output: {format: jsonl}\n") + " -q -i " +
+                         input + " -o " + dir.file("fail"),
+                     &out),
+              1);
+    EXPECT_THAT(out, HasSubstr("record at byte " + std::to_string(a.size())));
+  }
+}
+
+// --- 2. A lying Content-Length --------------------------------------------------------------
+
+TEST(InputIntegrity, ContentLengthTooLargeIsTheLyingRecordsError) {
+  TempDir dir;
+  std::string a = response_record("http://a/", page("appetite.html"));
+  std::string b = response_record("http://b/", page("interpreter.html"), nullptr, 3000);
+  std::string c = response_record("http://c/", page("whatnow.html"));
+  std::string d = response_record("http://d/", page("appendix.html"));
+  ASSERT_GT(c.size(), 4000u);  // b's 3,000 extra bytes end inside c's body
+  std::string input = dir.file("a.warc");
+  write_file(input, a + b + c + d);
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline_file(dir, kSkipJsonl) + " -q -i " + input + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  std::vector<ErrorLine> errors = error_lines(dir.file("out/errors/a.warc.jsonl"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].kind, "corrupt_warc");
+  EXPECT_EQ(errors[0].byte_offset, a.size()) << errors[0].message;
+  EXPECT_THAT(errors[0].message, HasSubstr("Content-Length"));
+  // The record whose headers b swallowed is found again where b really ends.
+  EXPECT_EQ(field_values(dir.file("out/a.warc.jsonl"), "url"),
+            (std::vector<std::string>{"http://a/", "http://c/", "http://d/"}));
+  EXPECT_THAT(read_file(dir.file("out/a.warc.jsonl")), Not(HasSubstr("WARC-Type")));
+}
+
+// Ending exactly on the next record's end, the framing looks right: only the block digest
+// (wget writes it) tells, and input.warc.verify_digests: false turns the check off.
+TEST(InputIntegrity, ContentLengthEndingOnTheNextRecordIsCaughtByTheBlockDigest) {
+  TempDir dir;
+  std::string a = response_record("http://a/", page("appetite.html"), &dir);
+  std::string b_true = response_record("http://b/", page("interpreter.html"), &dir);
+  std::string c = response_record("http://c/", page("whatnow.html"), &dir);
+  std::string d = response_record("http://d/", page("appendix.html"), &dir);
+  // b's Content-Length covers b's block, its trailer and c up to c's own trailer.
+  std::string b = response_record("http://b/", page("interpreter.html"), &dir,
+                                  static_cast<int64_t>(c.size()));
+  std::string input = dir.file("a.warc");
+  // b's header promises more bytes; the bytes that follow are b's true block and c.
+  std::string b_head = b.substr(0, b.find("\r\n\r\n") + 4);
+  std::string b_rest = b_true.substr(b_true.find("\r\n\r\n") + 4);
+  write_file(input, a + b_head + b_rest + c + d);
+
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline_file(dir, kSkipJsonl) + " -q -i " + input + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  std::vector<ErrorLine> errors = error_lines(dir.file("out/errors/a.warc.jsonl"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].kind, "corrupt_warc");
+  EXPECT_EQ(errors[0].byte_offset, a.size()) << errors[0].message;
+  EXPECT_THAT(errors[0].message, HasSubstr("WARC-Block-Digest"));
+  EXPECT_EQ(field_values(dir.file("out/a.warc.jsonl"), "url"),
+            (std::vector<std::string>{"http://a/", "http://c/", "http://d/"}));
+
+  // Without the check the lie goes through (b holds c), as documented.
+  ASSERT_EQ(winnow("run " +
+                       pipeline_file(dir, "output: {format: jsonl}\non_error: skip\n"
+                                          "input: {warc: {verify_digests: false}}\n") +
+                       " -q -i " + input + " -o " + dir.file("unchecked"),
+                   &out),
+            0)
+      << out;
+  EXPECT_TRUE(error_lines(dir.file("unchecked/errors/a.warc.jsonl")).empty());
+  EXPECT_EQ(field_values(dir.file("unchecked/a.warc.jsonl"), "url"),
+            (std::vector<std::string>{"http://a/", "http://b/", "http://d/"}));
+}
 
 // --- 3. A truncated .gz / .zst --------------------------------------------------------------
 
