@@ -1,9 +1,11 @@
 // End-to-end tests of input integrity through the `winnow` binary (issue #12): damaged gzip
-// members and lying Content-Lengths in WARC files, truncated compressed JSONL.
+// members and lying Content-Lengths in WARC files, truncated compressed JSONL, symbolic links
+// among the inputs, and an earlier run's output folder read as input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "test_support.h"
@@ -296,6 +298,143 @@ TEST(InputIntegrity, TruncatedCompressedJsonlKeepsEveryRecordThatDecompressed) {
       EXPECT_EQ(errors[0].kind, "truncated_compressed");
     }
   }
+}
+
+// --- 4. Symbolic links among the inputs -----------------------------------------------------
+
+class InputLinks : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(dir_.file("in"));
+    fs::create_directories(dir_.file("elsewhere/folder"));
+    write_file(dir_.file("in/a.jsonl"), "{\"text\": \"inside\"}\n");
+    write_file(dir_.file("elsewhere/secret.jsonl"), "{\"text\": \"outside file\"}\n");
+    write_file(dir_.file("elsewhere/folder/b.jsonl"), "{\"text\": \"outside folder\"}\n");
+    fs::create_symlink(dir_.file("elsewhere/secret.jsonl"), dir_.file("in/secret.jsonl"));
+    fs::create_directory_symlink(dir_.file("elsewhere/folder"), dir_.file("in/linked"));
+    fs::create_symlink(dir_.file("nowhere.jsonl"), dir_.file("in/dangling.jsonl"));
+  }
+  std::vector<std::string> kept_texts(const std::string& out) {
+    std::vector<std::string> texts;
+    for (const auto& entry : fs::directory_iterator(out)) {
+      if (entry.path().extension() != ".jsonl" || entry.path().filename() == "metrics.jsonl") {
+        continue;
+      }
+      for (auto& t : field_values(entry.path().string(), "text")) texts.push_back(t);
+    }
+    std::sort(texts.begin(), texts.end());
+    return texts;
+  }
+  TempDir dir_;
+};
+
+// Inside a folder links are not followed by default: a link out of the input folder is not
+// read, and neither is a linked folder nor a dangling link (the run goes on).
+TEST_F(InputLinks, LinksInsideAFolderAreNotFollowedByDefault) {
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline_file(dir_, "output: {format: jsonl}\n") + " -q -i " +
+                       dir_.file("in") + " -o " + dir_.file("out"),
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(kept_texts(dir_.file("out")), (std::vector<std::string>{"inside"}));
+}
+
+// input.follow_links: true follows them, linked folders included; a dangling one is skipped.
+TEST_F(InputLinks, FollowLinksReadsLinkedFilesAndFolders) {
+  std::string out;
+  ASSERT_EQ(winnow("run " +
+                       pipeline_file(dir_, "input: {follow_links: true}\n"
+                                           "output: {format: jsonl}\n") +
+                       " -q -i " + dir_.file("in") + " -o " + dir_.file("out"),
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(kept_texts(dir_.file("out")),
+            (std::vector<std::string>{"inside", "outside file", "outside folder"}));
+}
+
+// A link named on the command line is followed; a dangling one is refused before anything is
+// read, naming it.
+TEST_F(InputLinks, NamedLinksAreFollowedAndADanglingOneIsRefused) {
+  std::string out;
+  std::string pipeline = pipeline_file(dir_, "output: {format: jsonl}\n");
+  ASSERT_EQ(winnow("run " + pipeline + " -q -i " + dir_.file("in/secret.jsonl") + " -i " +
+                       dir_.file("in/linked") + " -o " + dir_.file("out"),
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(kept_texts(dir_.file("out")),
+            (std::vector<std::string>{"outside file", "outside folder"}));
+
+  int rc = winnow("run " + pipeline + " -q -i " + dir_.file("in/a.jsonl") + " -i " +
+                      dir_.file("in/dangling.jsonl") + " -o " + dir_.file("bad"),
+                  &out);
+  EXPECT_NE(rc, 0);
+  EXPECT_THAT(out, HasSubstr(dir_.file("in/dangling.jsonl")));
+  EXPECT_THAT(out, HasSubstr("dangling symbolic link"));
+  EXPECT_FALSE(fs::exists(dir_.file("bad"))) << "a refused input must not touch the output";
+}
+
+// A bad path is a bad command line: exit 2, like a bad pipeline file. Discovery refuses it
+// before anything is read (above), but the executor reports a failed plan() as a failed run
+// (exit 1): enable this test once PipelineRun::execute() counts a discovery error as
+// setup_failed (src/pipeline/executor.cpp, owned by the pipeline work).
+TEST_F(InputLinks, DISABLED_BadPathExitsTwo) {
+  std::string out;
+  std::string pipeline = pipeline_file(dir_, "output: {format: jsonl}\n");
+  for (const char* bad : {"in/dangling.jsonl", "in/missing.jsonl"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(winnow("run " + pipeline + " -q -i " + dir_.file(bad) + " -o " + dir_.file("bad"),
+                     &out),
+              2)
+        << out;
+    EXPECT_FALSE(fs::exists(dir_.file("bad")));
+  }
+}
+
+// --- 5. Chaining runs -----------------------------------------------------------------------
+
+// A glob over an earlier run's output folder picks up its kept shards only: not metrics.jsonl,
+// stats.json, _done/, rejected/ or errors/.
+TEST(InputIntegrity, GlobOverAnOutputFolderTakesItsKeptShardsOnly) {
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  std::string docs;
+  for (int i = 0; i < 50; ++i) {
+    docs += "{\"id\": \"d" + std::to_string(i) + "\", \"text\": \"" +
+            std::string(i % 2 ? 40 : 5, 'x') + "\"}\n";
+  }
+  write_file(dir.file("in/a.jsonl"), docs + "{\"text\": broken}\n");
+  std::string first = pipeline_file(dir,
+                                    "output: {format: jsonl}\non_error: skip\n"
+                                    "stages:\n  - stage: text_length\n    min_chars: 10\n");
+  std::string out;
+  ASSERT_EQ(winnow("run " + first + " -q -i " + dir.file("in") + " -o " + dir.file("run1"), &out),
+            0)
+      << out;
+  ASSERT_EQ(total(dir.file("run1/stats.json"), "kept"), 25u);
+  ASSERT_TRUE(fs::exists(dir.file("run1/metrics.jsonl")));
+  ASSERT_TRUE(fs::exists(dir.file("run1/rejected/a.jsonl")));
+  ASSERT_TRUE(fs::exists(dir.file("run1/errors/a.jsonl")));
+
+  std::string second = pipeline_file(dir, "output: {format: jsonl}\nstages: []\n");
+  for (std::string glob : {"run1/*.jsonl", "run1/*", "run1/*.json*"}) {
+    SCOPED_TRACE(glob);
+    std::string output = dir.file("run2-" + std::to_string(std::hash<std::string>()(glob)));
+    ASSERT_EQ(winnow("run " + second + " -q -i '" + dir.file(glob) + "' -o " + output, &out), 0)
+        << out;
+    EXPECT_EQ(total(output + "/stats.json", "documents"), 25u);
+    EXPECT_EQ(total(output + "/stats.json", "kept"), 25u);
+    EXPECT_EQ(total(output + "/stats.json", "errors"), 0u);
+  }
+  // Named explicitly, a bookkeeping file is read anyway.
+  ASSERT_EQ(winnow("run " + second + " -q --on-error skip -i " + dir.file("run1/rejected/a.jsonl") +
+                       " -o " + dir.file("run3"),
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(total(dir.file("run3/stats.json"), "kept"), 25u);
 }
 
 }  // namespace

@@ -63,6 +63,19 @@ TEST_F(WarcConfigTest, DigestChecksAreOnByDefault) {
               HasSubstr("p.yaml:3: "));
 }
 
+// input.follow_links: off unless turned on; it reaches input discovery.
+TEST_F(WarcConfigTest, FollowLinksIsOffByDefault) {
+  auto defaults = load("input:\n  paths: [a.warc.gz]\n");
+  ASSERT_TRUE(defaults.is_ok());
+  EXPECT_FALSE(defaults->follow_links);
+  EXPECT_FALSE(defaults->input_files().follow_links);
+  auto config = load("input:\n  follow_links: true\n");
+  ASSERT_TRUE(config.is_ok()) << config.status().message();
+  EXPECT_TRUE(config->follow_links);
+  EXPECT_TRUE(config->input_files().follow_links);
+  EXPECT_THAT(error_of("input:\n  follow_links: 3\n"), HasSubstr("p.yaml:2: "));
+}
+
 TEST_F(WarcConfigTest, ErrorsNameTheLine) {
   EXPECT_THAT(error_of("input:\n  format: parquet\n"),
               HasSubstr("p.yaml:2: input format must be one of auto, jsonl, warc"));
