@@ -44,13 +44,14 @@ bool is_winnow_output(const fs::path& dir) {
 }
 
 // In a winnow output folder only the kept shards are documents to read again: its _done/,
-// rejected/, errors/ and global/ folders and its stats.json, metrics.jsonl and report.html are
-// the run's bookkeeping.
+// _work/, rejected/, errors/ and global/ folders and its stats.json, metrics.jsonl and
+// report.html are the run's bookkeeping.
 bool is_output_bookkeeping(const fs::path& entry, bool is_dir) {
   std::string name = entry.filename().string();
   if (is_dir) {
     if (name != output_names::kRejectedDir && name != output_names::kErrorsDir &&
-        name != output_names::kGlobalDir && name != output_names::kDoneDir) {
+        name != output_names::kGlobalDir && name != output_names::kDoneDir &&
+        name != output_names::kWorkDir) {
       return false;
     }
   } else if (name != output_names::kStatsFile && name != output_names::kMetricsFile &&

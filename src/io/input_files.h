@@ -57,9 +57,9 @@ struct DiscoveredInputs {
 // Folders are walked recursively for the files `wanted`, skipping hidden names and names
 // starting with '_' (markers, temporaries). A named file is taken whatever its name. A pattern
 // that matches nothing is an error. A folder that a winnow run wrote (it has _done/) gives its
-// kept shards only: its _done/, rejected/, errors/, global/, stats.json, metrics.jsonl and
-// report.html are skipped, whether met in a walk or matched by a glob, so one run's output can
-// be the next one's input (named explicitly, such a file is read).
+// kept shards only: its _done/, _work/, rejected/, errors/, global/, stats.json,
+// metrics.jsonl and report.html are skipped, whether met in a walk or matched by a glob, so
+// one run's output can be the next one's input (named explicitly, such a file is read).
 Result<DiscoveredInputs> discover_input_set(const std::vector<std::string>& patterns,
                                             InputSelection selection = {});
 // The same, files only.

@@ -87,7 +87,8 @@ TEST(InputFiles, GlobsOverAnOutputFolderSkipItsBookkeeping) {
   for (const char* name :
        {"run1/a.jsonl", "run1/b.jsonl", "run1/_done/a.json", "run1/stats.json",
         "run1/metrics.jsonl", "run1/report.html", "run1/rejected/a.jsonl", "run1/errors/a.jsonl",
-        "run1/global/exact_dedup/duplicates.jsonl", "mine/metrics.jsonl", "mine/a.jsonl"}) {
+        "run1/global/exact_dedup/duplicates.jsonl", "run1/_work/a.jsonl.zst", "mine/metrics.jsonl",
+        "mine/a.jsonl"}) {
     touch(dir, name);
   }
   for (const char* pattern : {"/run1/*.jsonl", "/run1/*", "/run1/*.json*", "/run1/[a-z]*"}) {
