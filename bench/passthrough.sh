@@ -76,12 +76,15 @@ timed bash -c 'zstd -dc "$1" | zstd -q -3 -T1 -c > /dev/null' _ "$corpus"
 recompress_secs=$secs
 recompress_mbps=$(mbps "$secs")
 
-# Counts the JSON lines winnow wrote: OUT may be a file or a directory of shards.
+# Counts the JSON lines winnow wrote: OUT may be a file or a directory of shards. In an output
+# folder only the kept shards count: they sit at its top, beside metrics.jsonl (which a
+# `*.jsonl` pattern would also match) and above rejected/ and errors/, which are not output.
 count_lines() {
   local out=$1 ext=$2
   local files=()
   if [ -d "$out" ]; then
-    mapfile -d '' files < <(find "$out" -type f -name "*.$ext" -print0 | sort -z)
+    mapfile -d '' files < <(find "$out" -maxdepth 1 -type f -name "*.$ext" ! -name 'metrics.jsonl' \
+      ! -name '.*' -print0 | sort -z)
   elif [ -f "$out" ]; then
     files=("$out")
   fi

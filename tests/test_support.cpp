@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "io/byte_source.h"
 
@@ -77,6 +78,37 @@ std::string read_decompressed(const std::string& path) {
   std::string buffer(1 << 16, '\0');
   while (size_t n = source->read(buffer.data(), buffer.size())) out.append(buffer.data(), n);
   if (source->failed()) throw std::runtime_error(source->error().message);
+  return out;
+}
+
+std::string reference_decode(std::string_view compressed, Compression compression) {
+  if (compression == Compression::kNone) return std::string(compressed);
+  std::string out;
+  std::vector<char> buffer(1 << 16);
+  if (compression == Compression::kGzip) {
+    z_stream s{};
+    inflateInit2(&s, 15 + 32);
+    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+    s.avail_in = static_cast<uInt>(compressed.size());
+    int rc;
+    do {
+      s.next_out = reinterpret_cast<Bytef*>(buffer.data());
+      s.avail_out = static_cast<uInt>(buffer.size());
+      rc = inflate(&s, Z_NO_FLUSH);
+      out.append(buffer.data(), buffer.size() - s.avail_out);
+    } while (rc == Z_OK && s.avail_out == 0);
+    inflateEnd(&s);
+    return out;
+  }
+  ZSTD_DStream* d = ZSTD_createDStream();
+  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+  while (true) {
+    ZSTD_outBuffer o{buffer.data(), buffer.size(), 0};
+    size_t rc = ZSTD_decompressStream(d, &o, &in);
+    out.append(buffer.data(), o.pos);
+    if (ZSTD_isError(rc) || o.pos == 0) break;
+  }
+  ZSTD_freeDStream(d);
   return out;
 }
 

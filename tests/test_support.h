@@ -28,6 +28,10 @@ std::string read_file(const std::string& path);
 std::string compress(std::string_view bytes, Compression compression, int level = 3);
 // Reads a file of any supported compression to its uncompressed bytes.
 std::string read_decompressed(const std::string& path);
+// Everything zlib or libzstd gets out of `compressed`, which may be cut short or damaged,
+// given room for all of it: what `zcat` or `zstd -dc` print before their error (one gzip
+// member; zstd frames may follow each other).
+std::string reference_decode(std::string_view compressed, Compression compression);
 std::vector<std::string> split_lines(std::string_view text);
 // A batch holding `lines` as the reader leaves them: one padded raw buffer and its raw lines,
 // numbered from `first_line`, not yet parsed.

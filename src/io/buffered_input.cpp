@@ -51,10 +51,25 @@ uint64_t BufferedInput::skip(uint64_t n) {
 }
 
 bool BufferedInput::refill() {
+  pos_ = end_ = 0;
+  return read_more();
+}
+
+bool BufferedInput::read_more() {
   if (eof_ || broken_) return false;
-  size_t n = source_.read(buffer_.get(), buffer_bytes_);
-  pos_ = 0;
-  end_ = n;
+  if (pos_ > 0) {  // keep the unread bytes at the front
+    std::memmove(buffer_.get(), buffer_.get() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+  }
+  if (end_ == buffer_bytes_) {  // full of unread bytes (a tiny buffer looking ahead): grow it
+    auto bigger = std::make_unique_for_overwrite<char[]>(buffer_bytes_ * 2);
+    std::memcpy(bigger.get(), buffer_.get(), end_);
+    buffer_ = std::move(bigger);
+    buffer_bytes_ *= 2;
+  }
+  size_t n = source_.read(buffer_.get() + end_, buffer_bytes_ - end_);
+  end_ += n;
   if (n == 0) {
     if (source_.take_break(&break_error_)) {
       broken_ = true;
@@ -63,6 +78,40 @@ bool BufferedInput::refill() {
     }
   }
   return n > 0;
+}
+
+BufferedInput::Ahead BufferedInput::looking_at(std::string_view prefix) {
+  while (true) {
+    size_t have = std::min(prefix.size(), end_ - pos_);
+    if (std::memcmp(buffer_.get() + pos_, prefix.data(), have) != 0) return Ahead::kNo;
+    if (have == prefix.size()) return Ahead::kYes;
+    if (!read_more()) return Ahead::kEnd;
+  }
+}
+
+bool BufferedInput::verified_through(uint64_t end) {
+  while (source_.verified_bytes() < end) {
+    // Bytes buffered past `end` came with the member still open: it goes on past `end`.
+    if (pos_ < end_ || !refill()) return false;
+  }
+  return true;
+}
+
+void BufferedInput::unread(std::string_view bytes) {
+  offset_ -= bytes.size();
+  if (bytes.size() <= pos_) {  // still in the buffer, just before the read position
+    pos_ -= bytes.size();
+    return;
+  }
+  size_t rest = end_ - pos_;
+  size_t size = std::max(buffer_bytes_, bytes.size() + rest);
+  auto buffer = std::make_unique_for_overwrite<char[]>(size);
+  std::memcpy(buffer.get(), bytes.data(), bytes.size());
+  std::memcpy(buffer.get() + bytes.size(), buffer_.get() + pos_, rest);
+  buffer_ = std::move(buffer);
+  buffer_bytes_ = size;
+  pos_ = 0;
+  end_ = bytes.size() + rest;
 }
 
 }  // namespace winnow

@@ -2,10 +2,13 @@
 // BufferedInput: a ByteSource read through a buffer as lines (capped in length), counted reads
 // and skips, with the uncompressed offset of the next byte (what WARC errors name). A damaged
 // gzip member (ByteSource's resume_after_damaged_gzip_member) stops it as if at the end until
-// resume(), so the reader can report the damage and go on with the next member.
+// resume(), so the reader can report the damage and go on with the next member. The reader can
+// look ahead without consuming (looking_at), ask whether what it read came from gzip members
+// already checked (verified_through), and give back bytes it read too far (unread).
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "io/byte_source.h"
 
@@ -45,12 +48,30 @@ class BufferedInput {
     offset_ += n;
   }
 
+  enum class Ahead { kYes, kNo, kEnd };
+  // Whether the next bytes are `prefix` (at most a few KiB), consuming nothing: kEnd when the
+  // stream ends or breaks before it could tell.
+  Ahead looking_at(std::string_view prefix);
+
+  // True when every byte before uncompressed offset `end` (at most what was read) came from a
+  // gzip member whose CRC-32 and length have been checked (always true for other streams).
+  // When nothing more is buffered the source is read on, so that a member ending at `end`
+  // has its trailer checked; a member that goes on past the buffered bytes (a WARC written as
+  // one gzip stream) is not waited for: false, and broken() stays false.
+  bool verified_through(uint64_t end);
+
+  // Gives back `bytes`, which must be the last bytes consumed: they are read again next,
+  // and offset() moves back by their size.
+  void unread(std::string_view bytes);
+
   static constexpr size_t kDefaultBufferBytes = 1 << 20;
 
  private:
   // True when a byte is buffered, reading the source when none is.
   bool fill() { return pos_ < end_ || refill(); }
   bool refill();
+  // Reads more from the source after the bytes still buffered; false at the end or a break.
+  bool read_more();
 
   ByteSource& source_;
   size_t buffer_bytes_;

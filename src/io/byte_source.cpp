@@ -65,9 +65,13 @@ class GzipSource final : public ByteSource {
     if (failed_ || finished_ || broken_) return 0;
     stream_.next_out = reinterpret_cast<Bytef*>(dst);
     stream_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, 1u << 30));
+    const size_t wanted = stream_.avail_out;
     while (stream_.avail_out > 0) {
       if (in_pos_ == in_end_ && !refill_input()) {
-        if (failed_) return 0;
+        if (failed_) break;  // a read error: hand back what was inflated before it
+        // inflate may still hold output (a match it had no room to copy, bits it had no room
+        // to decode): take it before judging the end, so that nothing decoded is lost.
+        if (member_open_ && drain()) continue;
         finished_ = true;
         // End of file: fine only between members.
         if (member_open_) {
@@ -84,7 +88,9 @@ class GzipSource final : public ByteSource {
       int rc = inflate(&stream_, Z_NO_FLUSH);
       in_pos_ = in_end_ - stream_.avail_in;
       if (rc == Z_STREAM_END) {
-        // Another member may follow (Common Crawl writes one per record).
+        // zlib has checked the member's CRC-32 and length: its bytes are good. Another member
+        // may follow (Common Crawl writes one per record).
+        verified_ = handed_out_ + (wanted - stream_.avail_out);
         member_open_ = false;
         inflateReset(&stream_);
         continue;
@@ -97,9 +103,13 @@ class GzipSource final : public ByteSource {
         break;
       }
     }
-    if (failed_) return 0;
-    return capacity - stream_.avail_out;
+    // Bytes inflated before an error are handed out too; the error shows on the next read.
+    size_t produced = wanted - stream_.avail_out;
+    handed_out_ += produced;
+    return produced;
   }
+
+  uint64_t verified_bytes() const override { return verified_; }
 
   bool take_break(StreamError* error) override {
     if (!broken_) return false;
@@ -118,6 +128,22 @@ class GzipSource final : public ByteSource {
     }
     broken_ = true;
     break_error_ = {kind, fmt::format("{}: {}", path_, message)};
+  }
+
+  // After the end of the file inside a member: inflate with no more input, for the output it
+  // still holds. True when it gave some.
+  bool drain() {
+    if (stream_.avail_out == 0) return false;
+    uInt before = stream_.avail_out;
+    stream_.next_in = nullptr;
+    stream_.avail_in = 0;
+    int rc = inflate(&stream_, Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) {  // the member's trailer was in already: a whole member
+      verified_ = handed_out_ + (before - stream_.avail_out);
+      member_open_ = false;
+      inflateReset(&stream_);
+    }
+    return stream_.avail_out < before;
   }
 
   void skip_to_next_member() {
@@ -144,6 +170,8 @@ class GzipSource final : public ByteSource {
   bool finished_ = false;
   bool broken_ = false;
   StreamError break_error_;
+  uint64_t handed_out_ = 0;  // uncompressed bytes returned by read() so far
+  uint64_t verified_ = 0;    // of them, those in members that ended with a good CRC and length
 };
 
 class ZstdSource final : public ByteSource {
@@ -157,12 +185,21 @@ class ZstdSource final : public ByteSource {
     while (out.pos < out.size) {
       if (in_pos_ == in_end_) {
         if (!refill_input()) {
-          if (failed_) return 0;
+          if (failed_) break;  // a read error: hand back what was decoded before it
           if (frame_open_) {
-            return fail(InputError::kTruncatedCompressed,
-                        fmt::format("truncated zstd stream: the file ends inside a frame "
-                                    "(at compressed byte {})",
-                                    file_offset_));
+            // The decoder may still hold decoded bytes it had no room for: take them first.
+            size_t before = out.pos;
+            ZSTD_inBuffer none{in_.get(), 0, 0};
+            size_t rc = ZSTD_decompressStream(stream_, &out, &none);
+            if (!ZSTD_isError(rc) && out.pos > before) {
+              frame_open_ = rc != 0;
+              continue;
+            }
+            fail(InputError::kTruncatedCompressed,
+                 fmt::format("truncated zstd stream: the file ends inside a frame "
+                             "(at compressed byte {})",
+                             file_offset_));
+            break;
           }
           finished_ = true;
           break;
@@ -172,9 +209,10 @@ class ZstdSource final : public ByteSource {
       size_t rc = ZSTD_decompressStream(stream_, &out, &in);
       in_pos_ = in.pos;
       if (ZSTD_isError(rc)) {
-        return fail(InputError::kCorruptCompressed,
-                    fmt::format("corrupt zstd data near compressed byte {}: {}",
-                                compressed_bytes_read(), ZSTD_getErrorName(rc)));
+        fail(InputError::kCorruptCompressed,
+             fmt::format("corrupt zstd data near compressed byte {}: {}", compressed_bytes_read(),
+                         ZSTD_getErrorName(rc)));
+        break;
       }
       frame_open_ = rc != 0;  // 0: a frame just ended; another may follow
       if (out.pos > 0 && in_pos_ == in_end_ && rc != 0) {
@@ -182,6 +220,7 @@ class ZstdSource final : public ByteSource {
         break;
       }
     }
+    // Bytes decoded before an error are handed out too; the error shows on the next read.
     return out.pos;
   }
 

@@ -3,6 +3,9 @@
 // magic bytes). Concatenated gzip members and zstd frames read as one stream. A corrupt or
 // truncated stream stops with an error naming the file and the compressed byte offset, unless
 // the caller asked to resume after a damaged gzip member (WARC files: one member per record).
+// Whatever the decoder made before the damage is handed out first (a truncated file keeps
+// every record that decompressed whole), and verified_bytes() says how much of it lies in
+// gzip members whose CRC-32 and length were checked.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,8 +38,14 @@ class ByteSource {
   ByteSource& operator=(const ByteSource&) = delete;
 
   // Fills up to `capacity` bytes; returns the count, 0 at the end of the stream or on error
-  // (then failed() is true and error() says why).
+  // (then failed() is true and error() says why). A read that meets an error returns the
+  // bytes decoded before it (failed() may already be true then); the next returns 0.
   virtual size_t read(char* dst, size_t capacity) = 0;
+
+  // How many of the bytes read so far are known good: for gzip, those of members that ended
+  // with a matching CRC-32 and length (zlib checks them only at a member's end, after its
+  // bytes were handed out); other streams have no per-member check and report every byte.
+  virtual uint64_t verified_bytes() const { return UINT64_MAX; }
 
   // After read() returned 0: true (once) when that was a recoverable break, not the end
   // (only with resume_after_damaged_gzip_member); `error` says what was damaged.

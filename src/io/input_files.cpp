@@ -2,10 +2,15 @@
 
 #include <glob.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <set>
 #include <system_error>
+#include <utility>
 
 #include "core/ascii.h"
 #include "io/output_names.h"
@@ -38,69 +43,156 @@ bool is_winnow_output(const fs::path& dir) {
   return fs::is_directory(dir / output_names::kDoneDir, ec);
 }
 
-// In a winnow output folder only the kept shards are documents to read again: its rejected/,
-// errors/ and global/ folders and its stats.json and metrics.jsonl are the run's bookkeeping.
+// In a winnow output folder only the kept shards are documents to read again: its _done/,
+// _work/, rejected/, errors/ and global/ folders and its stats.json, metrics.jsonl and
+// report.html are the run's bookkeeping.
 bool is_output_bookkeeping(const fs::path& entry, bool is_dir) {
   std::string name = entry.filename().string();
   if (is_dir) {
     if (name != output_names::kRejectedDir && name != output_names::kErrorsDir &&
-        name != output_names::kGlobalDir) {
+        name != output_names::kGlobalDir && name != output_names::kDoneDir &&
+        name != output_names::kWorkDir) {
       return false;
     }
-  } else if (name != output_names::kStatsFile && name != output_names::kMetricsFile) {
+  } else if (name != output_names::kStatsFile && name != output_names::kMetricsFile &&
+             name != output_names::kReportFile) {
     return false;
   }
   return is_winnow_output(entry.parent_path());
 }
 
-Status add_path(const std::string& path, bool from_pattern, InputFiles wanted,
-                std::vector<InputFile>& out) {
-  std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    return Status::errorf("input path '{}' does not exist", path);
+class Discovery {
+ public:
+  explicit Discovery(InputSelection selection) : selection_(selection) {}
+
+  // A path named or matched by a glob: followed wherever it points.
+  Status add_named(std::string path, bool from_pattern);
+  DiscoveredInputs take() { return std::move(found_); }
+
+ private:
+  bool wanted(const std::string& name) const {
+    return selection_.wanted == InputFiles::kImages ? looks_like_image(name)
+                                                    : looks_like_records(name);
   }
-  if (fs::is_directory(status) && !path.ends_with(".jsonl")) {
-    size_t before = out.size();
-    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::end(it);
-         it.increment(ec)) {
-      std::string name = it->path().filename().string();
-      if (it->is_directory() &&
-          (name[0] == '.' || name[0] == '_' || is_output_bookkeeping(it->path(), true))) {
-        it.disable_recursion_pending();
+  // Walks `dir`; its folders are walked in name order, so that a folder reachable twice
+  // through links is always taken by the same path.
+  Status walk(const fs::path& dir);
+  // False when the folder was walked already (by its device and inode).
+  bool first_visit(const fs::path& dir) {
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return true;
+    return walked_.insert({st.st_dev, st.st_ino}).second;
+  }
+
+  InputSelection selection_;
+  DiscoveredInputs found_;
+  std::set<std::pair<dev_t, ino_t>> walked_;
+};
+
+Status Discovery::walk(const fs::path& dir) {
+  std::error_code ec;
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    entries.push_back(*it);
+  }
+  if (ec) return Status::errorf("cannot list input directory '{}': {}", dir.string(), ec.message());
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path() < b.path(); });
+  for (const fs::directory_entry& entry : entries) {
+    const fs::path& path = entry.path();
+    std::string name = path.filename().string();
+    if (hidden(name)) continue;
+    std::error_code status_ec;
+    fs::file_status own = entry.symlink_status(status_ec);
+    bool link = fs::is_symlink(own);
+    fs::file_status status = link ? entry.status(status_ec) : own;
+    if (link) {
+      bool folder = fs::is_directory(status);
+      if (!fs::exists(status)) {
+        if (wanted(name)) found_.skipped.push_back({path.string(), SkippedInput::Reason::kDanglingLink});
         continue;
       }
-      bool looks_right =
-          wanted == InputFiles::kImages ? looks_like_image(name) : looks_like_records(name);
-      if (it->is_regular_file() && !hidden(name) && looks_right &&
-          !is_output_bookkeeping(it->path(), false)) {
-        out.push_back({it->path().string(), static_cast<uint64_t>(it->file_size())});
+      if (!selection_.follow_links) {
+        if (folder || (fs::is_regular_file(status) && wanted(name))) {
+          found_.skipped.push_back({path.string(), SkippedInput::Reason::kLinkNotFollowed});
+        }
+        continue;
       }
     }
-    if (ec) return Status::errorf("cannot list input directory '{}': {}", path, ec.message());
-    if (out.size() == before && !from_pattern) {
+    if (fs::is_directory(status)) {
+      if (is_output_bookkeeping(path, true)) continue;
+      if (!first_visit(path)) {
+        found_.skipped.push_back({path.string(), SkippedInput::Reason::kLinkCycle});
+        continue;
+      }
+      WINNOW_RETURN_IF_ERROR(walk(path));
+      continue;
+    }
+    if (fs::is_regular_file(status) && wanted(name) && !is_output_bookkeeping(path, false)) {
+      std::error_code size_ec;
+      uint64_t size = fs::file_size(path, size_ec);
+      found_.files.push_back({path.string(), size_ec ? 0 : size});
+    }
+  }
+  return Status::ok();
+}
+
+Status Discovery::add_named(std::string path, bool from_pattern) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  std::error_code ec;
+  fs::file_status own = fs::symlink_status(path, ec);
+  if (ec || !fs::exists(own)) return Status::errorf("input path '{}' does not exist", path);
+  fs::file_status status = fs::status(path, ec);
+  if (fs::is_symlink(own) && (ec || !fs::exists(status))) {
+    std::error_code target_ec;
+    fs::path target = fs::read_symlink(path, target_ec);
+    return Status::errorf("input path '{}' is a dangling symbolic link (to '{}')", path,
+                          target.string());
+  }
+  bool folder = fs::is_directory(status) && !path.ends_with(".jsonl");
+  // A pattern stands for the paths it matches, but not for an earlier run's bookkeeping.
+  if (from_pattern && is_output_bookkeeping(path, fs::is_directory(status))) return Status::ok();
+  if (folder) {
+    size_t before = found_.files.size();
+    if (first_visit(path)) WINNOW_RETURN_IF_ERROR(walk(path));
+    if (found_.files.size() == before && !from_pattern) {
       return Status::errorf("input directory '{}' holds no {} files", path,
-                            wanted == InputFiles::kImages
+                            selection_.wanted == InputFiles::kImages
                                 ? "image (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif[f])"
                                 : ".jsonl or .warc[.gz|.zst]");
     }
     return Status::ok();
   }
   // A named file (or a directory named *.jsonl, which will fail to read with a clear error).
+  if (::access(path.c_str(), R_OK) != 0) {
+    return Status::errorf("input file '{}' cannot be read: {}", path, std::strerror(errno));
+  }
   uint64_t size = fs::is_regular_file(status) ? fs::file_size(path, ec) : 0;
-  out.push_back({path, size});
+  found_.files.push_back({path, ec ? 0 : size});
   return Status::ok();
 }
 
 }  // namespace
 
-Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
-                                               InputFiles wanted) {
-  std::vector<InputFile> files;
+std::string_view skipped_reason_name(SkippedInput::Reason reason) {
+  switch (reason) {
+    case SkippedInput::Reason::kLinkNotFollowed:
+      return "link_not_followed";
+    case SkippedInput::Reason::kDanglingLink:
+      return "dangling_link";
+    case SkippedInput::Reason::kLinkCycle:
+      return "link_cycle";
+  }
+  return "unknown";
+}
+
+Result<DiscoveredInputs> discover_input_set(const std::vector<std::string>& patterns,
+                                            InputSelection selection) {
   if (patterns.empty()) return Status::error("no input given (input.paths or --input)");
+  Discovery discovery(selection);
   for (const auto& pattern : patterns) {
     if (!has_glob_chars(pattern)) {
-      WINNOW_RETURN_IF_ERROR(add_path(pattern, false, wanted, files));
+      WINNOW_RETURN_IF_ERROR(discovery.add_named(pattern, false));
       continue;
     }
     glob_t matches{};
@@ -114,7 +206,7 @@ Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& p
       return Status::errorf("cannot expand input pattern '{}'", pattern);
     }
     for (size_t i = 0; i < matches.gl_pathc; ++i) {
-      Status s = add_path(matches.gl_pathv[i], true, wanted, files);
+      Status s = discovery.add_named(matches.gl_pathv[i], true);
       if (!s.is_ok()) {
         globfree(&matches);
         return s;
@@ -122,12 +214,29 @@ Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& p
     }
     globfree(&matches);
   }
+  DiscoveredInputs found = discovery.take();
+  std::vector<InputFile>& files = found.files;
   std::sort(files.begin(), files.end(),
             [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
   files.erase(std::unique(files.begin(), files.end(),
                           [](const InputFile& a, const InputFile& b) { return a.path == b.path; }),
               files.end());
-  return files;
+  std::vector<SkippedInput>& skipped = found.skipped;
+  std::sort(skipped.begin(), skipped.end(),
+            [](const SkippedInput& a, const SkippedInput& b) { return a.path < b.path; });
+  skipped.erase(std::unique(skipped.begin(), skipped.end(),
+                            [](const SkippedInput& a, const SkippedInput& b) {
+                              return a.path == b.path;
+                            }),
+                skipped.end());
+  return found;
+}
+
+Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
+                                               InputSelection selection) {
+  auto found = discover_input_set(patterns, selection);
+  if (!found.is_ok()) return found.status();
+  return std::move(found->files);
 }
 
 std::string shard_stem(const std::string& path) {

@@ -2,6 +2,13 @@
 // Input discovery: files, directories (walked recursively) and glob patterns become one sorted
 // list of shards. The order is the shard index of every DocKey, so it must be stable: paths
 // are sorted bytewise and duplicates removed.
+//
+// Symbolic links, one rule: a path named (on the command line, in input.paths, or matched by
+// a glob, which stands for the paths it matches as the shell's would) is followed wherever it
+// points; a link met while walking a folder is followed only with follow_links (the pipeline's
+// input.follow_links, default false), and every link not taken is returned in `skipped` with
+// its reason, so that a run can report it. A named path that is missing, a dangling link or
+// unreadable is an error before anything is read; a dangling link inside a folder is skipped.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,13 +27,44 @@ struct InputFile {
 // .tiff, in any case).
 enum class InputFiles { kRecords, kImages };
 
+// How inputs are discovered. Converts from InputFiles, so discover_inputs(paths, kind) works.
+struct InputSelection {
+  InputSelection(InputFiles wanted_files = InputFiles::kRecords, bool follow = false)
+      : wanted(wanted_files), follow_links(follow) {}
+  InputFiles wanted;
+  // Follow symbolic links met inside folders (to files and to folders; a folder reached twice
+  // through links is walked once). Links named directly are always followed.
+  bool follow_links;
+};
+
+// A path discovery passed over, and why.
+struct SkippedInput {
+  enum class Reason {
+    kLinkNotFollowed,  // a symbolic link inside a folder, without follow_links
+    kDanglingLink,     // a symbolic link inside a folder whose target does not exist
+    kLinkCycle,        // a linked folder already walked (a cycle or a second way in)
+  };
+  std::string path;
+  Reason reason;
+};
+std::string_view skipped_reason_name(SkippedInput::Reason reason);  // "link_not_followed", ...
+
+struct DiscoveredInputs {
+  std::vector<InputFile> files;      // sorted bytewise, no duplicates
+  std::vector<SkippedInput> skipped;  // sorted by path
+};
+
 // Folders are walked recursively for the files `wanted`, skipping hidden names and names
 // starting with '_' (markers, temporaries). A named file is taken whatever its name. A pattern
 // that matches nothing is an error. A folder that a winnow run wrote (it has _done/) gives its
-// kept shards only: its rejected/, errors/, global/, stats.json and metrics.jsonl are skipped,
-// so one run's output can be the next one's input.
+// kept shards only: its _done/, _work/, rejected/, errors/, global/, stats.json,
+// metrics.jsonl and report.html are skipped, whether met in a walk or matched by a glob, so
+// one run's output can be the next one's input (named explicitly, such a file is read).
+Result<DiscoveredInputs> discover_input_set(const std::vector<std::string>& patterns,
+                                            InputSelection selection = {});
+// The same, files only.
 Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
-                                               InputFiles wanted = InputFiles::kRecords);
+                                               InputSelection selection = {});
 
 // The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst
 // suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...).

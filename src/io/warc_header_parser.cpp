@@ -48,6 +48,10 @@ WarcHeaderParser::Step WarcHeaderParser::add_line(std::string_view raw, bool cut
     headers_.record_id = std::string(value);
   } else if (ascii_iequals(name, "WARC-Date")) {
     headers_.date = std::string(value);
+  } else if (ascii_iequals(name, "WARC-Block-Digest")) {
+    headers_.block_digest = std::string(value);
+  } else if (ascii_iequals(name, "WARC-Payload-Digest")) {
+    headers_.payload_digest = std::string(value);
   } else if (ascii_iequals(name, "Content-Type")) {
     headers_.content_type = std::string(value);
   } else if (ascii_iequals(name, "Content-Length")) {

@@ -18,6 +18,8 @@ struct WarcHeaders {
   std::string record_id;
   std::string date;
   std::string content_type;
+  std::string block_digest;    // WARC-Block-Digest ("sha1:..."), empty when absent
+  std::string payload_digest;  // WARC-Payload-Digest
   uint64_t content_length = 0;
   bool has_length = false;
 };

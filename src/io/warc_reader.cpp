@@ -11,6 +11,7 @@
 #include "io/content_decoding.h"
 #include "io/header_field.h"
 #include "io/http_response_head.h"
+#include "io/warc_digest.h"
 #include "io/warc_header_parser.h"
 #include "io/warc_record_builder.h"
 #include "io/warc_record_filter.h"
@@ -25,6 +26,13 @@ constexpr size_t kExcerptBytes = 256;
 // error, the end of the stream). A step returns nullopt to go on with the record, or what
 // read_record returns: whether reading goes on.
 using Ended = std::optional<bool>;
+
+// What follows a record's block and its "\r\n\r\n".
+enum class Boundary {
+  kRecord,  // the next record's version line
+  kEnd,     // the end of the stream (or a damaged gzip member: reported on its own)
+  kOther,   // anything else: the Content-Length does not end the record
+};
 
 }  // namespace
 
@@ -57,6 +65,8 @@ class WarcReader::Impl {
   Ended read_block(DocBatch& batch, Record& record);
   Ended read_http_head(DocBatch& batch, Record& record);
   Ended decode_payload(DocBatch& batch, const Record& record, size_t& body);
+  // After a kept record's block (in block_): its framing, digests and gzip member checked.
+  Ended check_record(DocBatch& batch, const Record& record);
 
   void add_error(DocBatch& batch, InputError kind, uint64_t offset, std::string message,
                  std::string_view excerpt = {}) {
@@ -117,13 +127,36 @@ class WarcReader::Impl {
       }
     }
   }
-  // Consumes the "\r\n\r\n" that ends a record (tolerating missing or bare "\n").
-  void consume_trailer() {
-    for (int i = 0; i < 4; ++i) {
-      int c = input_->peek();
-      if (c != '\r' && c != '\n') return;
+  // Consumes the "\r\n\r\n" that ends a record into ending_ (any run of CR and LF: writers
+  // differ), then looks at what follows without consuming it.
+  Boundary read_record_end() {
+    ending_.clear();
+    for (int c = input_->peek(); c == '\r' || c == '\n'; c = input_->peek()) {
+      ending_.push_back(static_cast<char>(c));
       input_->consume(1);
     }
+    switch (input_->looking_at("WARC/1.")) {
+      case BufferedInput::Ahead::kYes:
+        return Boundary::kRecord;
+      case BufferedInput::Ahead::kEnd:
+        return Boundary::kEnd;
+      case BufferedInput::Ahead::kNo:
+        break;
+    }
+    return Boundary::kOther;
+  }
+  // After a record found corrupt once its block was read: reading goes on where the next
+  // record starts. A Content-Length too large swallowed the next record's start: when the
+  // block read holds "\r\n\r\nWARC/1.", the bytes from there are read again. Otherwise
+  // the next version line from here. Returns whether reading goes on.
+  bool resume_after(std::string_view block) {
+    size_t at = block.find("\r\n\r\nWARC/1.");
+    if (at != std::string_view::npos) {
+      input_->unread(std::string(block.substr(at + 4)) + ending_);
+      return true;
+    }
+    if (!resync()) finished_ = true;
+    return !finished_;
   }
   // Drops the `remaining` bytes of a record's block; `unwanted`: it is counted as skipped.
   bool skip_block(DocBatch& batch, const Record& record, uint64_t remaining, bool unwanted);
@@ -143,6 +176,7 @@ class WarcReader::Impl {
   uint64_t pending_offset_ = 0;
   std::string line_;
   std::string block_;
+  std::string ending_;  // the CR and LF bytes read after the last block
 };
 
 bool WarcReader::Impl::reject(DocBatch& batch, const Record& record, std::string message) {
@@ -153,10 +187,89 @@ bool WarcReader::Impl::reject(DocBatch& batch, const Record& record, std::string
 
 bool WarcReader::Impl::skip_block(DocBatch& batch, const Record& record, uint64_t remaining,
                                   bool unwanted) {
+  if (input_->skip(remaining) < remaining) {
+    if (unwanted) ++batch.skipped_records;
+    return cut_short(batch, record);
+  }
+  if (read_record_end() == Boundary::kOther) {
+    // An unwanted record's lie can still cost the next record, so it is reported; a record
+    // already reported (too large, bad HTTP head) is not reported twice.
+    if (unwanted) {
+      add_error(batch, InputError::kCorruptWarc, record.offset,
+                fmt::format("{}: record at byte {}: its Content-Length ({}) does not end at a "
+                            "record boundary (byte {} does not start the next record); skipped "
+                            "to the next record",
+                            path_, record.offset, record.headers.content_length,
+                            input_->offset()),
+                record.version);
+    }
+    if (!resync()) finished_ = true;
+    return !finished_;
+  }
   if (unwanted) ++batch.skipped_records;
-  if (input_->skip(remaining) < remaining) return cut_short(batch, record);
-  consume_trailer();
   return true;
+}
+
+Ended WarcReader::Impl::check_record(DocBatch& batch, const Record& record) {
+  Boundary boundary = read_record_end();
+  // Its gzip member must have ended with a good CRC-32 and length before the record goes out:
+  // the damaged bytes were already handed out when zlib found the damage.
+  if (!input_->verified_through(input_->offset()) && input_->broken()) {
+    return report_end(batch, record.offset, "");
+  }
+  std::string digest_problem;
+  bool digest_good = false;
+  if (options_.verify_digests) {
+    const WarcHeaders& headers = record.headers;
+    std::string_view block = block_;
+    if (auto digest = WarcDigest::parse(headers.block_digest)) {
+      digest_good = digest->matches(block);
+      if (!digest_good) {
+        digest_problem = fmt::format("its WARC-Block-Digest ({}) does not match its {} bytes "
+                                     "({})",
+                                     headers.block_digest, block.size(),
+                                     warc_digest_text(sha1(block)));
+      }
+    } else if (auto payload_digest = WarcDigest::parse(headers.payload_digest)) {
+      std::string_view payload =
+          record.http ? block.substr(std::min(record.http->body_offset, block.size())) : block;
+      digest_good = payload_digest->matches(payload);
+      if (!digest_good && record.http && record.http->chunked) {
+        // Writers differ on whether the payload is taken before or after dechunking.
+        std::string dechunked(block);
+        size_t body = std::min(record.http->body_offset, dechunked.size());
+        decode_chunked(dechunked, body);
+        digest_good = payload_digest->matches(std::string_view(dechunked).substr(body));
+      }
+      if (!digest_good) {
+        digest_problem = fmt::format("its WARC-Payload-Digest ({}) does not match its payload",
+                                     headers.payload_digest);
+      }
+    }
+  }
+  if (boundary != Boundary::kOther && digest_problem.empty()) return std::nullopt;
+  if (boundary == Boundary::kOther && digest_good) {
+    // The digest vouches for the record: the bytes after it are junk, not its fault.
+    add_error(batch, InputError::kCorruptWarc, input_->offset(),
+              fmt::format("{}: byte {}: expected a 'WARC/1.0' or 'WARC/1.1' line after the "
+                          "record at byte {}; skipped to the next record",
+                          path_, input_->offset(), record.offset));
+    if (!resync()) finished_ = true;
+    return std::nullopt;
+  }
+  std::string why = boundary == Boundary::kOther
+                        ? fmt::format("its Content-Length ({}) does not end at a record boundary "
+                                      "(byte {} does not start the next record)",
+                                      record.headers.content_length, input_->offset())
+                        : digest_problem;
+  bool next_inside = std::string_view(block_).find("\r\n\r\nWARC/1.") != std::string::npos;
+  add_error(batch, InputError::kCorruptWarc, record.offset,
+            fmt::format("{}: record at byte {}: {}{}; skipped", path_, record.offset, why,
+                        next_inside ? " (the next record starts inside it: Content-Length is "
+                                      "too large)"
+                                    : ""),
+            record.version);
+  return resume_after(block_);
 }
 
 bool WarcReader::Impl::read_record(DocBatch& batch, WarcRecordBuilder& rows) {
@@ -253,8 +366,7 @@ Ended WarcReader::Impl::read_block(DocBatch& batch, Record& record) {
   }
   uint64_t rest = length - read;
   if (input_->read(block_, static_cast<size_t>(rest)) < rest) return cut_short(batch, record);
-  consume_trailer();
-  return std::nullopt;
+  return check_record(batch, record);
 }
 
 // A response's HTTP head, read first so that an unwanted body is never copied.

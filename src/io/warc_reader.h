@@ -13,7 +13,16 @@
 // their headers (gzip still has to inflate them) and counted in skipped_records. A corrupt
 // record (bad header, bad length, bad HTTP head) is an error naming the file and the record's
 // byte offset in the uncompressed stream; reading resumes at the next "WARC/1." line. A record
-// cut short by the end of the file is an error too. DocKey rows are record indexes in the file
+// cut short by the end of the file is an error too. A record is emitted only when its framing
+// and data check out:
+//   - its block is followed by "\r\n\r\n" (any run of CR and LF is accepted) and the next
+//     "WARC/1." line or the end: otherwise its Content-Length lied and it is an error; when
+//     its block holds the next record's start, reading resumes there, so that record is kept;
+//   - its WARC-Block-Digest (else WARC-Payload-Digest) matches, when it has a sha1 one and
+//     verify_digests is on (catches a Content-Length that ends exactly on a later record);
+//   - in a .warc.gz, the gzip member(s) holding it ended with a good CRC-32 and length: the
+//     record waits for its member's end (one member per record, as the WARC standard
+//     recommends). A file written as one gzip stream is checked at the stream's end only. DocKey rows are record indexes in the file
 // (all records, skipped ones included), so they do not depend on the filters.
 #include <cstdint>
 #include <memory>
@@ -36,6 +45,9 @@ struct WarcOptions {
   size_t batch_records = 1024;
   size_t batch_bytes = 8 << 20;
   size_t max_record_bytes = 32 << 20;  // larger payloads are errors (record_too_large)
+  // Check a kept record's WARC-Block-Digest (or, without one, its WARC-Payload-Digest) when it
+  // has one in sha1: a mismatch makes the record an error. false saves the hashing.
+  bool verify_digests = true;
 };
 
 class WarcReader {

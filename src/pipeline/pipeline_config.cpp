@@ -142,7 +142,8 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   YAML::Node warc = input["warc"];
   if (!warc) return Status::ok();
   WINNOW_RETURN_IF_ERROR(r.check_keys(
-      warc, "input.warc", {"record_types", "content_types", "status_codes", "max_record_bytes"}));
+      warc, "input.warc",
+      {"record_types", "content_types", "status_codes", "max_record_bytes", "verify_digests"}));
   WarcOptions& options = config.warc;
   if (warc["record_types"]) {
     options.record_types.clear();
@@ -189,6 +190,7 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   WINNOW_RETURN_IF_ERROR(r.read(warc, "max_record_bytes", max_record, "a positive integer"));
   if (max_record == 0) return r.error(warc["max_record_bytes"], "max_record_bytes must be >= 1");
   options.max_record_bytes = max_record;
+  WINNOW_RETURN_IF_ERROR(r.read(warc, "verify_digests", options.verify_digests, "true or false"));
   return Status::ok();
 }
 
@@ -204,7 +206,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   if (YAML::Node input = root["input"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(
         input, "input",
-        {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc", "max_file_bytes"}));
+        {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc", "max_file_bytes",
+         "follow_links"}));
     WINNOW_RETURN_IF_ERROR(r.read_string_list(input, "paths", config.input_paths));
     WINNOW_RETURN_IF_ERROR(r.read(input, "text_field", config.text_field, "a string"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
@@ -219,6 +222,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     if (config.media.max_bytes == 0) {
       return r.error(input["max_file_bytes"], "max_file_bytes must be at least 1");
     }
+    WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(

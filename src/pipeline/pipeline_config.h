@@ -5,8 +5,9 @@
 //   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432,
 //            format: auto,    # auto | jsonl | warc | images (auto: WARC by extension)
 //            max_file_bytes: 67108864,   # images: larger files are errors
+//            follow_links: false,        # follow symbolic links met inside input folders
 //            warc: {record_types: [response], content_types: [text/html, application/xhtml+xml],
-//                   status_codes: [], max_record_bytes: 33554432}}
+//                   status_codes: [], max_record_bytes: 33554432, verify_digests: true}}
 //   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
 //            max_file_bytes: 0}
 //   on_error: fail | skip
@@ -71,6 +72,7 @@ struct PipelineConfig {
   ItemKind input_kind = ItemKind::kDocument;  // what the reader makes (from input_format)
   WarcOptions warc;  // batch sizes and the text field are filled in by the executor
   MediaFileOptions media;
+  bool follow_links = false;  // inside input folders (io/input_files.h)
   // output
   std::string output_path;
   Compression output_compression = Compression::kZstd;
@@ -103,9 +105,10 @@ struct PipelineConfig {
   InputOptions input_options(size_t batch_size) const;
   // The kind of item the last stage gives (the input's without stages): what the writer writes.
   ItemKind output_kind() const { return stages.empty() ? input_kind : stages.back().kind_out; }
-  // Which files an input folder contributes.
-  InputFiles input_files() const {
-    return input_kind == ItemKind::kImage ? InputFiles::kImages : InputFiles::kRecords;
+  // Which files an input folder contributes, and whether links inside folders are followed.
+  InputSelection input_files() const {
+    return {input_kind == ItemKind::kImage ? InputFiles::kImages : InputFiles::kRecords,
+            follow_links};
   }
 };
 

@@ -148,5 +148,62 @@ TEST_F(BufferedInputTest, DamagedGzipMemberBreaksUntilResumed) {
   EXPECT_FALSE(source.failed());
 }
 
+TEST_F(BufferedInputTest, LooksAheadWithoutConsuming) {
+  std::string text = "abc\r\n\r\nWARC/1.0\r\nrest";
+  for (size_t buffer : {1u, 3u, 7u, 4096u}) {
+    SCOPED_TRACE("buffer " + std::to_string(buffer));
+    BufferedInput input(source_of(compress(text, Compression::kGzip)), buffer);
+    std::string got;
+    ASSERT_EQ(input.read(got, 7), 7u);
+    EXPECT_EQ(input.looking_at("WARC/1."), BufferedInput::Ahead::kYes);
+    EXPECT_EQ(input.looking_at("WARC/2."), BufferedInput::Ahead::kNo);
+    EXPECT_EQ(input.looking_at("WARC/1.0\r\nrest and more"), BufferedInput::Ahead::kEnd);
+    EXPECT_EQ(input.offset(), 7u);
+    expect_line(input, Line::kOk, "WARC/1.0\r");
+    expect_line(input, Line::kEof, "rest");
+    EXPECT_EQ(input.looking_at("x"), BufferedInput::Ahead::kEnd);
+  }
+}
+
+TEST_F(BufferedInputTest, UnreadGivesBytesBackWhereverTheyWere) {
+  std::string text = page();
+  for (size_t buffer : {5u, 100u, 1u << 20}) {
+    SCOPED_TRACE("buffer " + std::to_string(buffer));
+    BufferedInput input(source_of(text), buffer);
+    std::string got;
+    input.read(got, 3000);
+    input.unread(std::string_view(got).substr(1000));
+    EXPECT_EQ(input.offset(), 1000u);
+    std::string again;
+    input.read(again, text.size());
+    EXPECT_EQ(again, text.substr(1000));
+    EXPECT_EQ(input.offset(), text.size());
+  }
+}
+
+// One gzip member per record: bytes are vouched for once their member has ended well. A
+// member whose CRC-32 fails shows as a break when the reader asks, before it moves on.
+TEST_F(BufferedInputTest, VerifiedThroughWaitsForTheMembersEnd) {
+  std::string first = "WARC/1.0\r\nfirst\r\n\r\n", second = page(), third = "WARC/1.0\r\nthird\r\n";
+  std::string bad = compress(second, Compression::kGzip);
+  for (size_t i = bad.size() - 8; i < bad.size() - 4; ++i) bad[i] ^= 0x55;  // the CRC-32
+  ByteSource& source = source_of(
+      compress(first, Compression::kGzip) + bad + compress(third, Compression::kGzip), true);
+  BufferedInput input(source, 64);
+  std::string got;
+  ASSERT_EQ(input.read(got, first.size()), first.size());
+  EXPECT_TRUE(input.verified_through(input.offset()));
+  ASSERT_EQ(input.read(got, second.size()), second.size());  // every byte, before the check
+  EXPECT_FALSE(input.verified_through(input.offset()));
+  EXPECT_TRUE(input.broken());
+  EXPECT_EQ(input.break_error().kind, InputError::kCorruptCompressed);
+  input.resume();
+  expect_line(input, Line::kOk, "WARC/1.0\r");
+  // Plain input has no check.
+  BufferedInput plain(source_of(first));
+  plain.read(got, 5);
+  EXPECT_TRUE(plain.verified_through(plain.offset()));
+}
+
 }  // namespace
 }  // namespace winnow::testing

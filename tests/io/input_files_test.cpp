@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -75,6 +77,116 @@ TEST(InputFiles, AnEarlierRunsOutputFolderGivesItsKeptShardsOnly) {
   // Named explicitly, a bookkeeping file is still read: the user asked for it.
   EXPECT_THAT(relative_paths(discover_ok({dir.file("run1/rejected/a.jsonl.zst")}), dir),
               ElementsAre("run1/rejected/a.jsonl.zst"));
+}
+
+// A glob stands for the paths it matches, but over an earlier run's output folder it does
+// not pick its bookkeeping (metrics.jsonl matched `*.jsonl`, and `*` matched _done/,
+// rejected/, errors/, stats.json and report.html).
+TEST(InputFiles, GlobsOverAnOutputFolderSkipItsBookkeeping) {
+  TempDir dir;
+  for (const char* name :
+       {"run1/a.jsonl", "run1/b.jsonl", "run1/_done/a.json", "run1/stats.json",
+        "run1/metrics.jsonl", "run1/report.html", "run1/rejected/a.jsonl", "run1/errors/a.jsonl",
+        "run1/global/exact_dedup/duplicates.jsonl", "run1/_work/a.jsonl.zst", "mine/metrics.jsonl",
+        "mine/a.jsonl"}) {
+    touch(dir, name);
+  }
+  for (const char* pattern : {"/run1/*.jsonl", "/run1/*", "/run1/*.json*", "/run1/[a-z]*"}) {
+    SCOPED_TRACE(pattern);
+    EXPECT_THAT(relative_paths(discover_ok({dir.path() + pattern}), dir),
+                ElementsAre("run1/a.jsonl", "run1/b.jsonl"));
+  }
+  // Its folders only: nothing to read there.
+  EXPECT_TRUE(discover_ok({dir.path() + "/run1/*/"}).empty());
+  // Without _done/ a metrics.jsonl is data like any other.
+  EXPECT_THAT(relative_paths(discover_ok({dir.path() + "/mine/*.jsonl"}), dir),
+              ElementsAre("mine/a.jsonl", "mine/metrics.jsonl"));
+}
+
+// Links, one rule: named ones are followed; inside folders they are followed only with
+// follow_links, and every link not taken is reported with its reason.
+class InputLinks : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    touch(dir_, "in/a.jsonl");
+    touch(dir_, "elsewhere/secret.jsonl");
+    touch(dir_, "elsewhere/folder/b.jsonl");
+    fs::create_symlink(dir_.file("elsewhere/secret.jsonl"), dir_.file("in/secret.jsonl"));
+    fs::create_symlink("/etc/passwd", dir_.file("in/passwd.jsonl"));
+    fs::create_directory_symlink(dir_.file("elsewhere/folder"), dir_.file("in/linked"));
+    fs::create_symlink(dir_.file("nowhere.jsonl"), dir_.file("in/dangling.jsonl"));
+    fs::create_symlink(dir_.file("nowhere.txt"), dir_.file("in/dangling.txt"));  // not wanted
+    fs::create_symlink("/etc/hostname", dir_.file("in/hostname"));  // not wanted either
+  }
+  std::vector<std::pair<std::string, std::string>> skipped(const DiscoveredInputs& found) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const SkippedInput& s : found.skipped) {
+      out.emplace_back(s.path.substr(dir_.path().size() + 1),
+                       std::string(skipped_reason_name(s.reason)));
+    }
+    return out;
+  }
+  TempDir dir_;
+};
+
+TEST_F(InputLinks, InsideFoldersLinksAreNotFollowedByDefaultAndAreReported) {
+  auto found = discover_input_set({dir_.file("in")});
+  ASSERT_TRUE(found.is_ok()) << found.status().message();
+  EXPECT_THAT(relative_paths(found->files, dir_), ElementsAre("in/a.jsonl"));
+  using P = std::pair<std::string, std::string>;
+  EXPECT_THAT(skipped(*found), ElementsAre(P{"in/dangling.jsonl", "dangling_link"},
+                                           P{"in/linked", "link_not_followed"},
+                                           P{"in/passwd.jsonl", "link_not_followed"},
+                                           P{"in/secret.jsonl", "link_not_followed"}));
+  // The old call still works and gives the files.
+  EXPECT_THAT(relative_paths(discover_ok({dir_.file("in")}), dir_), ElementsAre("in/a.jsonl"));
+}
+
+TEST_F(InputLinks, FollowLinksTakesLinkedFilesAndFolders) {
+  auto found = discover_input_set({dir_.file("in")}, {InputFiles::kRecords, true});
+  ASSERT_TRUE(found.is_ok()) << found.status().message();
+  std::vector<std::string> paths;
+  for (const InputFile& f : found->files) paths.push_back(f.path);
+  EXPECT_THAT(paths, ElementsAre(dir_.file("in/a.jsonl"), dir_.file("in/linked/b.jsonl"),
+                                 dir_.file("in/passwd.jsonl"), dir_.file("in/secret.jsonl")));
+  using P = std::pair<std::string, std::string>;
+  EXPECT_THAT(skipped(*found), ElementsAre(P{"in/dangling.jsonl", "dangling_link"}));
+}
+
+TEST_F(InputLinks, LinkedFolderCyclesAreWalkedOnce) {
+  touch(dir_, "loop/x.jsonl");
+  fs::create_directory_symlink(dir_.file("loop"), dir_.file("loop/again"));
+  fs::create_directory_symlink(dir_.file("loop"), dir_.file("loop/same"));
+  auto found = discover_input_set({dir_.file("loop")}, {InputFiles::kRecords, true});
+  ASSERT_TRUE(found.is_ok()) << found.status().message();
+  EXPECT_THAT(relative_paths(found->files, dir_), ElementsAre("loop/x.jsonl"));
+  using P = std::pair<std::string, std::string>;
+  EXPECT_THAT(skipped(*found),
+              ElementsAre(P{"loop/again", "link_cycle"}, P{"loop/same", "link_cycle"}));
+}
+
+TEST_F(InputLinks, NamedLinksAreFollowedAndADanglingOneIsAnError) {
+  EXPECT_THAT(relative_paths(discover_ok({dir_.file("in/secret.jsonl"), dir_.file("in/linked")}),
+                             dir_),
+              ElementsAre("in/linked/b.jsonl", "in/secret.jsonl"));
+  auto result = discover_inputs({dir_.file("in/a.jsonl"), dir_.file("in/dangling.jsonl")});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(),
+              HasSubstr("input path '" + dir_.file("in/dangling.jsonl") +
+                        "' is a dangling symbolic link (to '" + dir_.file("nowhere.jsonl") +
+                        "')"));
+  // A glob stands for what it matches: a dangling link it matches is named.
+  EXPECT_FALSE(discover_inputs({dir_.file("in/dang*.jsonl")}).is_ok());
+}
+
+TEST(InputFiles, UnreadableNamedFileIsAnError) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  TempDir dir;
+  touch(dir, "locked.jsonl");
+  fs::permissions(dir.file("locked.jsonl"), fs::perms::none);
+  auto result = discover_inputs({dir.file("locked.jsonl")});
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_THAT(result.status().message(), HasSubstr("cannot be read"));
 }
 
 TEST(InputFiles, ReportsSizesOnDisk) {

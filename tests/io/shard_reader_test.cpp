@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -378,6 +379,36 @@ TEST(ShardReader, TruncatedGzipGivesAnError) {
   std::vector<ExpectedLine> want = expected_lines(data);
   ASSERT_LE(got.lines.size(), want.size());
   for (size_t i = 0; i < got.lines.size(); ++i) ASSERT_EQ(got.lines[i].text, want[i].text);
+}
+
+// Every line that decompressed whole before the cut is a line (what `zcat` and `zstd -dc`
+// print before their error), whatever the batch sizes: the last read's bytes used to be lost.
+TEST(ShardReader, TruncatedStreamGivesEveryLineThatDecompressedWhole) {
+  TempDir dir;
+  std::string data = lines_fixture(20000, 11);
+  std::vector<ExpectedLine> want = expected_lines(data);
+  for (Compression c : {Compression::kGzip, Compression::kZstd}) {
+    std::string compressed = compress(data, c);
+    for (int percent : {25, 50, 75, 90}) {
+      std::string path = dir.file("cut.jsonl");
+      write_file(path, std::string_view(compressed).substr(0, compressed.size() * percent / 100));
+      std::string decoded = testing::reference_decode(
+          std::string_view(compressed).substr(0, compressed.size() * percent / 100), c);
+      size_t whole = static_cast<size_t>(std::count(decoded.begin(), decoded.end(), '\n'));
+      for (size_t batch_lines : {7u, 1024u}) {
+        SCOPED_TRACE(std::string(compression_name(c)) + " cut at " + std::to_string(percent) +
+                     "% batches of " + std::to_string(batch_lines));
+        ReaderOptions options;
+        options.batch_lines = batch_lines;
+        ReadAll got = read_all(path, options);
+        ASSERT_EQ(got.errors.size(), 1u);
+        EXPECT_EQ(got.errors[0].kind, InputError::kTruncatedCompressed);
+        EXPECT_EQ(got.errors[0].line, whole + 1);
+        ASSERT_EQ(got.lines.size(), whole);
+        for (size_t i = 0; i < whole; ++i) ASSERT_EQ(got.lines[i].text, want[i].text);
+      }
+    }
+  }
 }
 
 TEST(ShardReader, NonexistentPathGivesUnreadableThenEnd) {

@@ -55,6 +55,8 @@ TEST(WarcHeaderParser, ParsesAWgetResponseRecord) {
   EXPECT_EQ(h.content_type, "application/http;msgtype=response");
   EXPECT_TRUE(h.has_length);
   EXPECT_EQ(h.content_length, 224u);
+  EXPECT_EQ(h.block_digest, "sha1:7366KLYN7HJZMFVAILVUEHGW5VWYYLUL");
+  EXPECT_EQ(h.payload_digest, "sha1:QZJMAAKKJ3OZDNMMK7FSLEKXMJMCAYZ7");
   EXPECT_TRUE(parser.error().empty());
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "io/warc_digest.h"
 #include "test_support.h"
 
 namespace winnow::testing {
@@ -236,6 +237,179 @@ TEST_F(WarcReaderTest, DamagedGzipMemberCostsOnlyItsRecord) {
   EXPECT_EQ(read.errors[0].kind, InputError::kCorruptCompressed);
   EXPECT_THAT(read.errors[0].message, HasSubstr(path + ": corrupt gzip data near compressed byte"));
   EXPECT_THAT(read.errors[0].message, HasSubstr("skipped to the next record"));
+}
+
+// The member's CRC-32 and length are checked before its record goes out: a member whose
+// bytes inflate (garbled) but fail the check makes its own record the error, at its offset.
+TEST_F(WarcReaderTest, MemberFailingItsCheckIsItsRecordsError) {
+  std::string a = response("http://a/", "<p>" + std::string(3000, 'a') + "</p>");
+  std::string b = response("http://b/", "<p>" + std::string(3000, 'b') + "</p>");
+  std::string c = response("http://c/", "<p>c</p>");
+  std::string stored = compress(b, Compression::kGzip, 0);  // flipped bytes inflate as garbage
+  for (size_t i = stored.size() / 2; i < stored.size() / 2 + 8; ++i) stored[i] ^= 0x55;
+  std::string trailer = compress(b, Compression::kGzip);  // right bytes, wrong CRC and length
+  for (size_t i = trailer.size() - 8; i < trailer.size(); ++i) trailer[i] ^= 0x55;
+  for (const std::string& member : {stored, trailer}) {
+    std::string path =
+        write("a.warc.gz", compress(a, Compression::kGzip) + member + compress(c, Compression::kGzip));
+    for (size_t batch : {1u, 1024u}) {
+      WarcOptions options;
+      options.batch_records = batch;
+      Read read = read_all(path, options);
+      ASSERT_EQ(read.docs.size(), 2u);
+      EXPECT_EQ(read.docs[0].url, "http://a/");
+      EXPECT_EQ(read.docs[1].url, "http://c/");
+      EXPECT_EQ(read.docs[1].row, 2u);
+      ASSERT_EQ(read.errors.size(), 1u);
+      EXPECT_EQ(read.errors[0].kind, InputError::kCorruptCompressed);
+      EXPECT_EQ(read.errors[0].byte_offset, a.size());
+      EXPECT_THAT(read.errors[0].message, HasSubstr("incorrect"));
+    }
+  }
+  // The last record's member cut inside its trailer: its bytes are all there, unchecked.
+  std::string last = compress(c, Compression::kGzip);
+  Read read = read_all(write("b.warc.gz", compress(a, Compression::kGzip) +
+                                              last.substr(0, last.size() - 4)));
+  ASSERT_EQ(read.docs.size(), 1u);
+  ASSERT_EQ(read.errors.size(), 1u);
+  EXPECT_EQ(read.errors[0].kind, InputError::kTruncatedCompressed);
+  EXPECT_EQ(read.errors[0].byte_offset, a.size());
+}
+
+// A record with a WARC-Block-Digest (and a WARC-Payload-Digest), a Content-Length off by
+// `delta`, as `type` with a body of `body`.
+std::string digested(const std::string& uri, const std::string& body, int64_t delta = 0,
+                     const std::string& type = "response", bool block_digest = true,
+                     std::string payload_digest = "") {
+  std::string block = type == "response" ? http_response(200, "text/html", body) : body;
+  std::string headers;
+  if (block_digest) headers += "WARC-Block-Digest: " + warc_digest_text(sha1(block)) + "\r\n";
+  if (payload_digest.empty()) payload_digest = warc_digest_text(sha1(body));
+  headers += "WARC-Payload-Digest: " + payload_digest + "\r\n";
+  return "WARC/1.0\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: " + uri + "\r\n" + headers +
+         "Content-Type: " +
+         (type == "response" ? "application/http; msgtype=response" : "text/html") +
+         "\r\nContent-Length: " + std::to_string(static_cast<int64_t>(block.size()) + delta) +
+         "\r\n\r\n" + block + "\r\n\r\n";
+}
+
+std::vector<std::string> urls(const Read& read) {
+  std::vector<std::string> out;
+  for (const auto& d : read.docs) out.push_back(d.url);
+  return out;
+}
+
+// Each record must be followed by its "\r\n\r\n" and the next version line: a Content-Length
+// that lies is the lying record's error, and the records after it are read.
+TEST_F(WarcReaderTest, LyingContentLengthIsTheLyingRecordsError) {
+  std::string a = digested("http://a/", "<p>a</p>");
+  std::string c = digested("http://c/", "<p>" + std::string(500, 'c') + "</p>");
+  std::string d = digested("http://d/", "<p>d</p>");
+  struct Case {
+    const char* name;
+    int64_t delta;
+    bool digests;
+  };
+  for (const Case& k : {Case{"too long", 300, true}, Case{"too long", 300, false},
+                        Case{"too short", -5, true}, Case{"too short", -5, false},
+                        Case{"ends on c's end", 0, true}}) {
+    bool ends_on_c = k.delta == 0;
+    SCOPED_TRACE(std::string(k.name) + (k.digests ? " with digests" : " without"));
+    std::string b_true = digested("http://b/", "<p>b</p>", 0, "response", k.digests);
+    std::string b_lie = digested("http://b/", "<p>b</p>", ends_on_c ? int64_t(c.size()) : k.delta,
+                                 "response", k.digests);
+    // The lying header, then the bytes as they really are.
+    std::string bytes = a + b_lie.substr(0, b_lie.find("\r\n\r\n") + 4) +
+                        b_true.substr(b_true.find("\r\n\r\n") + 4) + c + d;
+    for (bool gz : {false, true}) {
+      std::string file = gz ? gzip_per_record({a, bytes.substr(a.size(), bytes.size() - a.size() -
+                                                                           c.size() - d.size()),
+                                                c, d})
+                            : bytes;
+      Read read = read_all(write(gz ? "a.warc.gz" : "a.warc", file));
+      ASSERT_EQ(read.errors.size(), 1u) << gz;
+      EXPECT_EQ(read.errors[0].kind, InputError::kCorruptWarc);
+      EXPECT_EQ(read.errors[0].byte_offset, a.size()) << read.errors[0].message;
+      EXPECT_THAT(read.errors[0].message,
+                  HasSubstr(ends_on_c ? "WARC-Block-Digest" : "Content-Length"));
+      EXPECT_EQ(urls(read), (std::vector<std::string>{"http://a/", "http://c/", "http://d/"}));
+    }
+  }
+}
+
+TEST_F(WarcReaderTest, DigestsAreCheckedUnlessTurnedOff) {
+  std::string good = digested("http://good/", "<p>good</p>");
+  std::string bad_block = digested("http://bad/", "<p>bad</p>");
+  bad_block.replace(bad_block.find("<p>bad"), 6, "<p>BAD");  // same length, other bytes
+  std::string payload_only = digested("http://payload/", "<p>payload</p>", 0, "response", false);
+  std::string bad_payload = digested("http://bad-payload/", "<p>x</p>", 0, "response", false,
+                                     warc_digest_text(sha1("<p>y</p>")));
+  std::string other_algorithm = digested("http://sha256/", "<p>z</p>", 0, "response", false,
+                                         "sha256:whatever");
+  std::string resource = digested("file:///r.html", "<p>resource</p>", 0, "resource");
+  std::string path = write("a.warc", good + bad_block + payload_only + bad_payload +
+                                         other_algorithm + resource);
+  WarcOptions options;
+  options.record_types = {"response", "resource"};
+  Read read = read_all(path, options);
+  EXPECT_EQ(urls(read), (std::vector<std::string>{"http://good/", "http://payload/",
+                                                  "http://sha256/", "file:///r.html"}));
+  ASSERT_EQ(read.errors.size(), 2u);
+  EXPECT_THAT(read.errors[0].message, HasSubstr("its WARC-Block-Digest (sha1:"));
+  EXPECT_EQ(read.errors[0].byte_offset, good.size());
+  EXPECT_THAT(read.errors[1].message, HasSubstr("its WARC-Payload-Digest"));
+
+  options.verify_digests = false;
+  read = read_all(path, options);
+  EXPECT_EQ(read.docs.size(), 6u);
+  EXPECT_TRUE(read.errors.empty());
+}
+
+// Writers differ on a chunked body's payload digest: before or after dechunking; both pass.
+TEST_F(WarcReaderTest, ChunkedPayloadDigestMatchesEitherWay) {
+  std::string body = "5\r\n<p>he\r\n5\r\nllo</\r\n2\r\np>\r\n0\r\n\r\n";
+  std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n";
+  std::string records;
+  for (const std::string& digested_bytes : {body, std::string("<p>hello</p>")}) {
+    std::string block = head + body;
+    records += "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://x/\r\n"
+               "WARC-Payload-Digest: " + warc_digest_text(sha1(digested_bytes)) +
+               "\r\nContent-Type: application/http\r\nContent-Length: " +
+               std::to_string(block.size()) + "\r\n\r\n" + block + "\r\n\r\n";
+  }
+  Read read = read_all(write("a.warc", records));
+  EXPECT_TRUE(read.errors.empty()) << (read.errors.empty() ? "" : read.errors[0].message);
+  ASSERT_EQ(read.docs.size(), 2u);
+  EXPECT_EQ(read.docs[1].text, "<p>hello</p>");
+}
+
+// A record whose digest vouches for it is kept; the junk after it is the error.
+TEST_F(WarcReaderTest, JunkAfterAVerifiedRecordIsTheJunksError) {
+  std::string a = digested("http://a/", "<p>a</p>");
+  std::string junk = "some junk that is no record\r\n";
+  std::string b = digested("http://b/", "<p>b</p>");
+  Read read = read_all(write("a.warc", a + junk + b));
+  EXPECT_EQ(urls(read), (std::vector<std::string>{"http://a/", "http://b/"}));
+  ASSERT_EQ(read.errors.size(), 1u);
+  EXPECT_EQ(read.errors[0].byte_offset, a.size());
+  EXPECT_THAT(read.errors[0].message, HasSubstr("expected a 'WARC/1.0' or 'WARC/1.1' line"));
+}
+
+// An unwanted record is skipped without being read, yet its lie is still reported.
+TEST_F(WarcReaderTest, UnwantedRecordsLyingLengthIsReported) {
+  std::string request = warc_record("request", "http://a/", "application/http; msgtype=request",
+                                    "GET / HTTP/1.1\r\n\r\n");
+  std::string lie = request;
+  lie.replace(lie.find("Content-Length: ") + 16, 2, std::to_string(18 + 40));
+  std::string a = response("http://a/", "<p>" + std::string(100, 'a') + "</p>");
+  std::string b = response("http://b/", "<p>b</p>");
+  Read read = read_all(write("a.warc", lie + a + b));
+  ASSERT_EQ(read.errors.size(), 1u);
+  EXPECT_EQ(read.errors[0].byte_offset, 0u);
+  EXPECT_THAT(read.errors[0].message, HasSubstr("Content-Length (58)"));
+  EXPECT_EQ(read.skipped, 0u);
+  // Its block was not read, so the record it swallowed the start of is lost with it.
+  EXPECT_EQ(urls(read), (std::vector<std::string>{"http://b/"}));
 }
 
 TEST_F(WarcReaderTest, OversizedRecordIsSkippedAsAnError) {

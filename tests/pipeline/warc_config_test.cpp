@@ -50,6 +50,32 @@ TEST_F(WarcConfigTest, DefaultsAreAutoAndHtmlResponses) {
   EXPECT_TRUE(config->warc.status_codes.empty());
 }
 
+// input.warc.verify_digests: on unless turned off.
+TEST_F(WarcConfigTest, DigestChecksAreOnByDefault) {
+  auto defaults = load("input:\n  paths: [a.warc.gz]\n");
+  ASSERT_TRUE(defaults.is_ok());
+  EXPECT_TRUE(defaults->warc.verify_digests);
+  auto config = load("input:\n  warc:\n    verify_digests: false\n");
+  ASSERT_TRUE(config.is_ok()) << config.status().message();
+  EXPECT_FALSE(config->warc.verify_digests);
+  EXPECT_FALSE(config->input_options(10).warc.verify_digests);
+  EXPECT_THAT(error_of("input:\n  warc:\n    verify_digests: maybe\n"),
+              HasSubstr("p.yaml:3: "));
+}
+
+// input.follow_links: off unless turned on; it reaches input discovery.
+TEST_F(WarcConfigTest, FollowLinksIsOffByDefault) {
+  auto defaults = load("input:\n  paths: [a.warc.gz]\n");
+  ASSERT_TRUE(defaults.is_ok());
+  EXPECT_FALSE(defaults->follow_links);
+  EXPECT_FALSE(defaults->input_files().follow_links);
+  auto config = load("input:\n  follow_links: true\n");
+  ASSERT_TRUE(config.is_ok()) << config.status().message();
+  EXPECT_TRUE(config->follow_links);
+  EXPECT_TRUE(config->input_files().follow_links);
+  EXPECT_THAT(error_of("input:\n  follow_links: 3\n"), HasSubstr("p.yaml:2: "));
+}
+
 TEST_F(WarcConfigTest, ErrorsNameTheLine) {
   EXPECT_THAT(error_of("input:\n  format: parquet\n"),
               HasSubstr("p.yaml:2: input format must be one of auto, jsonl, warc"));
