@@ -45,7 +45,8 @@ class PipelineRun {
 
  private:
   Status resolve_resources();
-  Status plan();
+  Status choose_inputs();   // what to read and where to write: a bad path is a setup error
+  Status prepare_output();  // the output folder and the shards done by an earlier run
   Status build_stages();
   std::vector<PassStage> pass_stages() const;
   Status run_global_passes_first();
@@ -101,7 +102,7 @@ Status PipelineRun::resolve_resources() {
   return Status::ok();
 }
 
-Status PipelineRun::plan() {
+Status PipelineRun::choose_inputs() {
   compression_ = options_.output_compression.value_or(config_.output_compression);
   on_error_ = options_.on_error.value_or(config_.on_error);
   batch_size_ = options_.batch_size.value_or(config_.batch_size);
@@ -131,7 +132,12 @@ Status PipelineRun::plan() {
   for (const auto& input : inputs_) input_list += input.path + "\n";
   report_.fingerprint = fmt::format("{}-{:016x}-{}", config_.fingerprint, hash64(input_list),
                                     compression_name(compression_));
+  return Status::ok();
+}
 
+Status PipelineRun::prepare_output() {
+  const std::string& output = report_.output_dir;
+  std::error_code ec;
   layout_ = std::make_unique<OutputLayout>(output, inputs_, compression_);
   WINNOW_RETURN_IF_ERROR(layout_->prepare(options_.overwrite));
 
@@ -392,8 +398,9 @@ RunReport PipelineRun::execute() {
   // Stages first: a bad parameter must fail before the output folder is touched.
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
+  if (status.is_ok()) status = choose_inputs();
   report_.setup_failed = !status.is_ok();
-  if (status.is_ok()) status = plan();
+  if (status.is_ok()) status = prepare_output();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
   report_.identify_only = options_.passes == PassMode::kIdentifyOnly;

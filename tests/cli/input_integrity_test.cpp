@@ -376,11 +376,9 @@ TEST_F(InputLinks, NamedLinksAreFollowedAndADanglingOneIsRefused) {
   EXPECT_FALSE(fs::exists(dir_.file("bad"))) << "a refused input must not touch the output";
 }
 
-// A bad path is a bad command line: exit 2, like a bad pipeline file. Discovery refuses it
-// before anything is read (above), but the executor reports a failed plan() as a failed run
-// (exit 1): enable this test once PipelineRun::execute() counts a discovery error as
-// setup_failed (src/pipeline/executor.cpp, owned by the pipeline work).
-TEST_F(InputLinks, DISABLED_BadPathExitsTwo) {
+// A bad path is a bad command line: exit 2, like a bad pipeline file, before anything is read
+// or written.
+TEST_F(InputLinks, BadPathExitsTwo) {
   std::string out;
   std::string pipeline = pipeline_file(dir_, "output: {format: jsonl}\n");
   for (const char* bad : {"in/dangling.jsonl", "in/missing.jsonl"}) {
