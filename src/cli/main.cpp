@@ -1,6 +1,6 @@
-// The `winnow` command: run a pipeline, list the stages. Exit codes: 0 success, 1 the run
-// failed (bad input under on_error: fail, an I/O error), 2 the command or pipeline is invalid,
-// 130 stopped by SIGINT or SIGTERM.
+// The `winnow` command: run a pipeline, list the stages, print the configuration reference.
+// Exit codes: 0 success, 1 the run failed (bad input under on_error: fail, an I/O error), 2 the
+// command or pipeline is invalid, 130 stopped by SIGINT or SIGTERM.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -12,9 +12,10 @@
 
 #include "cli/stop_watchdog.h"
 #include "core/version.h"
-#include "stages/builtin_stages.h"
+#include "pipeline/config_reference.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
+#include "stages/builtin_stages.h"
 
 namespace winnow {
 namespace {
@@ -158,6 +159,9 @@ int main(int argc, char** argv) {
   add_run_options(remove);
 
   app.add_subcommand("stages", "List every stage with its parameters and defaults.");
+  app.add_subcommand("reference",
+                     "Print the configuration reference (docs/reference.md) as Markdown: "
+                     "every pipeline key and every stage.");
 
   try {
     app.parse(argc, argv);
@@ -166,6 +170,10 @@ int main(int argc, char** argv) {
   }
 
   if (app.got_subcommand("stages")) return list_stages(registry);
+  if (app.got_subcommand("reference")) {
+    std::cout << config_reference_markdown(registry);
+    return 0;
+  }
   if (!format.empty()) options.output_compression = compression_from_format(format);
   if (on_error == "fail") options.on_error = OnError::kFail;
   if (on_error == "skip") options.on_error = OnError::kSkip;

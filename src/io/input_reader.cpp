@@ -10,6 +10,22 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view input_format_name(InputFormat format) {
+  switch (format) {
+    case InputFormat::kAuto:
+      return "auto";
+    case InputFormat::kJsonl:
+      return "jsonl";
+    case InputFormat::kWarc:
+      return "warc";
+    case InputFormat::kImages:
+      return "images";
+    case InputFormat::kStored:
+      return "stored";  // batches a pass stored for the next; never written in a pipeline
+  }
+  return "?";
+}
+
 ItemKind input_format_kind(InputFormat format) {
   return format == InputFormat::kImages ? ItemKind::kImage : ItemKind::kDocument;
 }

@@ -23,6 +23,7 @@ namespace winnow {
 enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kStored };
 // auto|jsonl|warc|images
 std::optional<InputFormat> input_format_from_name(std::string_view name);
+std::string_view input_format_name(InputFormat format);
 // The kind of item a format's reader makes: images for `images`, documents otherwise.
 ItemKind input_format_kind(InputFormat format);
 

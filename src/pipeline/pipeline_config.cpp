@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/hash.h"
+#include "pipeline/config_keys.h"
 
 namespace winnow {
 
@@ -107,9 +108,7 @@ Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& 
   if (node.IsScalar()) {  // autoscale: false
     return r.read(root, "autoscale", a.enabled, "true, false or a map");
   }
-  WINNOW_RETURN_IF_ERROR(r.check_keys(node, "autoscale",
-                                      {"enabled", "interval_ms", "headroom", "min_samples",
-                                       "shrink_cycles", "grace_ms", "window", "starved_busy"}));
+  WINNOW_RETURN_IF_ERROR(r.check_keys(node, "autoscale", config_keys_in("autoscale")));
   WINNOW_RETURN_IF_ERROR(r.read(node, "enabled", a.enabled, "true or false"));
   WINNOW_RETURN_IF_ERROR(r.read(node, "interval_ms", a.interval_ms, "an integer"));
   WINNOW_RETURN_IF_ERROR(r.read(node, "headroom", a.headroom, "a number"));
@@ -141,9 +140,7 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   }
   YAML::Node warc = input["warc"];
   if (!warc) return Status::ok();
-  WINNOW_RETURN_IF_ERROR(r.check_keys(
-      warc, "input.warc",
-      {"record_types", "content_types", "status_codes", "max_record_bytes", "verify_digests"}));
+  WINNOW_RETURN_IF_ERROR(r.check_keys(warc, "input.warc", config_keys_in("input.warc")));
   WarcOptions& options = config.warc;
   if (warc["record_types"]) {
     options.record_types.clear();
@@ -198,16 +195,10 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
                   PipelineConfig& config) {
   if (root.IsNull()) return Status::ok();  // an empty file: every default, paths from the CLI
   if (!root.IsMap()) return r.error(root, "a pipeline must be a YAML map");
-  WINNOW_RETURN_IF_ERROR(
-      r.check_keys(root, "the pipeline",
-                   {"input", "output", "on_error", "threads", "gpus", "autoscale", "fuse",
-                    "materialize", "batch_size", "batch_bytes", "seed", "stages"}));
+  WINNOW_RETURN_IF_ERROR(r.check_keys(root, "the pipeline", config_keys_in("")));
 
   if (YAML::Node input = root["input"]) {
-    WINNOW_RETURN_IF_ERROR(r.check_keys(
-        input, "input",
-        {"paths", "text_field", "id_field", "max_line_bytes", "format", "warc", "max_file_bytes",
-         "follow_links"}));
+    WINNOW_RETURN_IF_ERROR(r.check_keys(input, "input", config_keys_in("input")));
     WINNOW_RETURN_IF_ERROR(r.read_string_list(input, "paths", config.input_paths));
     WINNOW_RETURN_IF_ERROR(r.read(input, "text_field", config.text_field, "a string"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "id_field", config.id_field, "a string"));
@@ -225,9 +216,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
   }
   if (YAML::Node output = root["output"]) {
-    WINNOW_RETURN_IF_ERROR(
-        r.check_keys(output, "output",
-                     {"path", "format", "compression_level", "write_rejected", "max_file_bytes"}));
+    WINNOW_RETURN_IF_ERROR(r.check_keys(output, "output", config_keys_in("output")));
     WINNOW_RETURN_IF_ERROR(r.read(output, "path", config.output_path, "a string"));
     std::string format;
     WINNOW_RETURN_IF_ERROR(r.read(output, "format", format, "a string"));
@@ -279,6 +268,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   int64_t batch_size = static_cast<int64_t>(config.batch_size);
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_size", batch_size, "a positive integer"));
   WINNOW_RETURN_IF_ERROR(r.read(root, "batch_bytes", config.batch_bytes, "a positive integer"));
+  if (config.batch_bytes == 0)
+    return r.error(root["batch_bytes"], "batch_bytes must be at least 1");
   WINNOW_RETURN_IF_ERROR(r.read(root, "seed", config.seed, "a non-negative integer"));
   if (auto problem = batch_size_problem(batch_size)) return r.error(root["batch_size"], *problem);
   config.batch_size = static_cast<uint64_t>(batch_size);
@@ -317,7 +308,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     if (stage.workers < 0) {
       return r.error(node["workers"], "workers must be 0 (not pinned) or more");
     }
-    auto params = StageParams::parse(node, spec->params, {"stage", "name", "workers"},
+    std::set<std::string> entry_keys = config_keys_in("stages[]");
+    auto params = StageParams::parse(node, spec->params, {entry_keys.begin(), entry_keys.end()},
                                      config.source, stage.name);
     if (!params.is_ok()) return params.status();
     stage.params = std::move(params).value();

@@ -2,31 +2,8 @@
 // PipelineConfig: a pipeline YAML file, fully checked when loaded: unknown keys, wrong types
 // and unknown stages are errors that name the file and line, before any data is read.
 //
-//   input:  {paths: [...], text_field: text, id_field: id, max_line_bytes: 33554432,
-//            format: auto,    # auto | jsonl | warc | images (auto: WARC by extension)
-//            max_file_bytes: 67108864,   # images: larger files are errors
-//            follow_links: false,        # follow symbolic links met inside input folders
-//            warc: {record_types: [response], content_types: [text/html, application/xhtml+xml],
-//                   status_codes: [], max_record_bytes: 33554432, verify_digests: true}}
-//   output: {path: out, format: jsonl.zst, compression_level: 3, write_rejected: true,
-//            max_file_bytes: 0}
-//   on_error: fail | skip
-//   threads: 0            # CPU budget: worker threads of all steps together; 0 = the cores
-//                         # (with autoscale disabled: workers per step, as before)
-//   gpus: auto            # GPU budget: auto (detected) or a number
-//   autoscale: {enabled: true, interval_ms: 1000, headroom: 1.5, min_samples: 5,
-//               shrink_cycles: 3, grace_ms: 5000, window: 64, starved_busy: 0.5}
-//                         # or autoscale: false (see pipeline/autoscaler.h for each key)
-//   fuse: true            # run consecutive ordinary CPU stages as one step (step_fusion.h)
-//   materialize: auto     # auto | always | never: dedup passes store their batches so the
-//                         # stages before a dedup step run once (pipeline/batch_store.h)
-//   batch_size: 1024      # documents per batch
-//   seed: 42
-//   stages:
-//     - stage: text_length   # registered stage type
-//       name: short_docs     # optional instance name (default: the type)
-//       workers: 2           # optional: pin the worker count
-//       min_chars: 200       # the stage's own parameters
+// Every key, its values and default: config_keys.cpp declares them (check_keys accepts only
+// those) and docs/reference.md is printed from the same table by `winnow reference`.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -37,6 +37,20 @@ uint64_t stat_u64(const std::string& stats_path, const char* key) {
   return uint64_t(parser.load(stats_path)["totals"][key]);
 }
 
+// docs/reference.md is what `winnow reference` prints: the keys the loader declares and every
+// stage's parameters. After changing either, regenerate it:
+//   build/winnow reference > docs/reference.md
+TEST(Cli, ReferenceDocumentIsGeneratedFromTheDeclarations) {
+  std::string out;
+  ASSERT_EQ(winnow("reference 2>/dev/null", &out), 0);
+  EXPECT_EQ(out, read_file(kSource + "/docs/reference.md"))
+      << "docs/reference.md is out of date: run `build/winnow reference > docs/reference.md`";
+  for (const char* key : {"`batch_bytes`", "`follow_links`", "`verify_digests`", "`materialize`",
+                          "### `fuzzy_dedup`", "### `chunk`"}) {
+    EXPECT_THAT(out, HasSubstr(key));
+  }
+}
+
 TEST(Cli, VersionStagesAndHelp) {
   std::string out;
   EXPECT_EQ(winnow("--version", &out), 0);

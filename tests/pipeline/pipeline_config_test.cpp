@@ -11,6 +11,7 @@
 namespace winnow {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
@@ -204,6 +205,8 @@ TEST_F(PipelineConfigTest, BadOnError) {
 TEST_F(PipelineConfigTest, WrongTypesForRunSettings) {
   EXPECT_THAT(error_of("seed: 1\nthreads: many\n"), StartsWith("name.yaml:2: "));
   EXPECT_THAT(error_of("seed: 1\nbatch_size: 0\n"), StartsWith("name.yaml:2: "));
+  EXPECT_THAT(error_of("seed: 1\nbatch_bytes: 0\n"),
+              AllOf(StartsWith("name.yaml:2: "), HasSubstr("batch_bytes must be at least 1")));
   EXPECT_THAT(error_of("seed: 1\nseed2: 0\n"), StartsWith("name.yaml:2: "));
   EXPECT_THAT(error_of("threads: -1\n"), StartsWith("name.yaml:1: "));
   EXPECT_THAT(error_of("output:\n  write_rejected: sometimes\n"), StartsWith("name.yaml:2: "));

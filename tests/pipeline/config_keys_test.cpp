@@ -1,0 +1,140 @@
+#include "pipeline/config_keys.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <string>
+
+#include "pipeline/pipeline_config.h"
+#include "stages/builtin_stages.h"
+
+namespace winnow {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A pipeline file setting every declared key with a value of its own (`value_of`), nested by
+// section ("input.warc" inside "input").
+std::string pipeline_setting_every_key(
+    const std::function<std::optional<std::string>(const ConfigKey&)>& value_of) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const ConfigKey& key : config_keys()) {
+    std::optional<std::string> value = value_of(key);
+    if (!value) continue;
+    YAML::Node parsed = YAML::Load(*value);
+    if (key.section.empty()) {
+      root[std::string(key.name)] = parsed;
+    } else if (key.section == "input.warc") {
+      root["input"]["warc"][std::string(key.name)] = parsed;
+    } else {
+      root[std::string(key.section)][std::string(key.name)] = parsed;
+    }
+  }
+  YAML::Emitter out;
+  out << root;
+  return out.c_str();
+}
+
+std::string full_name(const ConfigKey& key) {
+  return key.section.empty() ? std::string(key.name)
+                             : std::string(key.section) + "." + std::string(key.name);
+}
+
+class ConfigKeysTest : public ::testing::Test {
+ protected:
+  ConfigKeysTest() { register_builtin_stages(registry_); }
+  StageRegistry registry_;
+};
+
+// The reference's defaults are what the loader does when a key is absent: a file writing every
+// key with its documented default loads and holds the same values as an empty file.
+TEST_F(ConfigKeysTest, EveryKeyWrittenWithItsDocumentedDefaultLoadsUnchanged) {
+  const PipelineConfig defaults;
+  std::string yaml = pipeline_setting_every_key([&](const ConfigKey& key) {
+    std::optional<std::string> value;
+    if (key.value_in && !key.value_in(defaults).empty()) value = key.value_in(defaults);
+    return value;
+  });
+  auto loaded = PipelineConfig::load_string(yaml, "defaults.yaml", registry_);
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().message() << "\n" << yaml;
+  for (const ConfigKey& key : config_keys()) {
+    if (!key.value_in) continue;
+    EXPECT_EQ(key.value_in(*loaded), key.value_in(defaults)) << full_name(key);
+  }
+}
+
+// Every declared key is read, not only let through: set to a value other than its default, the
+// loaded pipeline holds that value. A key added to the table needs a value here.
+TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
+  const std::map<std::string, std::string> other_values = {
+      {"on_error", "skip"},
+      {"threads", "3"},
+      {"gpus", "0"},
+      {"fuse", "false"},
+      {"materialize", "always"},
+      {"batch_size", "7"},
+      {"batch_bytes", "1000"},
+      {"seed", "7"},
+      {"input.paths", "[a.jsonl, b/]"},
+      {"input.format", "warc"},
+      {"input.text_field", "body"},
+      {"input.id_field", "uid"},
+      {"input.max_line_bytes", "1000"},
+      {"input.max_file_bytes", "2000"},
+      {"input.follow_links", "true"},
+      {"input.warc.record_types", "[response, conversion]"},
+      {"input.warc.content_types", "[text/*]"},
+      {"input.warc.status_codes", "[200, 404]"},
+      {"input.warc.max_record_bytes", "3000"},
+      {"input.warc.verify_digests", "false"},
+      {"output.path", "elsewhere"},
+      {"output.format", "jsonl.gz"},
+      {"output.compression_level", "5"},
+      {"output.write_rejected", "false"},
+      {"output.max_file_bytes", "4000"},
+      {"autoscale.enabled", "false"},
+      {"autoscale.interval_ms", "50"},
+      {"autoscale.headroom", "2.5"},
+      {"autoscale.min_samples", "2"},
+      {"autoscale.shrink_cycles", "4"},
+      {"autoscale.grace_ms", "10"},
+      {"autoscale.window", "8"},
+      {"autoscale.starved_busy", "0.25"},
+  };
+  const PipelineConfig defaults;
+  for (const ConfigKey& key : config_keys()) {
+    if (!key.value_in) continue;
+    auto value = other_values.find(full_name(key));
+    ASSERT_NE(value, other_values.end()) << "give " << full_name(key) << " a value in this test";
+    ASSERT_NE(value->second, key.value_in(defaults)) << full_name(key);
+  }
+  std::string yaml = pipeline_setting_every_key([&](const ConfigKey& key) {
+    std::optional<std::string> value;
+    if (key.value_in) value = other_values.at(full_name(key));
+    return value;
+  });
+  auto loaded = PipelineConfig::load_string(yaml, "others.yaml", registry_);
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().message() << "\n" << yaml;
+  for (const ConfigKey& key : config_keys()) {
+    if (!key.value_in) continue;
+    EXPECT_EQ(key.value_in(*loaded), other_values.at(full_name(key))) << full_name(key);
+  }
+}
+
+// A key that is not declared is refused, and the message lists the section's declared keys.
+TEST_F(ConfigKeysTest, AnUndeclaredKeyIsRefusedWithTheDeclaredOnes) {
+  auto loaded =
+      PipelineConfig::load_string("output:\n  path: out\n  colour: blue\n", "x.yaml", registry_);
+  ASSERT_FALSE(loaded.is_ok());
+  std::string known;
+  for (const std::string& name : config_keys_in("output")) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  EXPECT_THAT(loaded.status().message(),
+              HasSubstr("x.yaml:3: unknown key 'colour' in output (known: " + known + ")"));
+}
+
+}  // namespace
+}  // namespace winnow
