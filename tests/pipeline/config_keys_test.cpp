@@ -5,10 +5,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "pipeline/pipeline_config.h"
 #include "stages/builtin_stages.h"
+#include "test_support.h"
 
 namespace winnow {
 namespace {
@@ -134,6 +137,38 @@ TEST_F(ConfigKeysTest, AnUndeclaredKeyIsRefusedWithTheDeclaredOnes) {
   }
   EXPECT_THAT(loaded.status().message(),
               HasSubstr("x.yaml:3: unknown key 'colour' in output (known: " + known + ")"));
+}
+
+// docs/porting.md names winnow's stages and keys by hand: each stage it maps a class to is a
+// registered stage, and each `section.key` it names is declared.
+TEST_F(ConfigKeysTest, ThePortingGuideNamesStagesAndKeysThatExist) {
+  std::string guide = testing::read_file(std::string(WINNOW_SOURCE_DIR) + "/docs/porting.md");
+  std::istringstream lines(guide.substr(guide.find("\n## Stages")));
+  std::string line;
+  size_t stages_named = 0;
+  // The last cell of a row, up to its first " (": "`a`, `b`" names stages a and b.
+  const std::regex stage_row(R"(\|\s*((?:`[a-z0-9_]+`(?:, )?)+)(?: \(.*\))?\s*\|\s*$)");
+  const std::regex name_in_backticks("`([a-z0-9_]+)`");
+  while (std::getline(lines, line)) {
+    std::smatch row;
+    if (!std::regex_search(line, row, stage_row)) continue;
+    std::string cell = row[1];
+    for (std::sregex_iterator it(cell.begin(), cell.end(), name_in_backticks), end; it != end;
+         ++it) {
+      EXPECT_NE(registry_.find((*it)[1]), nullptr) << "porting.md names stage " << (*it)[1];
+      ++stages_named;
+    }
+  }
+  EXPECT_GE(stages_named, 40u);
+
+  const std::regex dotted_key("`(input|output|autoscale|input\\.warc)\\.([a-z_]+)[`:]");
+  size_t keys_named = 0;
+  for (std::sregex_iterator it(guide.begin(), guide.end(), dotted_key), end; it != end; ++it) {
+    EXPECT_EQ(config_keys_in((*it)[1].str()).count((*it)[2]), 1u)
+        << "porting.md names key " << (*it)[0];
+    ++keys_named;
+  }
+  EXPECT_GE(keys_named, 3u);
 }
 
 }  // namespace
