@@ -58,7 +58,7 @@ std::unique_ptr<DocBatch> ShardReader::next() {
 
   auto report_too_long = [&](std::string_view line) {
     add_error(*batch, InputError::kLineTooLong,
-              fmt::format("{}:{}: line is longer than max_line_bytes ({} bytes); skipped", path_,
+              fmt::format("{}:{}: line is longer than max_line_bytes ({} bytes)", path_,
                           next_line_, options_.max_line_bytes),
               line);
   };

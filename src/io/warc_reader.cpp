@@ -85,7 +85,7 @@ class WarcReader::Impl {
     if (input_->broken()) {
       const StreamError& e = input_->break_error();
       add_error(batch, e.kind, record_offset,
-                fmt::format("{} (in the record at byte {}); skipped to the next record", e.message,
+                fmt::format("{} (in the record at byte {})", e.message,
                             record_offset));
       input_->resume();
       if (!resync()) finished_ = true;
@@ -197,8 +197,7 @@ bool WarcReader::Impl::skip_block(DocBatch& batch, const Record& record, uint64_
     if (unwanted) {
       add_error(batch, InputError::kCorruptWarc, record.offset,
                 fmt::format("{}: record at byte {}: its Content-Length ({}) does not end at a "
-                            "record boundary (byte {} does not start the next record); skipped "
-                            "to the next record",
+                            "record boundary (byte {} does not start the next record)",
                             path_, record.offset, record.headers.content_length,
                             input_->offset()),
                 record.version);
@@ -252,7 +251,7 @@ Ended WarcReader::Impl::check_record(DocBatch& batch, const Record& record) {
     // The digest vouches for the record: the bytes after it are junk, not its fault.
     add_error(batch, InputError::kCorruptWarc, input_->offset(),
               fmt::format("{}: byte {}: expected a 'WARC/1.0' or 'WARC/1.1' line after the "
-                          "record at byte {}; skipped to the next record",
+                          "record at byte {}",
                           path_, input_->offset(), record.offset));
     if (!resync()) finished_ = true;
     return std::nullopt;
@@ -264,7 +263,7 @@ Ended WarcReader::Impl::check_record(DocBatch& batch, const Record& record) {
                         : digest_problem;
   bool next_inside = std::string_view(block_).find("\r\n\r\nWARC/1.") != std::string::npos;
   add_error(batch, InputError::kCorruptWarc, record.offset,
-            fmt::format("{}: record at byte {}: {}{}; skipped", path_, record.offset, why,
+            fmt::format("{}: record at byte {}: {}{}", path_, record.offset, why,
                         next_inside ? " (the next record starts inside it: Content-Length is "
                                       "too large)"
                                     : ""),
@@ -309,8 +308,7 @@ Ended WarcReader::Impl::read_version_line(DocBatch& batch, Record& record) {
   }
   if (WarcHeaderParser::is_version_line(record.version)) return std::nullopt;
   bool go_on = reject(batch, record,
-                      fmt::format("{}: byte {}: expected a 'WARC/1.0' or 'WARC/1.1' line; "
-                                  "skipped to the next record",
+                      fmt::format("{}: byte {}: expected a 'WARC/1.0' or 'WARC/1.1' line",
                                   path_, record.offset));
   ++record_index_;  // after the error, whose line is this record's index
   return go_on;
@@ -331,7 +329,7 @@ Ended WarcReader::Impl::read_headers(DocBatch& batch, Record& record) {
   record.index = record_index_++;
   if (step == WarcHeaderParser::Step::kBad) {
     return reject(batch, record,
-                  fmt::format("{}: record at byte {}: {}; skipped to the next record", path_,
+                  fmt::format("{}: record at byte {}: {}", path_,
                               record.offset, parser.error()));
   }
   record.headers = parser.take_headers();
@@ -360,7 +358,7 @@ Ended WarcReader::Impl::read_block(DocBatch& batch, Record& record) {
   if (payload > options_.max_record_bytes) {
     add_error(batch, InputError::kRecordTooLarge, record.offset,
               fmt::format("{}: record at byte {}: payload of {} bytes is over the limit of {} "
-                          "(max_record_bytes); skipped",
+                          "(max_record_bytes)",
                           path_, record.offset, payload, options_.max_record_bytes));
     return skip_block(batch, record, length - read, false);
   }
@@ -378,8 +376,7 @@ Ended WarcReader::Impl::read_http_head(DocBatch& batch, Record& record) {
   record.http = HttpResponseHead::parse(block_, read == length);
   if (!record.http) {
     add_error(batch, InputError::kCorruptWarc, record.offset,
-              fmt::format("{}: record at byte {}: the response holds no valid HTTP head; "
-                          "skipped",
+              fmt::format("{}: record at byte {}: the response holds no valid HTTP head",
                           path_, record.offset),
               block_);
     return skip_block(batch, record, length - read, false);
@@ -400,8 +397,7 @@ Ended WarcReader::Impl::decode_payload(DocBatch& batch, const Record& record, si
   if (head.chunked) decode_chunked(block_, body);
   if (!decode_content(block_, body, head.content_encoding, options_.max_record_bytes)) {
     add_error(batch, InputError::kCorruptWarc, record.offset,
-              fmt::format("{}: record at byte {}: cannot decode Content-Encoding '{}'; "
-                          "skipped",
+              fmt::format("{}: record at byte {}: cannot decode Content-Encoding '{}'",
                           path_, record.offset, head.content_encoding));
     return true;
   }

@@ -151,6 +151,8 @@ TEST(InputIntegrity, GzipMemberFailingItsCheckMakesItsRecordAnError) {
                      &out),
               1);
     EXPECT_THAT(out, HasSubstr("record at byte " + std::to_string(a.size())));
+    // It stopped there: the message must not say the record was skipped.
+    EXPECT_THAT(out, Not(HasSubstr("skipped")));
   }
 }
 

@@ -11,6 +11,7 @@ namespace winnow::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string http_response(int status, const std::string& content_type, const std::string& body,
                           const std::string& extra_headers = "") {
@@ -236,7 +237,8 @@ TEST_F(WarcReaderTest, DamagedGzipMemberCostsOnlyItsRecord) {
   ASSERT_EQ(read.errors.size(), 1u);
   EXPECT_EQ(read.errors[0].kind, InputError::kCorruptCompressed);
   EXPECT_THAT(read.errors[0].message, HasSubstr(path + ": corrupt gzip data near compressed byte"));
-  EXPECT_THAT(read.errors[0].message, HasSubstr("skipped to the next record"));
+  // What happens to the record is the error policy's to say, not the reader's.
+  EXPECT_THAT(read.errors[0].message, Not(HasSubstr("skipped")));
 }
 
 // The member's CRC-32 and length are checked before its record goes out: a member whose
