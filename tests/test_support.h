@@ -40,4 +40,20 @@ std::unique_ptr<DocBatch> make_raw_batch(const std::vector<std::string>& lines, 
 // Runs a shell command, returning its exit code; output goes to `output` when given.
 int run_command(const std::string& command, std::string* output = nullptr);
 
+// The `winnow` binary under test and the source tree: every test target defines both.
+inline const std::string kWinnow = WINNOW_BINARY;
+inline const std::string kSource = WINNOW_SOURCE_DIR;
+
+// Runs `winnow ARGS` (stdout and stderr into `output` when given) and returns its exit code.
+inline int winnow(const std::string& args, std::string* output = nullptr) {
+  return run_command(kWinnow + " " + args, output);
+}
+
+// Writes `yaml` as DIR/pipeline.yaml and returns its path.
+inline std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
+  std::string path = dir.file("pipeline.yaml");
+  write_file(path, yaml);
+  return path;
+}
+
 }  // namespace winnow::testing

@@ -14,8 +14,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-const std::string kSource = WINNOW_SOURCE_DIR;
 
 TEST(CliAutoscale, ExamplePipelineGivesTheSameBytesAutoscaledOrFixed) {
   TempDir dir;

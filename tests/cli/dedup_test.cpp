@@ -23,8 +23,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-const std::string kSource = WINNOW_SOURCE_DIR;
 
 int winnow(const std::string& args, std::string* output) {
   return run_command(kWinnow + " " + args + " 2>&1", output);

@@ -13,7 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kSource = WINNOW_SOURCE_DIR;
 
 class Fusion : public ExampleCorpusTest {
  protected:

@@ -19,18 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-const std::string kSource = WINNOW_SOURCE_DIR;
-
-std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
-  std::string path = dir.file("pipeline.yaml");
-  write_file(path, yaml);
-  return path;
-}
-
-int winnow(const std::string& args, std::string* output) {
-  return run_command(kWinnow + " " + args, output);
-}
 
 uint64_t stat_u64(const std::string& stats_path, const char* key) {
   simdjson::dom::parser parser;

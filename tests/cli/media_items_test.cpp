@@ -16,7 +16,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
 const std::string kImages = "/usr/share/doc/python3.11/html/_images";
 
 // `winnow run DIR/pipeline.yaml -i INPUT -o DIR/OUT`; fills `out` with what it printed.

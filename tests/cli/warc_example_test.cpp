@@ -25,8 +25,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-const std::string kSource = WINNOW_SOURCE_DIR;
 const std::string kPythonDocs = "/usr/share/doc/python3.11/html";
 const std::string kDebianReference = "/usr/share/doc/debian-reference-fr/docs";
 

@@ -19,8 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-const std::string kSource = WINNOW_SOURCE_DIR;
 
 class FilterPresets : public ::testing::Test {
  protected:

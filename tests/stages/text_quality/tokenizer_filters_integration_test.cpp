@@ -17,7 +17,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
 
 TEST(TokenizerFiltersIntegration, TokenCountDropsWhatTheReferenceSays) {
   TempDir dir;
