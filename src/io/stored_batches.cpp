@@ -15,19 +15,40 @@ Result<std::unique_ptr<StoredBatchWriter>> StoredBatchWriter::create(const std::
   return std::unique_ptr<StoredBatchWriter>(new StoredBatchWriter(std::move(sink).value()));
 }
 
-Status StoredBatchWriter::store(const DocBatch& batch) {
-  thread_local std::string bytes;
-  bytes.clear();
-  batch.serialize(bytes);
+Status StoredBatchWriter::write_record(const std::string& bytes) {
   uint64_t header[2] = {bytes.size(), hash64(bytes)};
-  std::lock_guard lock(mutex_);
   WINNOW_RETURN_IF_ERROR(sink_->write(
       std::string_view(reinterpret_cast<const char*>(header), sizeof(header))));
   return sink_->write(bytes);
 }
 
+Status StoredBatchWriter::store(const DocBatch& batch) {
+  std::string bytes;
+  batch.serialize(bytes);
+  std::lock_guard lock(mutex_);
+  if (batch.sequence != next_sequence_) {
+    if (batch.sequence < next_sequence_ || !early_.emplace(batch.sequence, std::move(bytes)).second) {
+      return Status::errorf("batch {} of shard {} stored twice", batch.sequence, batch.shard);
+    }
+    return Status::ok();
+  }
+  WINNOW_RETURN_IF_ERROR(write_record(bytes));
+  ++next_sequence_;
+  // The batches that came early and now follow on.
+  for (auto it = early_.begin(); it != early_.end() && it->first == next_sequence_;
+       it = early_.erase(it)) {
+    WINNOW_RETURN_IF_ERROR(write_record(it->second));
+    ++next_sequence_;
+  }
+  return Status::ok();
+}
+
 Status StoredBatchWriter::commit() {
   std::lock_guard lock(mutex_);
+  if (!early_.empty()) {
+    return Status::errorf("stored batches: batch {} never came (batch {} did)", next_sequence_,
+                          early_.begin()->first);
+  }
   return sink_->finish();
 }
 
@@ -81,6 +102,7 @@ std::unique_ptr<DocBatch> StoredBatchReader::next() {
   auto batch = DocBatch::deserialize(bytes);
   if (!batch.is_ok()) return damaged(batch.status().message());
   if ((*batch)->shard != shard_) return damaged("a batch of another shard");
+  if ((*batch)->sequence != batches_) return damaged("a batch out of order");
   ++batches_;
   return std::move(batch).value();
 }
