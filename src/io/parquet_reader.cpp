@@ -3,6 +3,7 @@
 #include <duckdb.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -34,37 +35,48 @@ std::string sql_identifier(std::string_view s) {
 }
 
 // DuckDB writes non-finite doubles as the bare tokens NaN, Infinity and -Infinity, which are
-// not JSON: outside strings they become the strings "NaN", "Infinity", "-Infinity".
+// not JSON: outside strings they become the strings "NaN", "Infinity", "-Infinity". Strings
+// are skipped with memchr (texts are most of the bytes), so the scan costs little.
 void append_json_quoting_non_finite(std::string_view json, std::string& out) {
-  bool in_string = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < json.size()) {
-        out += json[++i];
-      } else if (c == '"') {
-        in_string = false;
+  const char* p = json.data();
+  const char* end = p + json.size();
+  while (p < end) {
+    const char* special = p;
+    while (special < end && *special != '"' && *special != 'N' && *special != 'I') ++special;
+    if (special == end) break;
+    std::string_view rest(special, size_t(end - special));
+    if (*special == '"') {
+      // A string: up to its closing quote, past escaped characters.
+      const char* q = special + 1;
+      for (;;) {
+        const char* quote = static_cast<const char*>(std::memchr(q, '"', size_t(end - q)));
+        if (!quote) {
+          q = end;
+          break;
+        }
+        const char* backslash = static_cast<const char*>(std::memchr(q, '\\', size_t(quote - q)));
+        if (!backslash) {
+          q = quote + 1;
+          break;
+        }
+        q = std::min(backslash + 2, end);
       }
-      continue;
+      out.append(p, size_t(q - p));
+      p = q;
+    } else if (rest.starts_with("NaN") || rest.starts_with("Infinity")) {
+      size_t length = *special == 'N' ? 3 : 8;
+      bool negative = special > p && special[-1] == '-';
+      out.append(p, size_t(special - p) - (negative ? 1 : 0));
+      out += negative ? "\"-" : "\"";
+      out.append(special, length);
+      out += '"';
+      p = special + length;
+    } else {
+      out.append(p, size_t(special + 1 - p));
+      p = special + 1;
     }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == 'N' && json.substr(i, 3) == "NaN") {
-      out += "\"NaN\"";
-      i += 2;
-      continue;
-    } else if (c == 'I' && json.substr(i, 8) == "Infinity") {
-      out += "\"Infinity\"";
-      i += 7;
-      continue;
-    } else if (c == '-' && json.substr(i, 9) == "-Infinity") {
-      out += "\"-Infinity\"";
-      i += 8;
-      continue;
-    }
-    out += c;
   }
+  out.append(p, size_t(end - p));
 }
 
 struct Column {
@@ -109,7 +121,11 @@ class ParquetReader::Impl {
       duckdb_string_t& s = strings[chunk_row_++];
       std::string_view json(duckdb_string_t_data(&s), duckdb_string_t_length(s));
       uint64_t offset = data.size();
-      append_json_quoting_non_finite(json, data);
+      if (may_hold_non_finite_) {
+        append_json_quoting_non_finite(json, data);
+      } else {
+        data.append(json);
+      }
       ++rows_read_;
       batch->raw_lines.push_back({offset, data.size() - offset, rows_read_, 0});
     }
@@ -201,6 +217,12 @@ class ParquetReader::Impl {
       return false;
     }
     count_rows(source);
+    // Only floating-point columns (at any depth) can hold NaN or infinities.
+    for (const Column& c : columns) {
+      if (c.type.find("FLOAT") != std::string::npos || c.type.find("DOUBLE") != std::string::npos) {
+        may_hold_non_finite_ = true;
+      }
+    }
 
     // One JSON object per row, its members in the file's column order.
     std::string members;
@@ -316,6 +338,7 @@ class ParquetReader::Impl {
   duckdb_vector vector_ = nullptr;
   idx_t chunk_size_ = 0, chunk_row_ = 0;
   bool opened_ = false, finished_ = false, end_emitted_ = false;
+  bool may_hold_non_finite_ = false;
   uint64_t sequence_ = 0;
   uint64_t rows_read_ = 0, total_rows_ = 0, file_size_ = 0;
 };
