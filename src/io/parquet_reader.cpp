@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -77,6 +78,14 @@ void append_json_quoting_non_finite(std::string_view json, std::string& out) {
     }
   }
   out.append(p, size_t(end - p));
+}
+
+// DECIMAL(p, 0) with p >= 19 holds integers past 64 bits, which JSON parsers (simdjson among
+// them) refuse as numbers: such a column is written as a string of its exact digits.
+bool beyond_64_bits(const std::string& type) {
+  int precision = 0, scale = -1;
+  return std::sscanf(type.c_str(), "DECIMAL(%d,%d)", &precision, &scale) == 2 && scale == 0 &&
+         precision >= 19;
 }
 
 struct Column {
@@ -228,7 +237,9 @@ class ParquetReader::Impl {
     std::string members;
     for (const Column& c : columns) {
       if (!members.empty()) members += ", ";
-      members += sql_string(c.name) + ", " + sql_identifier(c.name);
+      members += sql_string(c.name) + ", ";
+      members += beyond_64_bits(c.type) ? "CAST(" + sql_identifier(c.name) + " AS VARCHAR)"
+                                        : sql_identifier(c.name);
     }
     std::string sql = fmt::format("SELECT json_object({})::VARCHAR FROM {}", members, source);
     if (duckdb_prepare(connection_, sql.c_str(), &statement_) == DuckDBError) {

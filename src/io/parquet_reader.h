@@ -6,7 +6,9 @@
 //
 // Column types map to JSON as DuckDB's json_object writes them:
 //   VARCHAR, UUID, ENUM                 -> string
-//   integers, DECIMAL                   -> number (HUGEINT as a double-precision number)
+//   integers, DECIMAL                   -> number, except DECIMAL(p, 0) with p >= 19 (integers
+//                                          past 64 bits, which JSON parsers refuse): a string
+//                                          of its digits, for a top-level column
 //   FLOAT, DOUBLE                       -> number (a FLOAT as the double it widens to);
 //                                          NaN, Infinity, -Infinity -> the strings "NaN",
 //                                          "Infinity", "-Infinity" (JSON has no such numbers)

@@ -31,6 +31,7 @@ constexpr const char* kAllTypes = R"sql(
       WHEN 4 THEN NULL ELSE i / 7.0 END AS float64,
     (i / 3.0)::FLOAT AS float32,
     (i * 1.25)::DECIMAL(12, 2) AS dec,
+    ((i - 1500)::HUGEINT * 1000000000000000000000)::DECIMAL(38, 0) AS wide,
     CASE WHEN i % 3 = 0 THEN NULL ELSE i % 2 = 0 END AS flag,
     CASE WHEN i % 13 = 0 THEN NULL
       ELSE TIMESTAMP '2024-02-29 23:59:58.123456' + INTERVAL (i) SECOND END AS ts,
@@ -125,6 +126,7 @@ TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
   EXPECT_THAT(read.records[2], HasSubstr("\"float64\":\"Infinity\""));
   EXPECT_THAT(read.records[3], HasSubstr("\"float64\":\"-Infinity\""));
   EXPECT_THAT(read.records[4], HasSubstr("\"float64\":null"));
+  EXPECT_THAT(read.records[0], HasSubstr("\"wide\":\"-1500000000000000000000000\""));
   EXPECT_THAT(read.records[4],
               HasSubstr("\"non_finite_list\":[\"-Infinity\",\"NaN\",2.0,\"Infinity\"]"));
   EXPECT_THAT(read.records[4], HasSubstr(" NaN -Infinity \\\\\\\"\","));  // texts untouched
