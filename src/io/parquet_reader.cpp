@@ -225,7 +225,7 @@ class ParquetReader::Impl {
                             options_.text_field, text->type));
       return false;
     }
-    count_rows(source);
+    read_row_groups();
     // Only floating-point columns (at any depth) can hold NaN or infinities.
     for (const Column& c : columns) {
       if (c.type.find("FLOAT") != std::string::npos || c.type.find("DOUBLE") != std::string::npos) {
@@ -250,7 +250,7 @@ class ParquetReader::Impl {
     }
     have_result_ = true;
     if (duckdb_execute_pending(pending_, &result_) == DuckDBError) {
-      return fail_corrupt(batch, duckdb_result_error(&result_));
+      return fail_data(batch, duckdb_result_error(&result_));
     }
     return true;
   }
@@ -281,7 +281,18 @@ class ParquetReader::Impl {
       if (error) duckdb_free(error);
       return false;
     }
-    return true;
+    // DuckDB decodes ahead of what it hands out, up to this buffer (about 1 MB by default): a
+    // small one lets the rows before a damaged page through (measured: 18,432 of a 20,000-row
+    // row group instead of none) and saves about 50 MB of memory, at no measured cost in speed.
+    duckdb_result result;
+    bool set =
+        duckdb_query(connection_, "SET streaming_buffer_size = '1KB'", &result) == DuckDBSuccess;
+    duckdb_destroy_result(&result);
+    if (!set) {
+      add_error(batch, InputError::kUnreadableFile,
+                fmt::format("{}: DuckDB failed to start: cannot set streaming_buffer_size", path_));
+    }
+    return set;
   }
 
   bool describe(DocBatch& batch, const std::string& source, std::vector<Column>& columns) {
@@ -305,14 +316,43 @@ class ParquetReader::Impl {
     return true;
   }
 
-  // From the metadata (no data is read), for progress; 0 when it cannot be had.
-  void count_rows(const std::string& source) {
+  // Each row group's row count, from the footer (no data is read): for progress and to name
+  // where reading stopped. Left empty when it cannot be had.
+  void read_row_groups() {
     duckdb_result result;
-    std::string sql = "SELECT count(*) FROM " + source;
+    std::string sql = fmt::format(
+        "SELECT row_group_id, max(row_group_num_rows) FROM parquet_metadata({}) GROUP BY 1 "
+        "ORDER BY 1",
+        sql_string(path_));
     if (duckdb_query(connection_, sql.c_str(), &result) == DuckDBSuccess) {
-      total_rows_ = static_cast<uint64_t>(duckdb_value_int64(&result, 0, 0));
+      for (idx_t row = 0, n = duckdb_row_count(&result); row < n; ++row) {
+        row_group_rows_.push_back(static_cast<uint64_t>(duckdb_value_int64(&result, 1, row)));
+        total_rows_ += row_group_rows_.back();
+      }
     }
     duckdb_destroy_result(&result);
+  }
+
+  // "row 2001 (row group index 2 of 5)": where the first row not read lies. DuckDB decodes
+  // ahead of what it hands out, so the damage may lie further on.
+  std::string next_row_place() const {
+    uint64_t row = rows_read_, start = 0;
+    for (size_t group = 0; group < row_group_rows_.size(); ++group) {
+      if (row < start + row_group_rows_[group]) {
+        return fmt::format("row {} (row group index {} of {})", row + 1, group,
+                           row_group_rows_.size());
+      }
+      start += row_group_rows_[group];
+    }
+    return fmt::format("row {}", row + 1);
+  }
+
+  // The data cannot be read on: the rows read so far stay, the rest of the file is lost.
+  bool fail_data(DocBatch& batch, const char* error) {
+    add_error(batch, InputError::kCorruptParquet,
+              fmt::format("{}: cannot be read as Parquet: {}; the rows from {} on are lost", path_,
+                          message_of(error), next_row_place()));
+    return false;
   }
 
   // The next data chunk of the streaming result; false at the end or on an error (then an
@@ -327,12 +367,7 @@ class ParquetReader::Impl {
       if (chunk_size_ > 0) return true;
       duckdb_destroy_data_chunk(&chunk_);
     }
-    if (const char* error = duckdb_result_error(&result_)) {
-      add_error(batch, InputError::kCorruptParquet,
-                fmt::format("{}: cannot be read as Parquet after row {}: {}; the rest of the "
-                            "file is unreadable",
-                            path_, rows_read_, message_of(error)));
-    }
+    if (const char* error = duckdb_result_error(&result_)) fail_data(batch, error);
     return false;
   }
 
@@ -352,6 +387,7 @@ class ParquetReader::Impl {
   bool may_hold_non_finite_ = false;
   uint64_t sequence_ = 0;
   uint64_t rows_read_ = 0, total_rows_ = 0, file_size_ = 0;
+  std::vector<uint64_t> row_group_rows_;
 };
 
 ParquetReader::ParquetReader(std::string path, uint32_t shard_index, ParquetOptions options)

@@ -30,11 +30,12 @@
 // Row i of the file (0-based) is line i + 1 of the shard: its DocKey row is i, and the "line"
 // of an error record is the 1-based row number. Bad input is an error record naming the file:
 // no PAR1 magic at the start (not_parquet), none at the end (truncated_parquet), metadata or
-// pages DuckDB cannot read (corrupt_parquet, naming the rows read before it; the rows already
-// read stay, while those DuckDB had decoded ahead of the damage are lost with the rest of the
-// file), no text column (missing_text) or a text column that is not VARCHAR (text_not_string).
-// A file-level error ends the file after one error record. Damage that still decodes (a flipped
-// byte in plain or dictionary page data) goes unnoticed: DuckDB checks no page checksums.
+// pages DuckDB cannot read (corrupt_parquet, naming the first row lost and its row group; the
+// rows already read stay, while those DuckDB had decoded ahead, a few thousand at most, are
+// lost with the rest of the file), no text column (missing_text) or a text column that is not
+// VARCHAR (text_not_string). A file-level error ends the file after one error record. Damage that
+// still decodes (a flipped byte in plain or dictionary page data) goes unnoticed: DuckDB checks no
+// page checksums.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -3,6 +3,7 @@
 // own schema; the two tables must be equal row for row.
 #include "io/parquet_reader.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -244,10 +245,17 @@ TEST(ParquetReader, DamagedPagesEndTheFileWithAnErrorRecord) {
   ReadResult read = read_all(damaged, 1024);
   EXPECT_TRUE(read.ended);
   EXPECT_LT(read.records.size(), 100000u);
+  // The damage lies past the first row group (20,000 rows): most of its rows come through.
+  EXPECT_GT(read.records.size(), 10000u);
   ASSERT_EQ(read.errors.size(), 1u);
   EXPECT_EQ(input_error_name(read.errors[0].kind), "corrupt_parquet");
   EXPECT_THAT(read.errors[0].message, HasSubstr(damaged));
   EXPECT_EQ(read.errors[0].line, read.records.size() + 1);
+  // Where reading stopped: the first row lost and its row group (20,000 rows each).
+  size_t next = read.records.size();
+  EXPECT_THAT(read.errors[0].message,
+              HasSubstr(fmt::format("the rows from row {} (row group index {} of 5) on are lost",
+                                    next + 1, next / 20000)));
 }
 
 TEST(ParquetReader, RecognisesParquetByItsFirstBytes) {
