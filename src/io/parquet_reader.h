@@ -23,6 +23,9 @@
 //   STRUCT                              -> object (fields in schema order)
 //   MAP                                 -> object (keys as strings)
 //
+// Hive partitions: DuckDB adds each key=value folder of the file's path as a column (after the
+// file's own; values typed as DuckDB detects them), as read_parquet does by default.
+//
 // Rows are read in file order with a streaming result, one DuckDB data chunk (2,048 rows) at a
 // time, so memory stays bounded by a row group's decoded columns whatever the file's size.
 // DuckDB runs on the reading thread only (threads = 1), inside the run's CPU budget.

@@ -133,6 +133,38 @@ TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
   }
 }
 
+// Hive-partitioned folders (key=value in the path): DuckDB adds each key as a column, typed as
+// it would read them itself.
+TEST(ParquetInput, HivePartitionFoldersBecomeColumns) {
+  TempDir dir;
+  DuckDbSql db;
+  fs::create_directories(dir.file("data/lang=en/year=2024"));
+  fs::create_directories(dir.file("data/lang=de/year=2023"));
+  db.exec("COPY (" + table(0, 30) + ") TO '" + dir.file("data/lang=en/year=2024/a.parquet") +
+          "' (FORMAT parquet)");
+  db.exec("COPY (" + table(30, 20) + ") TO '" + dir.file("data/lang=de/year=2023/b.parquet") +
+          "' (FORMAT parquet)");
+  std::string pipeline = pipeline_file(dir, "output: {format: jsonl}\n");
+  std::string out;
+  ASSERT_EQ(
+      winnow("run " + pipeline + " -q -i " + dir.file("data") + " -o " + dir.file("out"), &out), 0)
+      << out;
+  std::string original = "SELECT * FROM read_parquet('" + dir.file("data/*/*/*.parquet") +
+                         "', hive_partitioning = true)";
+  std::string columns;
+  for (const auto& row : db.rows("DESCRIBE " + original)) {
+    columns += (columns.empty() ? "" : ", ") + ("'" + row[0] + "': '" + row[1] + "'");
+  }
+  EXPECT_THAT(columns, HasSubstr("'lang': 'VARCHAR', 'year': 'BIGINT'"));
+  std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.parquet.jsonl") + "', '" +
+                     dir.file("out/b.parquet.jsonl") +
+                     "'], format = 'newline_delimited', columns = {" + columns + "})";
+  EXPECT_EQ(db.value("SELECT count(*) FROM (" + back + ") WHERE lang = 'de' AND year = 2023"),
+            "20");
+  EXPECT_EQ(db.value("SELECT count(*) FROM ((" + original + ") EXCEPT ALL (" + back + "))"), "0");
+  EXPECT_EQ(db.value("SELECT count(*) FROM ((" + back + ") EXCEPT ALL (" + original + "))"), "0");
+}
+
 struct BadParquet {
   std::string name, kind, message;
   std::string yaml;  // the input section
