@@ -154,7 +154,10 @@ class ParquetReader::Impl {
 
   uint64_t compressed_bytes_read() const {
     if (total_rows_ == 0) return finished_ ? file_size_ : 0;
-    return file_size_ * std::min(rows_read_, total_rows_) / total_rows_;
+    // In floating point: bytes × rows can pass 64 bits on a large file.
+    return static_cast<uint64_t>(static_cast<double>(file_size_) *
+                                 static_cast<double>(std::min(rows_read_, total_rows_)) /
+                                 static_cast<double>(total_rows_));
   }
 
  private:
