@@ -24,8 +24,13 @@ enum class InputError : uint8_t {
   kRecordTooLarge,
   // media files
   kUnknownMedia,
+  // Parquet input: a file without Parquet's magic bytes, one cut short (no footer), one whose
+  // metadata or pages DuckDB cannot read
+  kNotParquet,
+  kTruncatedParquet,
+  kCorruptParquet,
 };
-inline constexpr int kInputErrorCount = 15;
+inline constexpr int kInputErrorCount = 18;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -59,6 +64,12 @@ constexpr std::string_view input_error_name(InputError e) {
       return "record_too_large";
     case InputError::kUnknownMedia:
       return "unknown_media";
+    case InputError::kNotParquet:
+      return "not_parquet";
+    case InputError::kTruncatedParquet:
+      return "truncated_parquet";
+    case InputError::kCorruptParquet:
+      return "corrupt_parquet";
   }
   return "unknown";
 }

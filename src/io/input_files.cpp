@@ -27,7 +27,8 @@ bool hidden(const std::string& name) { return name.empty() || name[0] == '.' || 
 
 bool looks_like_records(const std::string& name) {
   return name.find(".jsonl") != std::string::npos || name.ends_with(".json") ||
-         name.ends_with(".gz") || name.ends_with(".zst") || name.ends_with(".warc");
+         name.ends_with(".gz") || name.ends_with(".zst") || name.ends_with(".warc") ||
+         name.ends_with(".parquet");
 }
 
 bool looks_like_image(const std::string& name) {
@@ -159,7 +160,7 @@ Status Discovery::add_named(std::string path, bool from_pattern) {
       return Status::errorf("input directory '{}' holds no {} files", path,
                             selection_.wanted == InputFiles::kImages
                                 ? "image (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif[f])"
-                                : ".jsonl or .warc[.gz|.zst]");
+                                : ".jsonl, .warc[.gz|.zst] or .parquet");
     }
     return Status::ok();
   }

@@ -23,8 +23,8 @@ struct InputFile {
 };
 
 // Which files a folder contributes: record files (names containing ".jsonl" or ending in
-// ".json", ".gz", ".zst" or ".warc") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif,
-// .tiff, in any case).
+// ".json", ".gz", ".zst", ".warc" or ".parquet") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp,
+// .tif, .tiff, in any case).
 enum class InputFiles { kRecords, kImages };
 
 // How inputs are discovered. Converts from InputFiles, so discover_inputs(paths, kind) works.

@@ -7,6 +7,7 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "jsonl") return InputFormat::kJsonl;
   if (name == "warc") return InputFormat::kWarc;
   if (name == "images") return InputFormat::kImages;
+  if (name == "parquet") return InputFormat::kParquet;
   return std::nullopt;
 }
 
@@ -20,6 +21,8 @@ std::string_view input_format_name(InputFormat format) {
       return "warc";
     case InputFormat::kImages:
       return "images";
+    case InputFormat::kParquet:
+      return "parquet";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -32,7 +35,9 @@ ItemKind input_format_kind(InputFormat format) {
 
 InputFormat InputReader::format_of(const std::string& path, InputFormat configured) {
   if (configured != InputFormat::kAuto) return configured;
-  return WarcReader::is_warc_path(path) ? InputFormat::kWarc : InputFormat::kJsonl;
+  if (WarcReader::is_warc_path(path)) return InputFormat::kWarc;
+  // By content, not name: Parquet files are often named without .parquet (part-0, data.pq).
+  return ParquetReader::has_parquet_magic(path) ? InputFormat::kParquet : InputFormat::kJsonl;
 }
 
 InputReader::InputReader(const std::string& path, uint32_t shard_index,
@@ -43,6 +48,9 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
       break;
     case InputFormat::kImages:
       media_ = std::make_unique<MediaFileReader>(path, shard_index, options.media);
+      break;
+    case InputFormat::kParquet:
+      parquet_ = std::make_unique<ParquetReader>(path, shard_index, options.parquet);
       break;
     case InputFormat::kStored:
       stored_ = std::make_unique<StoredBatchReader>(path, shard_index);
@@ -55,6 +63,7 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
 std::unique_ptr<DocBatch> InputReader::next() {
   if (warc_) return warc_->next();
   if (media_) return media_->next();
+  if (parquet_) return parquet_->next();
   if (stored_) return stored_->next();
   return jsonl_->next();
 }
@@ -64,6 +73,7 @@ std::string InputReader::failure() const { return stored_ ? stored_->failure() :
 uint64_t InputReader::compressed_bytes_read() const {
   if (warc_) return warc_->compressed_bytes_read();
   if (media_) return media_->compressed_bytes_read();
+  if (parquet_) return parquet_->compressed_bytes_read();
   if (stored_) return stored_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }

@@ -2,8 +2,9 @@
 // InputReader: the reader for one input file, chosen by its format. JSONL files go through
 // ShardReader (raw lines; the parse step makes documents); WARC files through WarcReader, whose
 // batches already hold documents (the parse step finds no raw lines and leaves them alone);
-// media files (`images`) through MediaFileReader, one item per file. Parquet, WebDataset tars
-// and videos add their readers here.
+// media files (`images`) through MediaFileReader, one item per file; Parquet files through
+// ParquetReader, whose batches hold raw lines (one JSON object per row) that the parse step
+// makes documents of as for JSONL. WebDataset tars and videos add their readers here.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "core/doc_batch.h"
 #include "core/item_kind.h"
 #include "io/media_file_reader.h"
+#include "io/parquet_reader.h"
 #include "io/shard_reader.h"
 #include "io/stored_batches.h"
 #include "io/warc_reader.h"
@@ -20,18 +22,20 @@
 namespace winnow {
 
 // kStored: batches a pass stored for a later one (io/stored_batches.h); never named by users.
-enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kStored };
-// auto|jsonl|warc|images
+enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kStored };
+// auto|jsonl|warc|images|parquet
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
 // The kind of item a format's reader makes: images for `images`, documents otherwise.
 ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
-  InputFormat format = InputFormat::kAuto;  // auto: WARC by extension (.warc[.gz|.zst])
+  // auto: WARC by extension (.warc[.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL
+  InputFormat format = InputFormat::kAuto;
   ReaderOptions jsonl;
   WarcOptions warc;
   MediaFileOptions media;
+  ParquetOptions parquet;
 };
 
 class InputReader {
@@ -50,6 +54,7 @@ class InputReader {
   std::unique_ptr<ShardReader> jsonl_;
   std::unique_ptr<WarcReader> warc_;
   std::unique_ptr<MediaFileReader> media_;
+  std::unique_ptr<ParquetReader> parquet_;
   std::unique_ptr<StoredBatchReader> stored_;
 };
 

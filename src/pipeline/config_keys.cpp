@@ -87,15 +87,17 @@ const ConfigKey kKeys[] = {
      "earlier run's bookkeeping (rejected/, errors/, _done/, _work/, global/, stats and "
      "metrics files)",
      "-i, --input"},
-    {"input", "format", "auto | jsonl | warc | images",
+    {"input", "format", "auto | jsonl | warc | images | parquet",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
-     "auto reads .warc, .warc.gz and .warc.zst as WARC and everything else as JSON Lines; "
+     "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
+     "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
      "images makes one image item per file",
      ""},
     {"input", "text_field", "a string", [](C c) { return c.text_field; }, "",
-     "the JSON field holding the text", ""},
+     "the JSON field (Parquet: the string column) holding the text", ""},
     {"input", "id_field", "a string", [](C c) { return c.id_field; }, "",
-     "the JSON field holding the id; generated from the document key where a record has none",
+     "the JSON field (Parquet: the column) holding the id; generated from the document key "
+     "where a record has none",
      ""},
     {"input", "max_line_bytes", "an integer, 1 or more",
      [](C c) { return std::to_string(c.max_line_bytes); }, "",

@@ -134,7 +134,8 @@ Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& 
 Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConfig& config) {
   if (YAML::Node format = input["format"]) {
     auto parsed = input_format_from_name(format.IsScalar() ? format.Scalar() : "");
-    if (!parsed) return r.error(format, "input format must be one of auto, jsonl, warc, images");
+    if (!parsed)
+      return r.error(format, "input format must be one of auto, jsonl, warc, images, parquet");
     config.input_format = *parsed;
     config.input_kind = input_format_kind(*parsed);
   }
@@ -426,6 +427,9 @@ InputOptions PipelineConfig::input_options(size_t batch_size) const {
   options.warc.batch_records = batch_size;
   options.warc.batch_bytes = batch_bytes;
   options.warc.text_field = text_field;
+  options.parquet.text_field = text_field;
+  options.parquet.batch_records = batch_size;
+  options.parquet.batch_bytes = batch_bytes;
   return options;
 }
 

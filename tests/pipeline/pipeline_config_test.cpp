@@ -131,6 +131,18 @@ TEST_F(PipelineConfigTest, DefaultsWhenSectionsAreAbsent) {
   EXPECT_TRUE(c.stages.empty());
 }
 
+TEST_F(PipelineConfigTest, ParquetInputTakesTheTextColumnAndBatchSizes) {
+  auto config =
+      load("input: {format: parquet, text_field: body}\nbatch_size: 77\nbatch_bytes: 5000\n");
+  ASSERT_TRUE(config.is_ok()) << config.status().message();
+  EXPECT_EQ(config->input_format, InputFormat::kParquet);
+  EXPECT_EQ(config->input_kind, ItemKind::kDocument);
+  InputOptions options = config->input_options(33);
+  EXPECT_EQ(options.parquet.text_field, "body");
+  EXPECT_EQ(options.parquet.batch_records, 33u);
+  EXPECT_EQ(options.parquet.batch_bytes, 5000u);
+}
+
 TEST_F(PipelineConfigTest, OnErrorFail) {
   auto config = load("on_error: fail\n");
   ASSERT_TRUE(config.is_ok()) << config.status().message();

@@ -77,8 +77,9 @@ TEST_F(WarcConfigTest, FollowLinksIsOffByDefault) {
 }
 
 TEST_F(WarcConfigTest, ErrorsNameTheLine) {
-  EXPECT_THAT(error_of("input:\n  format: parquet\n"),
-              HasSubstr("p.yaml:2: input format must be one of auto, jsonl, warc"));
+  EXPECT_THAT(
+      error_of("input:\n  format: csv\n"),
+      HasSubstr("p.yaml:2: input format must be one of auto, jsonl, warc, images, parquet"));
   EXPECT_THAT(error_of("input:\n  warc:\n    record_types: [request]\n"),
               HasSubstr("p.yaml:3: record type 'request' is not one of"));
   EXPECT_THAT(error_of("input:\n  warc:\n    content_types: [html]\n"),

@@ -1,0 +1,74 @@
+#pragma once
+// ParquetReader: streams one Parquet file through DuckDB (its C API, hidden in the .cpp) into
+// batches of raw lines, one JSON object per row, which the parse step turns into documents
+// exactly as it does JSON Lines: the text and id come from input.text_field / id_field, and
+// every other column is carried in the record and written back as a JSON field.
+//
+// Column types map to JSON as DuckDB's json_object writes them:
+//   VARCHAR, UUID, ENUM                 -> string
+//   integers, DECIMAL                   -> number, except DECIMAL(p, 0) with p >= 19 (integers
+//                                          past 64 bits, which JSON parsers refuse): a string
+//                                          of its digits, for a top-level column
+//   FLOAT, DOUBLE                       -> number (a FLOAT as the double it widens to);
+//                                          NaN, Infinity, -Infinity -> the strings "NaN",
+//                                          "Infinity", "-Infinity" (JSON has no such numbers)
+//   BOOLEAN                             -> true / false
+//   NULL (any type)                     -> null
+//   TIMESTAMP[_S|_MS|_NS]               -> string "YYYY-MM-DD HH:MM:SS[.ffffff]" (ISO 8601
+//                                          with a space for the T, as RFC 3339 allows)
+//   TIMESTAMP WITH TIME ZONE            -> the same with the offset, "...+00"
+//   DATE, TIME, INTERVAL                -> string "YYYY-MM-DD", "HH:MM:SS[.ffffff]", "1 day"
+//   BLOB                                -> string, bytes outside printable ASCII as \xHH
+//   LIST, ARRAY                         -> array
+//   STRUCT                              -> object (fields in schema order)
+//   MAP                                 -> object (keys as strings)
+//
+// Hive partitions: DuckDB adds each key=value folder of the file's path as a column (after the
+// file's own; values typed as DuckDB detects them), as read_parquet does by default.
+//
+// Rows are read in file order with a streaming result, one DuckDB data chunk (2,048 rows) at a
+// time, so memory stays bounded by a row group's decoded columns whatever the file's size.
+// DuckDB runs on the reading thread only (threads = 1), inside the run's CPU budget.
+//
+// Row i of the file (0-based) is line i + 1 of the shard: its DocKey row is i, and the "line"
+// of an error record is the 1-based row number. Bad input is an error record naming the file:
+// no PAR1 magic at the start (not_parquet), none at the end (truncated_parquet), metadata or
+// pages DuckDB cannot read (corrupt_parquet, naming the first row lost and its row group; the
+// rows already read stay, while those DuckDB had decoded ahead, a few thousand at most, are
+// lost with the rest of the file), no text column (missing_text) or a text column that is not
+// VARCHAR (text_not_string). A file-level error ends the file after one error record. Damage that
+// still decodes (a flipped byte in plain or dictionary page data) goes unnoticed: DuckDB checks no
+// page checksums.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/doc_batch.h"
+
+namespace winnow {
+
+struct ParquetOptions {
+  std::string text_field = "text";  // must be a VARCHAR column
+  size_t batch_records = 1024;
+  size_t batch_bytes = 8 << 20;  // of JSON records
+};
+
+class ParquetReader {
+ public:
+  ParquetReader(std::string path, uint32_t shard_index, ParquetOptions options);
+  ~ParquetReader();
+
+  // The next batch; the last one is empty and marked end_of_shard; null after it.
+  std::unique_ptr<DocBatch> next();
+  // The file's bytes in proportion to the rows read (DuckDB reads by column chunks).
+  uint64_t compressed_bytes_read() const;
+
+  // True when the file starts with Parquet's magic bytes "PAR1".
+  static bool has_parquet_magic(const std::string& path);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace winnow
