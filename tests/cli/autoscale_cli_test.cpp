@@ -14,7 +14,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 TEST(CliAutoscale, ExamplePipelineGivesTheSameBytesAutoscaledOrFixed) {
   TempDir dir;
   fs::create_directories(dir.file("in"));

@@ -23,7 +23,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 int winnow(const std::string& args, std::string* output) {
   return run_command(kWinnow + " " + args + " 2>&1", output);
 }

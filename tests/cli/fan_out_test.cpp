@@ -13,7 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-
 class FanOut : public ExampleCorpusTest {};
 
 TEST_F(FanOut, ChunkFilterJoinIsTheSameWhateverThreadsAndBatches) {

@@ -13,7 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-
 class Fusion : public ExampleCorpusTest {
  protected:
   // Runs an example pipeline over the corpus; returns the summary printed.

@@ -17,7 +17,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 namespace fs = std::filesystem;
 
-
 uint64_t total(const std::string& stats_path, const char* key) {
   simdjson::dom::parser parser;
   return uint64_t(parser.load(stats_path)["totals"][key]);

@@ -19,7 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 uint64_t stat_u64(const std::string& stats_path, const char* key) {
   simdjson::dom::parser parser;
   return uint64_t(parser.load(stats_path)["totals"][key]);

@@ -15,18 +15,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-const std::string kWinnow = WINNOW_BINARY;
-
-int winnow(const std::string& args, std::string* output) {
-  return run_command(kWinnow + " " + args, output);
-}
-
-std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
-  std::string path = dir.file("pipeline.yaml");
-  write_file(path, yaml);
-  return path;
-}
-
 uint64_t total(const std::string& stats_path, const char* key) {
   simdjson::dom::parser parser;
   return uint64_t(parser.load(stats_path)["totals"][key]);

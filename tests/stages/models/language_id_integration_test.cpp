@@ -15,7 +15,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 TEST(LanguageIdIntegration, StagesAreListed) {
   std::string out;
   ASSERT_EQ(run_command(kWinnow + " stages", &out), 0);

@@ -19,7 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 class FilterPresets : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {

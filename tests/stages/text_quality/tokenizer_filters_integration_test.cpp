@@ -17,7 +17,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-
 TEST(TokenizerFiltersIntegration, TokenCountDropsWhatTheReferenceSays) {
   TempDir dir;
   const std::string& model = unigram_model();
