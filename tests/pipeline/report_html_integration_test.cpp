@@ -132,10 +132,14 @@ TEST(ReportHtml, RendersChartsInHeadlessChromium) {
   auto config = load_config(R"(
 output: {format: jsonl}
 autoscale: {interval_ms: 10}
+fuse: false
 stages:
   - {stage: text_length, name: length, min_chars: 60}
   - {stage: sample, fraction: 0.7}
 )");
+  // Unfused, so that each chart draws a line per step (read, parse, length, sample, encode,
+  // write) and the queues between them fill: fused, the one step's lines lie near the axes
+  // and how many pixels they colour depends on how long the run took.
   RunOptions options;
   options.inputs = inputs;
   options.output = dir.file("out");
