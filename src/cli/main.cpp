@@ -7,11 +7,13 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 #include "cli/stop_watchdog.h"
 #include "core/version.h"
+#include "core/watched_call.h"
 #include "pipeline/config_reference.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
@@ -196,5 +198,13 @@ int main(int argc, char** argv) {
   options.progress = !no_progress && !quiet;
   if (identify->parsed()) options.passes = PassMode::kIdentifyOnly;
   if (remove->parsed()) options.passes = PassMode::kRemoveOnly;
-  return run_command(registry, pipeline_path, options, quiet);
+  int rc = run_command(registry, pipeline_path, options, quiet);
+  if (WatchedCaller::abandoned_any()) {
+    // A call left running past its time limit (core/watched_call.h) must not race the
+    // process's exit through static destructors: everything is written; end here.
+    std::cout.flush();
+    std::fflush(nullptr);
+    std::_Exit(rc);
+  }
+  return rc;
 }

@@ -279,7 +279,8 @@ TEST(Cli, AStopEndsTheRunEvenWithAStageStuckInADocument) {
   std::string pipeline = pipeline_file(dir,
                                        "stages:\n"
                                        "  - {stage: html_extract, parser: gumbo, max_depth: "
-                                       "10000000, max_input_bytes: 67108864}\n");
+                                       "10000000, max_input_bytes: 67108864, "
+                                       "max_document_seconds: 0}\n");
   std::string args = "run " + pipeline + " -t 1 -i " + dir.file("in") + " -o ";
   std::string target = dir.file("out");
   pid_t pid = fork();
@@ -319,6 +320,42 @@ TEST(Cli, AStopEndsTheRunEvenWithAStageStuckInADocument) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos)
         << "left behind: " << entry.path();
   }
+}
+
+// With a time limit per page (html_extract's max_document_seconds, parser gumbo), the page gumbo
+// would take minutes over is dropped as too_slow, kept whole in rejected/, and the run goes on
+// and ends without waiting for gumbo.
+TEST(Cli, APageTooSlowToExtractIsDroppedAndTheRunGoesOn) {
+  TempDir dir;
+  std::string page = "<html><body>";
+  for (int i = 0; i < 50000; ++i) page += "<b><i><u><s>";
+  write_file(dir.file("in.jsonl"),
+             std::string(R"({"id": "ok", "text": "<html><body><p>A short page.</p></body></html>"})"
+                         "\n") +
+                 R"({"id": "deep", "text": ")" + page + "\"}\n" +
+                 R"({"id": "ok2", "text": "<p>Another short page.</p>"})" + "\n");
+  std::string pipeline = pipeline_file(dir,
+                                       "output: {format: jsonl}\n"
+                                       "stages:\n"
+                                       "  - {stage: html_extract, parser: gumbo, algorithm: plain,"
+                                       " max_depth: 10000000, max_document_seconds: 0.2}\n");
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline + " -q -i " + dir.file("in.jsonl") + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(read_file(dir.file("out/in.jsonl")),
+            "{\"id\": \"ok\",\"text\":\"A short page.\",\"charset\":\"utf-8\"}\n"
+            "{\"id\": \"ok2\",\"text\":\"Another short page.\",\"charset\":\"utf-8\"}\n");
+  std::string rejected = read_file(dir.file("out/rejected/in.jsonl"));
+  EXPECT_THAT(rejected, HasSubstr("\"id\": \"deep\""));
+  EXPECT_THAT(rejected, HasSubstr("\"reason\":\"too_slow\""));
+  EXPECT_THAT(rejected, HasSubstr(page.substr(0, 1000)));  // the page itself, to look at
+  simdjson::dom::parser parser;
+  simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
+  EXPECT_EQ(uint64_t(stats["totals"]["kept"]), 2u);
+  EXPECT_EQ(uint64_t(stats["totals"]["dropped_by_reason"]["html_extract/too_slow"]), 1u);
 }
 
 TEST(Cli, ExamplePipelinesRun) {

@@ -7,10 +7,19 @@
 // with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
 // dropped (unknown_language) unless told otherwise. A dropped page with nothing extracted keeps
 // its page as its text, so that rejected/ shows what had nothing to keep.
+//
+// `max_document_seconds` bounds one page's extraction with `parser: gumbo`, the one backend
+// whose time grows faster than the page (the square of the nesting depth): a page past it is
+// dropped (too_slow), its extraction left to finish on its own thread (core/watched_call.h).
+// The scanner and libxml2 are linear in the page, which max_input_bytes bounds, and run
+// inline. The limit is the one decision that can depend on the machine's speed; the default
+// (60 s; gumbo takes about 1 ms for an ordinary page) is far from any real page.
 #include <simdjson.h>
 
+#include <chrono>
 #include <memory>
 
+#include "core/watched_call.h"
 #include "stages/builtin_stages.h"
 #include "text/html_extractor.h"
 
@@ -18,19 +27,34 @@ namespace winnow {
 
 namespace {
 
+// The extractor and the stop words it reads, shared with any extraction left running past its
+// limit: it may outlive the stage.
+struct SharedExtractor {
+  SharedExtractor(HtmlExtractOptions options, std::shared_ptr<const StopWordTable> words)
+      : stop_words(std::move(words)), extractor(std::move(options), *stop_words) {}
+  std::shared_ptr<const StopWordTable> stop_words;
+  HtmlExtractor extractor;
+};
+
 class HtmlExtractStage final : public Stage {
  public:
   HtmlExtractStage(HtmlExtractOptions options, std::shared_ptr<const StopWordTable> stop_words,
                    std::string content_type_field, bool drop_unknown_language, bool annotate,
-                   StageContext& context)
-      : stop_words_(std::move(stop_words)),
-        extractor_(std::move(options), *stop_words_),
+                   double max_document_seconds, StageContext& context)
+      : shared_(std::make_shared<const SharedExtractor>(std::move(options),
+                                                        std::move(stop_words))),
+        extractor_(shared_->extractor),
         content_type_field_(std::move(content_type_field)),
         drop_unknown_language_(drop_unknown_language),
         annotate_(annotate),
+        watched_(max_document_seconds > 0 &&
+                 extractor_.options().parser == HtmlParser::kGumbo),
+        limit_(std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::duration<double>(max_document_seconds))),
         language_column_(context.stage_name() + "_language"),
         no_text_(context.declare_reason("no_text")),
-        unknown_language_(context.declare_reason("unknown_language")) {}
+        unknown_language_(context.declare_reason("unknown_language")),
+        too_slow_(context.declare_reason("too_slow")) {}
 
   Status process(DocBatch& batch) override {
     AnnotationColumn& charset = batch.annotation("charset", AnnotationType::kString);
@@ -42,7 +66,12 @@ class HtmlExtractStage final : public Stage {
       // Raw payloads (WARC) are bytes in some charset; JSONL text is UTF-8 already.
       bool raw = batch.text_unchecked(i);
       std::string content_type = raw ? content_type_of(batch.record(i)) : std::string();
-      HtmlExtraction result = extractor_.extract(batch.text(i), content_type, !raw);
+      std::optional<HtmlExtraction> extracted = extract(batch.text(i), content_type, raw);
+      if (!extracted) {
+        batch.drop(i, too_slow_, limit_.count() / 1e9);  // the page stays itself in rejected/
+        continue;
+      }
+      HtmlExtraction& result = *extracted;
       charset.set_string(i, result.charset);
       if (language && justext) language->set_string(i, result.language);
       // A page with nothing extracted stays itself, so that rejected/ shows why.
@@ -58,6 +87,19 @@ class HtmlExtractStage final : public Stage {
   }
 
  private:
+  // The page's extraction; nullopt when it ran past the limit.
+  std::optional<HtmlExtraction> extract(std::string_view page, const std::string& content_type,
+                                        bool raw) const {
+    if (!watched_) return extractor_.extract(page, content_type, !raw);
+    thread_local WatchedCaller caller;
+    // Copies and a shared_ptr: an abandoned extraction owns all it reads.
+    return caller.run<HtmlExtraction>(
+        [shared = shared_, page = std::string(page), content_type, raw] {
+          return shared->extractor.extract(page, content_type, !raw);
+        },
+        limit_);
+  }
+
   std::string content_type_of(std::string_view record) const {
     thread_local simdjson::dom::parser parser;
     simdjson::dom::element root;
@@ -68,13 +110,15 @@ class HtmlExtractStage final : public Stage {
     return std::string(value);
   }
 
-  std::shared_ptr<const StopWordTable> stop_words_;
-  HtmlExtractor extractor_;
+  std::shared_ptr<const SharedExtractor> shared_;
+  const HtmlExtractor& extractor_;
   std::string content_type_field_;
   bool drop_unknown_language_;
   bool annotate_;
+  bool watched_;  // extractions run under the time limit
+  std::chrono::nanoseconds limit_;
   std::string language_column_;
-  ReasonId no_text_, unknown_language_;
+  ReasonId no_text_, unknown_language_, too_slow_;
 };
 
 }  // namespace
@@ -125,6 +169,10 @@ StageSpec html_extract_spec() {
            "longer pages are cut to this many bytes before parsing"},
           {"max_depth", ParamType::kInt, "1000",
            "elements nested deeper count for their text only"},
+          {"max_document_seconds", ParamType::kFloat, "60",
+           "parser gumbo: a page whose extraction takes longer is dropped (too_slow) and left "
+           "to finish on its own thread; 0: no limit (scanner and libxml2 are linear: no limit "
+           "needed)"},
           {"annotate", ParamType::kBool, "false",
            "justext: record the stop-word language in <stage>_language"},
       },
@@ -193,6 +241,10 @@ StageSpec html_extract_spec() {
         o.max_input_bytes = static_cast<size_t>(p.get_int("max_input_bytes"));
         if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
         o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
+        double max_document_seconds = p.get_float("max_document_seconds");
+        if (!(max_document_seconds >= 0 && max_document_seconds <= 86400)) {
+          return p.error("max_document_seconds", "must be 0 (no limit) to 86400");
+        }
 
         auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
         if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
@@ -209,7 +261,8 @@ StageSpec html_extract_spec() {
         auto shared = std::make_shared<const StopWordTable>(std::move(table).value());
         return std::unique_ptr<Stage>(new HtmlExtractStage(
             std::move(o), std::move(shared), p.get_string("content_type_field"),
-            p.get_bool("drop_unknown_language"), p.get_bool("annotate"), context));
+            p.get_bool("drop_unknown_language"), p.get_bool("annotate"), max_document_seconds,
+            context));
       },
   };
 }
