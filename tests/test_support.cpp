@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <simdjson.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -168,4 +169,9 @@ std::map<std::string, std::string> read_output_tree(const std::string& dir) {
   }
   return files;
 }
+uint64_t stats_total(const std::string& stats_path, const char* key) {
+  simdjson::dom::parser parser;
+  return uint64_t(parser.load(stats_path)["totals"][key]);
+}
+
 }  // namespace winnow::testing

@@ -49,6 +49,9 @@ inline int winnow(const std::string& args, std::string* output = nullptr) {
   return run_command(kWinnow + " " + args, output);
 }
 
+// One of a run's totals from its stats.json ("documents", "kept", "dropped", "errors", ...).
+uint64_t stats_total(const std::string& stats_path, const char* key);
+
 // Writes `yaml` as DIR/pipeline.yaml and returns its path.
 inline std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
   std::string path = dir.file("pipeline.yaml");

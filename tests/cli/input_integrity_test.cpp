@@ -17,11 +17,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 namespace fs = std::filesystem;
 
-uint64_t total(const std::string& stats_path, const char* key) {
-  simdjson::dom::parser parser;
-  return uint64_t(parser.load(stats_path)["totals"][key]);
-}
-
 struct ErrorLine {
   std::string kind, message;
   uint64_t byte_offset = 0;
@@ -277,12 +272,12 @@ TEST(InputIntegrity, TruncatedCompressedJsonlKeepsEveryRecordThatDecompressed) {
       }
       std::string output = dir.file(std::string("out-") + ext + std::to_string(percent));
       ASSERT_EQ(winnow("run " + pipeline + " -q -i " + input + " -o " + output, &out), 0) << out;
-      uint64_t kept = total(output + "/stats.json", "kept");
+      uint64_t kept = stats_total(output + "/stats.json", "kept");
       std::cout << "[ " << ext << " cut at " << percent << "% ] whole records: " << expected
                 << (zcat ? " (zcat " + std::to_string(zcat) + ")" : "") << ", winnow kept "
                 << kept << "\n";
       EXPECT_EQ(kept, expected);
-      EXPECT_EQ(total(output + "/stats.json", "errors"), 1u);
+      EXPECT_EQ(stats_total(output + "/stats.json", "errors"), 1u);
       std::vector<ErrorLine> errors = error_lines(output + "/errors/cut.jsonl");
       ASSERT_EQ(errors.size(), 1u);
       EXPECT_EQ(errors[0].kind, "truncated_compressed");
@@ -401,7 +396,7 @@ TEST(InputIntegrity, GlobOverAnOutputFolderTakesItsKeptShardsOnly) {
   ASSERT_EQ(winnow("run " + first + " -q -i " + dir.file("in") + " -o " + dir.file("run1"), &out),
             0)
       << out;
-  ASSERT_EQ(total(dir.file("run1/stats.json"), "kept"), 25u);
+  ASSERT_EQ(stats_total(dir.file("run1/stats.json"), "kept"), 25u);
   ASSERT_TRUE(fs::exists(dir.file("run1/metrics.jsonl")));
   ASSERT_TRUE(fs::exists(dir.file("run1/rejected/a.jsonl")));
   ASSERT_TRUE(fs::exists(dir.file("run1/errors/a.jsonl")));
@@ -412,9 +407,9 @@ TEST(InputIntegrity, GlobOverAnOutputFolderTakesItsKeptShardsOnly) {
     std::string output = dir.file("run2-" + std::to_string(std::hash<std::string>()(glob)));
     ASSERT_EQ(winnow("run " + second + " -q -i '" + dir.file(glob) + "' -o " + output, &out), 0)
         << out;
-    EXPECT_EQ(total(output + "/stats.json", "documents"), 25u);
-    EXPECT_EQ(total(output + "/stats.json", "kept"), 25u);
-    EXPECT_EQ(total(output + "/stats.json", "errors"), 0u);
+    EXPECT_EQ(stats_total(output + "/stats.json", "documents"), 25u);
+    EXPECT_EQ(stats_total(output + "/stats.json", "kept"), 25u);
+    EXPECT_EQ(stats_total(output + "/stats.json", "errors"), 0u);
   }
   // Named explicitly, a bookkeeping file is read anyway.
   ASSERT_EQ(winnow("run " + second + " -q --on-error skip -i " + dir.file("run1/rejected/a.jsonl") +
@@ -422,7 +417,7 @@ TEST(InputIntegrity, GlobOverAnOutputFolderTakesItsKeptShardsOnly) {
                    &out),
             0)
       << out;
-  EXPECT_EQ(total(dir.file("run3/stats.json"), "kept"), 25u);
+  EXPECT_EQ(stats_total(dir.file("run3/stats.json"), "kept"), 25u);
 }
 
 }  // namespace

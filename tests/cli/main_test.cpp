@@ -19,11 +19,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-uint64_t stat_u64(const std::string& stats_path, const char* key) {
-  simdjson::dom::parser parser;
-  return uint64_t(parser.load(stats_path)["totals"][key]);
-}
-
 // docs/reference.md is what `winnow reference` prints: the keys the loader declares and every
 // stage's parameters. After changing either, regenerate it:
 //   build/winnow reference > docs/reference.md
@@ -147,17 +142,17 @@ TEST(Cli, EveryBadInputFailsUnderFailAndIsLoggedUnderSkip) {
         &out);
     EXPECT_EQ(rc, 0) << out;
     std::string stats = dir.file("skip/stats.json");
-    uint64_t documents = stat_u64(stats, "documents");
-    EXPECT_EQ(documents,
-              stat_u64(stats, "kept") + stat_u64(stats, "dropped") + stat_u64(stats, "errors"));
-    EXPECT_EQ(stat_u64(stats, "errors"), 1u);
+    uint64_t documents = stats_total(stats, "documents");
+    EXPECT_EQ(documents, stats_total(stats, "kept") + stats_total(stats, "dropped") +
+                             stats_total(stats, "errors"));
+    EXPECT_EQ(stats_total(stats, "errors"), 1u);
     std::string errors = read_file(dir.file("skip/errors/a.jsonl"));
     EXPECT_THAT(errors, HasSubstr("\"error\":\"" + bad.kind + "\""));
     if (bad.line > 0) {
       EXPECT_THAT(errors, HasSubstr("\"line\":" + std::to_string(bad.line) + ","));
     }
     // The good records around the bad one are all kept.
-    EXPECT_EQ(split_lines(read_file(dir.file("skip/a.jsonl"))).size(), stat_u64(stats, "kept"));
+    EXPECT_EQ(split_lines(read_file(dir.file("skip/a.jsonl"))).size(), stats_total(stats, "kept"));
   }
 }
 
@@ -173,7 +168,7 @@ TEST(Cli, UnreadableFileIsAnErrorRecord) {
   EXPECT_EQ(
       winnow("run " + pipeline + " -q --on-error skip" + inputs + " -o " + dir.file("s"), &out), 0)
       << out;
-  EXPECT_EQ(stat_u64(dir.file("s/stats.json"), "kept"), 1u);
+  EXPECT_EQ(stats_total(dir.file("s/stats.json"), "kept"), 1u);
   EXPECT_THAT(read_file(dir.file("s/errors/sub.jsonl")), HasSubstr("unreadable_file"));
 }
 
@@ -243,7 +238,7 @@ TEST(Cli, KilledRunResumesToTheSameOutput) {
     ASSERT_EQ(winnow(args + target, &out), 0) << out;
     EXPECT_EQ(read_output_tree(target), read_output_tree(dir.file("clean")))
         << "after a kill at " << delay_ms << " ms";
-    EXPECT_EQ(stat_u64(target + "/stats.json", "documents"), 24u * 6000);
+    EXPECT_EQ(stats_total(target + "/stats.json", "documents"), 24u * 6000);
   }
 
   // SIGTERM (and Ctrl-C's SIGINT) stop the run cleanly: exit 130, no temporary file left.
@@ -369,14 +364,14 @@ TEST(Cli, ExamplePipelinesRun) {
   ASSERT_EQ(rc, 0) << out;
   EXPECT_THAT(out, HasSubstr("reconciled"));
   std::string stats = dir.file("out/stats.json");
-  EXPECT_GT(stat_u64(stats, "kept"), 100u);
-  EXPECT_GT(stat_u64(stats, "dropped"), 0u);
+  EXPECT_GT(stats_total(stats, "kept"), 100u);
+  EXPECT_GT(stats_total(stats, "dropped"), 0u);
 
   rc = winnow("run " + kSource + "/bench/passthrough.yaml -i " + dir.file("corpus") + " -o " +
                   dir.file("pass"),
               &out);
   ASSERT_EQ(rc, 0) << out;
-  EXPECT_EQ(stat_u64(dir.file("pass/stats.json"), "kept"), stat_u64(stats, "documents"));
+  EXPECT_EQ(stats_total(dir.file("pass/stats.json"), "kept"), stats_total(stats, "documents"));
 }
 
 }  // namespace

@@ -15,14 +15,10 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-uint64_t total(const std::string& stats_path, const char* key) {
-  simdjson::dom::parser parser;
-  return uint64_t(parser.load(stats_path)["totals"][key]);
-}
-
 void expect_reconciled(const std::string& stats) {
-  EXPECT_EQ(total(stats, "documents"),
-            total(stats, "kept") + total(stats, "dropped") + total(stats, "errors"));
+  EXPECT_EQ(
+      stats_total(stats, "documents"),
+      stats_total(stats, "kept") + stats_total(stats, "dropped") + stats_total(stats, "errors"));
 }
 
 // Every type the reader maps, nulls included; `ids` rows from `first`.
@@ -62,8 +58,8 @@ TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
             0)
       << out;
   std::string stats = dir.file("out/stats.json");
-  EXPECT_EQ(total(stats, "documents"), 3000u);
-  EXPECT_EQ(total(stats, "kept"), 3000u);
+  EXPECT_EQ(stats_total(stats, "documents"), 3000u);
+  EXPECT_EQ(stats_total(stats, "kept"), 3000u);
   expect_reconciled(stats);
 
   std::string schema = schema_of(db, dir.file("in/a.parquet"));
@@ -111,7 +107,7 @@ TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
                          read_file(out_dir + "/rejected/a.parquet.jsonl") +
                          read_file(out_dir + "/rejected/b.parquet.jsonl");
     expect_reconciled(out_dir + "/stats.json");
-    EXPECT_GT(total(out_dir + "/stats.json", "dropped"), 0u);
+    EXPECT_GT(stats_total(out_dir + "/stats.json", "dropped"), 0u);
     if (reference.empty()) {
       reference = result;
     } else {
@@ -197,8 +193,8 @@ TEST(ParquetInput, EveryBadFileFailsUnderFailAndIsLoggedUnderSkip) {
         << out;
     std::string stats = dir.file("skip/stats.json");
     expect_reconciled(stats);
-    EXPECT_EQ(total(stats, "errors"), 1u);
-    EXPECT_EQ(total(stats, "kept"), bad.kind == "missing_text" ? 0u : 50u);
+    EXPECT_EQ(stats_total(stats, "errors"), 1u);
+    EXPECT_EQ(stats_total(stats, "kept"), bad.kind == "missing_text" ? 0u : 50u);
     std::string errors = read_file(dir.file("skip/errors/" + stem + ".jsonl"));
     EXPECT_THAT(errors, HasSubstr("\"error\":\"" + bad.kind + "\""));
     EXPECT_THAT(errors, HasSubstr(bad.message));
@@ -225,9 +221,9 @@ TEST(ParquetInput, NullTextsAreErrorsNamingTheirRows) {
             0)
       << out;
   std::string stats = dir.file("skip/stats.json");
-  EXPECT_EQ(total(stats, "documents"), 10u);
-  EXPECT_EQ(total(stats, "kept"), 8u);
-  EXPECT_EQ(total(stats, "errors"), 2u);
+  EXPECT_EQ(stats_total(stats, "documents"), 10u);
+  EXPECT_EQ(stats_total(stats, "kept"), 8u);
+  EXPECT_EQ(stats_total(stats, "errors"), 2u);
   expect_reconciled(stats);
   std::string errors = read_file(dir.file("skip/errors/n.parquet.jsonl"));
   EXPECT_THAT(errors, HasSubstr("\"line\":4,"));
