@@ -36,7 +36,7 @@ bench: build
 	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
 	@bench/warc_extract.sh $(BUILD)
 	@bench/warc_dedup.sh $(BUILD)
-	@$(BUILD)/bench/parquet_read_bench $(BUILD)/winnow $(BUILD)/bench/parquet
+	@$(BUILD)/bench/parquet_bench $(BUILD)/winnow $(BUILD)/bench/parquet
 
 clean:
 	rm -rf $(BUILD)

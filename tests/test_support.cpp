@@ -2,10 +2,13 @@
 
 #include <simdjson.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +16,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "io/byte_source.h"
@@ -172,6 +176,33 @@ std::map<std::string, std::string> read_output_tree(const std::string& dir) {
 uint64_t stats_total(const std::string& stats_path, const char* key) {
   simdjson::dom::parser parser;
   return uint64_t(parser.load(stats_path)["totals"][key]);
+}
+
+// Starts `winnow ARGS` writing to `output`, sends it `signal_number` `delay_ms` after the run
+// created `output`, and returns its wait status. Counting from the output folder rather than
+// from the fork: winnow installs its SIGINT/SIGTERM handlers after loading the pipeline and
+// before creating the output, and a process start slowed down by a loaded machine must not
+// turn a clean stop into a death by signal.
+int signal_midway(const std::string& args, const std::string& output, int delay_ms,
+                  int signal_number) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    // exec: the shell becomes winnow, so the signal reaches winnow itself.
+    execl("/bin/sh", "sh", "-c",
+          ("exec " + kWinnow + " " + args + output + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(output) && std::chrono::steady_clock::now() < give_up) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return status;  // ended before it began
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(pid, signal_number);
+  waitpid(pid, &status, 0);
+  return status;
 }
 
 }  // namespace winnow::testing

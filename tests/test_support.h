@@ -52,6 +52,11 @@ inline int winnow(const std::string& args, std::string* output = nullptr) {
 // One of a run's totals from its stats.json ("documents", "kept", "dropped", "errors", ...).
 uint64_t stats_total(const std::string& stats_path, const char* key);
 
+// Starts `winnow ARGS` writing to `output` (appended to ARGS), sends it `signal_number`
+// `delay_ms` after the run created `output`, and returns its wait status.
+int signal_midway(const std::string& args, const std::string& output, int delay_ms,
+                  int signal_number);
+
 // Writes `yaml` as DIR/pipeline.yaml and returns its path.
 inline std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
   std::string path = dir.file("pipeline.yaml");

@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
                       "fixed worker counts: every unpinned step gets --threads workers");
     command->add_flag("--no-fuse", no_fuse,
                       "run every stage as its own step (replaces fuse: true; output is the same)");
-    command->add_option("--output-format", format, "jsonl, jsonl.gz or jsonl.zst")
-        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst"}));
+    command->add_option("--output-format", format, "jsonl, jsonl.gz, jsonl.zst or parquet")
+        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst", "parquet"}));
     command->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
         ->check(CLI::IsMember({"fail", "skip"}));
     command->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
     std::cout << config_reference_markdown(registry);
     return 0;
   }
-  if (!format.empty()) options.output_compression = compression_from_format(format);
+  if (!format.empty()) options.output_format = format;
   if (on_error == "fail") options.on_error = OnError::kFail;
   if (on_error == "skip") options.on_error = OnError::kSkip;
   if (threads) {

@@ -196,6 +196,17 @@ class DocBatch {
   std::vector<size_t> encoded_kept_ends;  // end offset of each kept document's line
   std::string encoded_rejected;
   std::string encoded_errors;
+  // The fields the encoder wrote into encoded_kept / encoded_rejected besides the records' own,
+  // for a writer that needs the table's columns up front (Parquet: io/parquet_table.h): per
+  // annotation column (by index into annotations()), the first row whose line holds it (kNoRow:
+  // none), and whether some line holds a generated id.
+  struct EncodedFields {
+    static constexpr uint32_t kNoRow = UINT32_MAX;
+    std::vector<uint32_t> first_row;
+    bool generated_id = false;
+  };
+  EncodedFields encoded_kept_fields;
+  EncodedFields encoded_rejected_fields;
 
  private:
   friend class RowBuilder;

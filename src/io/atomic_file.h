@@ -22,6 +22,8 @@ class AtomicFile {
   void abandon();   // close and remove the temporary file
 
   const std::string& final_path() const { return final_path_; }
+  // Where the bytes are until commit() (another writer may fill it: io/parquet_table.h).
+  const std::string& temp_path() const { return temp_path_; }
 
   // Temporary names look like ".NAME.tmp-PID"; a new run deletes those left by a killed one.
   static bool is_temporary_name(std::string_view file_name);

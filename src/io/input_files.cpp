@@ -244,7 +244,7 @@ std::string shard_stem(const std::string& path) {
   std::string name = fs::path(path).filename().string();
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json"}) {
+    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json", ".parquet"}) {
       if (name.ends_with(suffix) && name.size() > suffix.size()) {
         name.resize(name.size() - suffix.size());
         changed = true;

@@ -56,6 +56,20 @@ void close_with_annotations(std::string& out, const DocBatch& batch, size_t i,
   out += "}\n";
 }
 
+// Notes which of the encoder's own fields row i's line holds.
+void note_fields(DocBatch::EncodedFields& fields, const DocBatch& batch, size_t i) {
+  const auto& columns = batch.annotations();
+  if (fields.first_row.size() < columns.size()) {
+    fields.first_row.resize(columns.size(), DocBatch::EncodedFields::kNoRow);
+  }
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c]->has(i) && fields.first_row[c] == DocBatch::EncodedFields::kNoRow) {
+      fields.first_row[c] = static_cast<uint32_t>(i);
+    }
+  }
+  fields.generated_id |= batch.id_generated(i);
+}
+
 }  // namespace
 
 void JsonlEncoder::write_document(std::string& out, const DocBatch& batch, size_t i,
@@ -153,6 +167,7 @@ void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
         write_document(batch.encoded_kept, batch, i, {});
       }
       batch.encoded_kept_ends.push_back(batch.encoded_kept.size());
+      note_fields(batch.encoded_kept_fields, batch, i);
       continue;
     }
     const DropReason& reason = reasons_.at(batch.drop_reason(i));
@@ -174,6 +189,7 @@ void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
     } else {
       write_document(batch.encoded_rejected, batch, i, extra);
     }
+    note_fields(batch.encoded_rejected_fields, batch, i);
   }
   for (const InputErrorRecord& error : batch.errors) {
     JsonWriter line(false);

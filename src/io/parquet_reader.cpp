@@ -1,6 +1,5 @@
 #include "io/parquet_reader.h"
 
-#include <duckdb.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,29 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "io/duckdb_session.h"
+
 namespace winnow {
 
 namespace {
 
 constexpr char kMagic[4] = {'P', 'A', 'R', '1'};
-
-// SQL literals and identifiers for names that come from the user or the file.
-std::string sql_string(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-std::string sql_identifier(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // DuckDB writes non-finite doubles as the bare tokens NaN, Infinity and -Infinity, which are
 // not JSON: outside strings they become the strings "NaN", "Infinity", "-Infinity". Strings
@@ -88,10 +71,6 @@ bool beyond_64_bits(const std::string& type) {
          precision >= 19;
 }
 
-struct Column {
-  std::string name, type;
-};
-
 }  // namespace
 
 class ParquetReader::Impl {
@@ -104,8 +83,6 @@ class ParquetReader::Impl {
     if (have_result_) duckdb_destroy_result(&result_);
     if (pending_) duckdb_destroy_pending(&pending_);
     if (statement_) duckdb_destroy_prepare(&statement_);
-    if (connection_) duckdb_disconnect(&connection_);
-    if (database_) duckdb_close(&database_);
   }
 
   std::unique_ptr<DocBatch> next() {
@@ -169,11 +146,6 @@ class ParquetReader::Impl {
     batch.errors.push_back(std::move(record));
   }
 
-  // DuckDB's message for a failed query, or a fallback.
-  static std::string message_of(const char* error) {
-    return error && *error ? std::string(error) : std::string("unknown DuckDB error");
-  }
-
   // Checks the file's framing and schema and starts the streaming query; false (with an error
   // record) when the file cannot be read.
   bool open(DocBatch& batch) {
@@ -208,15 +180,16 @@ class ParquetReader::Impl {
     if (!start_database(batch)) return false;
     std::string source = fmt::format("read_parquet({})", sql_string(path_));
 
-    std::vector<Column> columns;
-    if (!describe(batch, source, columns)) return false;
-    const Column* text = nullptr;
-    for (const Column& c : columns) {
+    auto described = session_->describe(source);
+    if (!described.is_ok()) return fail_corrupt(batch, described.status().message().c_str());
+    const std::vector<DuckdbColumn>& columns = *described;
+    const DuckdbColumn* text = nullptr;
+    for (const DuckdbColumn& c : columns) {
       if (c.name == options_.text_field) text = &c;
     }
     if (!text) {
       std::string names;
-      for (const Column& c : columns) names += (names.empty() ? "" : ", ") + c.name;
+      for (const DuckdbColumn& c : columns) names += (names.empty() ? "" : ", ") + c.name;
       add_error(batch, InputError::kMissingText,
                 fmt::format("{}: no '{}' column (the columns are: {})", path_, options_.text_field,
                             names));
@@ -230,7 +203,7 @@ class ParquetReader::Impl {
     }
     read_row_groups();
     // Only floating-point columns (at any depth) can hold NaN or infinities.
-    for (const Column& c : columns) {
+    for (const DuckdbColumn& c : columns) {
       if (c.type.find("FLOAT") != std::string::npos || c.type.find("DOUBLE") != std::string::npos) {
         may_hold_non_finite_ = true;
       }
@@ -238,14 +211,14 @@ class ParquetReader::Impl {
 
     // One JSON object per row, its members in the file's column order.
     std::string members;
-    for (const Column& c : columns) {
+    for (const DuckdbColumn& c : columns) {
       if (!members.empty()) members += ", ";
       members += sql_string(c.name) + ", ";
       members += beyond_64_bits(c.type) ? "CAST(" + sql_identifier(c.name) + " AS VARCHAR)"
                                         : sql_identifier(c.name);
     }
     std::string sql = fmt::format("SELECT json_object({})::VARCHAR FROM {}", members, source);
-    if (duckdb_prepare(connection_, sql.c_str(), &statement_) == DuckDBError) {
+    if (duckdb_prepare(session_->connection(), sql.c_str(), &statement_) == DuckDBError) {
       return fail_corrupt(batch, duckdb_prepare_error(statement_));
     }
     if (duckdb_pending_prepared_streaming(statement_, &pending_) == DuckDBError) {
@@ -260,63 +233,28 @@ class ParquetReader::Impl {
 
   bool fail_corrupt(DocBatch& batch, const char* error) {
     add_error(batch, InputError::kCorruptParquet,
-              fmt::format("{}: cannot be read as Parquet: {}", path_, message_of(error)));
+              fmt::format("{}: cannot be read as Parquet: {}", path_, duckdb_message(error)));
     return false;
   }
 
   bool start_database(DocBatch& batch) {
-    duckdb_config config;
-    if (duckdb_create_config(&config) == DuckDBError) {
+    auto session = DuckdbSession::open();
+    if (!session.is_ok()) {
       add_error(batch, InputError::kUnreadableFile,
-                fmt::format("{}: DuckDB failed to start", path_));
+                fmt::format("{}: {}", path_, session.status().message()));
       return false;
     }
-    // One thread: DuckDB works only on the reading worker, inside the run's CPU budget.
-    duckdb_set_config(config, "threads", "1");
-    // Nothing is fetched from the network at run time: parquet and json are built in.
-    duckdb_set_config(config, "autoinstall_known_extensions", "false");
-    char* error = nullptr;
-    bool opened = duckdb_open_ext(nullptr, &database_, config, &error) == DuckDBSuccess;
-    duckdb_destroy_config(&config);
-    if (!opened || duckdb_connect(database_, &connection_) == DuckDBError) {
-      add_error(batch, InputError::kUnreadableFile,
-                fmt::format("{}: DuckDB failed to start: {}", path_, message_of(error)));
-      if (error) duckdb_free(error);
-      return false;
-    }
+    session_ = std::move(session).value();
     // DuckDB decodes ahead of what it hands out, up to this buffer (about 1 MB by default): a
     // small one lets the rows before a damaged page through (measured: 18,432 of a 20,000-row
     // row group instead of none) and saves about 50 MB of memory, at no measured cost in speed.
-    duckdb_result result;
-    bool set =
-        duckdb_query(connection_, "SET streaming_buffer_size = '1KB'", &result) == DuckDBSuccess;
-    duckdb_destroy_result(&result);
-    if (!set) {
+    Status set = session_->exec("SET streaming_buffer_size = '1KB'");
+    if (!set.is_ok()) {
       add_error(batch, InputError::kUnreadableFile,
-                fmt::format("{}: DuckDB failed to start: cannot set streaming_buffer_size", path_));
+                fmt::format("{}: DuckDB failed to start: cannot set streaming_buffer_size: {}",
+                            path_, set.message()));
     }
-    return set;
-  }
-
-  bool describe(DocBatch& batch, const std::string& source, std::vector<Column>& columns) {
-    duckdb_result result;
-    std::string sql = "DESCRIBE SELECT * FROM " + source;
-    if (duckdb_query(connection_, sql.c_str(), &result) == DuckDBError) {
-      bool ok = fail_corrupt(batch, duckdb_result_error(&result));
-      duckdb_destroy_result(&result);
-      return ok;
-    }
-    // DESCRIBE's first two columns: column_name, column_type.
-    idx_t rows = duckdb_row_count(&result);
-    for (idx_t row = 0; row < rows; ++row) {
-      char* name = duckdb_value_varchar(&result, 0, row);
-      char* type = duckdb_value_varchar(&result, 1, row);
-      columns.push_back({name ? name : "", type ? type : ""});
-      duckdb_free(name);
-      duckdb_free(type);
-    }
-    duckdb_destroy_result(&result);
-    return true;
+    return set.is_ok();
   }
 
   // Each row group's row count, from the footer (no data is read): for progress and to name
@@ -327,7 +265,7 @@ class ParquetReader::Impl {
         "SELECT row_group_id, max(row_group_num_rows) FROM parquet_metadata({}) GROUP BY 1 "
         "ORDER BY 1",
         sql_string(path_));
-    if (duckdb_query(connection_, sql.c_str(), &result) == DuckDBSuccess) {
+    if (duckdb_query(session_->connection(), sql.c_str(), &result) == DuckDBSuccess) {
       for (idx_t row = 0, n = duckdb_row_count(&result); row < n; ++row) {
         row_group_rows_.push_back(static_cast<uint64_t>(duckdb_value_int64(&result, 1, row)));
         total_rows_ += row_group_rows_.back();
@@ -354,7 +292,7 @@ class ParquetReader::Impl {
   bool fail_data(DocBatch& batch, const char* error) {
     add_error(batch, InputError::kCorruptParquet,
               fmt::format("{}: cannot be read as Parquet: {}; the rows from {} on are lost", path_,
-                          message_of(error), next_row_place()));
+                          duckdb_message(error), next_row_place()));
     return false;
   }
 
@@ -377,8 +315,7 @@ class ParquetReader::Impl {
   std::string path_;
   uint32_t shard_;
   ParquetOptions options_;
-  duckdb_database database_ = nullptr;
-  duckdb_connection connection_ = nullptr;
+  std::unique_ptr<DuckdbSession> session_;
   duckdb_prepared_statement statement_ = nullptr;
   duckdb_pending_result pending_ = nullptr;
   duckdb_result result_{};

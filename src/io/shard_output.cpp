@@ -44,35 +44,45 @@ Result<CompletionMarker> CompletionMarker::read(const std::string& path) {
   return marker;
 }
 
-ShardOutput::ShardOutput(ShardPaths paths, Compression compression, int level,
-                         uint64_t max_file_bytes, CompressionThreads threads)
-    : paths_(std::move(paths)),
-      compression_(compression),
-      level_(level),
-      max_file_bytes_(max_file_bytes),
-      threads_(threads) {}
+ShardOutput::ShardOutput(ShardPaths paths, ShardOutputOptions options)
+    : paths_(std::move(paths)), options_(std::move(options)) {
+  if (options_.format.parquet()) {
+    ParquetTableOptions table = options_.parquet;
+    table.codec = options_.format.parquet_codec;
+    table.row_group_rows = options_.format.row_group_rows;
+    table.level = options_.level;
+    kept_table_ = std::make_unique<ParquetTable>(table);
+    table.rejected = true;
+    rejected_table_ = std::make_unique<ParquetTable>(table);
+  }
+}
 
-std::string ShardOutput::part_path(const std::string& kept, Compression compression,
+std::string ShardOutput::part_path(const std::string& kept, std::string_view ext,
                                    uint64_t index) {
-  std::string_view ext = format_extension(compression);
   return fmt::format("{}-p{:05}{}", std::string_view(kept).substr(0, kept.size() - ext.size()),
                      index, ext);
 }
 
 std::string ShardOutput::kept_path() const {
-  return max_file_bytes_ == 0 ? paths_.kept : part_path(paths_.kept, compression_, part_);
+  return options_.max_file_bytes == 0
+             ? paths_.kept
+             : part_path(paths_.kept, options_.format.extension(), part_);
 }
 
 Status ShardOutput::write_kept(const DocBatch& batch) {
-  if (max_file_bytes_ == 0) return append(kept_, paths_.kept, compression_, batch.encoded_kept);
+  const Compression compression = options_.format.compression;
+  ParquetTable* table = kept_table_.get();
+  if (options_.max_file_bytes == 0) {
+    return append(kept_, paths_.kept, compression, batch.encoded_kept, table);
+  }
   std::string_view bytes = batch.encoded_kept;
   size_t run_start = 0;  // documents [run_start, doc_start) go to the current part together
   size_t doc_start = 0;
   for (size_t doc_end : batch.encoded_kept_ends) {
     uint64_t size = doc_end - doc_start;
-    if (part_bytes_ > 0 && part_bytes_ + size > max_file_bytes_) {
-      WINNOW_RETURN_IF_ERROR(
-          append(kept_, kept_path(), compression_, bytes.substr(run_start, doc_start - run_start)));
+    if (part_bytes_ > 0 && part_bytes_ + size > options_.max_file_bytes) {
+      WINNOW_RETURN_IF_ERROR(append(kept_, kept_path(), compression,
+                                    bytes.substr(run_start, doc_start - run_start), table));
       WINNOW_RETURN_IF_ERROR(kept_->finish());
       kept_.reset();
       ++part_;
@@ -82,14 +92,16 @@ Status ShardOutput::write_kept(const DocBatch& batch) {
     part_bytes_ += size;
     doc_start = doc_end;
   }
-  return append(kept_, kept_path(), compression_, bytes.substr(run_start));
+  return append(kept_, kept_path(), compression, bytes.substr(run_start), table);
 }
 
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
-                           Compression compression, std::string_view bytes) {
+                           Compression compression, std::string_view bytes,
+                           ParquetTable* table) {
   if (!sink) {
     // Error records stay plain and small: only the kept and rejected files compress in parallel.
-    auto created = ByteSink::create(path, compression, level_, threads_);
+    auto created = table ? table->open_part(path)
+                         : ByteSink::create(path, compression, options_.level, options_.threads);
     if (!created.is_ok()) return created.status();
     sink = std::move(created).value();
   }
@@ -127,10 +139,14 @@ Status ShardOutput::write_media(const DocBatch& batch) {
 Status ShardOutput::write(const DocBatch& batch) {
   WINNOW_RETURN_IF_ERROR(write_media(batch));
   // The kept file exists for every shard, even when nothing was kept.
+  if (kept_table_) {
+    kept_table_->note_fields(batch, batch.encoded_kept_fields);
+    rejected_table_->note_fields(batch, batch.encoded_rejected_fields);
+  }
   WINNOW_RETURN_IF_ERROR(write_kept(batch));
   if (!batch.encoded_rejected.empty()) {
-    WINNOW_RETURN_IF_ERROR(
-        append(rejected_, paths_.rejected, compression_, batch.encoded_rejected));
+    WINNOW_RETURN_IF_ERROR(append(rejected_, paths_.rejected, options_.format.compression,
+                                  batch.encoded_rejected, rejected_table_.get()));
   }
   if (!batch.encoded_errors.empty()) {
     // Error records stay plain text: they are few and meant to be read by people.
@@ -141,9 +157,14 @@ Status ShardOutput::write(const DocBatch& batch) {
 }
 
 Status ShardOutput::commit(const CompletionMarker& marker) {
-  WINNOW_RETURN_IF_ERROR(append(kept_, kept_path(), compression_, {}));
+  WINNOW_RETURN_IF_ERROR(
+      append(kept_, kept_path(), options_.format.compression, {}, kept_table_.get()));
   for (auto* sink : {&kept_, &rejected_, &errors_}) {
     if (*sink) WINNOW_RETURN_IF_ERROR((*sink)->finish());
+  }
+  // Parquet parts become Parquet now, with the columns of the whole shard.
+  for (ParquetTable* table : {kept_table_.get(), rejected_table_.get()}) {
+    if (table) WINNOW_RETURN_IF_ERROR(table->commit());
   }
   return AtomicFile::write_whole(paths_.marker, marker.to_json());
 }

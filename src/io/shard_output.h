@@ -9,6 +9,8 @@
 #include "core/doc_batch.h"
 #include "core/run_counts.h"
 #include "io/byte_sink.h"
+#include "io/output_format.h"
+#include "io/parquet_table.h"
 
 namespace winnow {
 
@@ -32,21 +34,32 @@ struct CompletionMarker {
   static Result<CompletionMarker> read(const std::string& path);
 };
 
+struct ShardOutputOptions {
+  OutputFormat format;
+  int level = 0;  // compression level; 0: the codec's default
+  uint64_t max_file_bytes = 0;
+  CompressionThreads threads;
+  // With a Parquet format: the kept table's settings (the rejected table's are the same with
+  // `rejected` set).
+  ParquetTableOptions parquet;
+};
+
 // With max_file_bytes > 0 the kept documents go to parts "<name>-p00000<ext>", "-p00001", ...
 // A part is cut before the document that would take it past max_file_bytes of uncompressed
 // JSONL (a part always holds at least one document), so the cuts depend only on the documents,
-// never on batch sizes. Each part is committed when full; the marker still comes last.
+// never on batch sizes. A JSON Lines part is committed when full; Parquet parts are all
+// written at commit, with one schema for the shard. The marker still comes last.
 //
 // A kept media item's bytes (its in-memory payload) are written unchanged to its own file in
 // files_dir, named by media_file_name and committed once whole (before the shard's marker);
 // its line in the kept table names that file.
 class ShardOutput {
  public:
-  ShardOutput(ShardPaths paths, Compression compression, int level, uint64_t max_file_bytes = 0,
-              CompressionThreads threads = {});
+  ShardOutput(ShardPaths paths, ShardOutputOptions options);
 
   // The name of kept part `index` for a shard whose single-file name is `kept`.
-  static std::string part_path(const std::string& kept, Compression compression, uint64_t index);
+  static std::string part_path(const std::string& kept, std::string_view extension,
+                               uint64_t index);
   // A media item's file name under files_dir: the shard's name for the item read from the input
   // (an image keeps its file's name), "<name>-<key as 16 hex digits><ext>" for one a stage made.
   static std::string media_file_name(const std::string& shard_name, const DocBatch& batch,
@@ -57,17 +70,17 @@ class ShardOutput {
   Status commit(const CompletionMarker& marker);
 
  private:
+  // Appends to a table's sink, opening it (with `table`, as a Parquet part) at first use.
   Status append(std::unique_ptr<ByteSink>& sink, const std::string& path, Compression compression,
-                std::string_view bytes);
+                std::string_view bytes, ParquetTable* table = nullptr);
   Status write_kept(const DocBatch& batch);
   Status write_media(const DocBatch& batch);
   std::string kept_path() const;
 
   ShardPaths paths_;
-  Compression compression_;
-  int level_;
-  uint64_t max_file_bytes_;
-  CompressionThreads threads_;
+  ShardOutputOptions options_;
+  std::unique_ptr<ParquetTable> kept_table_;  // Parquet output only
+  std::unique_ptr<ParquetTable> rejected_table_;
   uint64_t part_ = 0;        // index of the kept part being written
   uint64_t part_bytes_ = 0;  // uncompressed bytes in it so far
   std::unique_ptr<ByteSink> kept_;

@@ -60,7 +60,7 @@ class PipelineRun {
   std::vector<InputFile> inputs_;
   std::unique_ptr<OutputLayout> layout_;
   std::vector<uint32_t> pending_shards_;
-  Compression compression_ = Compression::kZstd;
+  OutputFormat format_;
   OnError on_error_ = OnError::kFail;
   uint64_t batch_size_ = 0;
   int threads_ = 1;
@@ -103,7 +103,12 @@ Status PipelineRun::resolve_resources() {
 }
 
 Status PipelineRun::choose_inputs() {
-  compression_ = options_.output_compression.value_or(config_.output_compression);
+  format_ = config_.output_format;
+  if (options_.output_format) {
+    auto chosen = format_.with_name(*options_.output_format);
+    if (!chosen) return Status::errorf("unknown output format '{}'", *options_.output_format);
+    format_ = *chosen;
+  }
   on_error_ = options_.on_error.value_or(config_.on_error);
   batch_size_ = options_.batch_size.value_or(config_.batch_size);
 
@@ -131,14 +136,18 @@ Status PipelineRun::choose_inputs() {
   std::string input_list;
   for (const auto& input : inputs_) input_list += input.path + "\n";
   report_.fingerprint = fmt::format("{}-{:016x}-{}", config_.fingerprint, hash64(input_list),
-                                    compression_name(compression_));
+                                    compression_name(format_.compression));
+  if (format_.parquet()) {
+    report_.fingerprint += fmt::format("-parquet-{}-{}", parquet_codec_name(format_.parquet_codec),
+                                       format_.row_group_rows);
+  }
   return Status::ok();
 }
 
 Status PipelineRun::prepare_output() {
   const std::string& output = report_.output_dir;
   std::error_code ec;
-  layout_ = std::make_unique<OutputLayout>(output, inputs_, compression_);
+  layout_ = std::make_unique<OutputLayout>(output, inputs_, format_);
   WINNOW_RETURN_IF_ERROR(layout_->prepare(options_.overwrite));
 
   // Shards with a marker from this same pipeline are done; a marker from another is an error.
@@ -204,8 +213,9 @@ Status PipelineRun::run_writing_pass() {
   if (origin.stored()) input.format = InputFormat::kStored;
   ShardSource source(*origin.files, pending_shards_, input);
   ShardWriter writer(*layout_, inputs_, reasons_, source,
-                     {compression_, config_.compression_level, config_.max_file_bytes,
-                      report_.fingerprint, config_.input_kind});
+                     {format_, config_.compression_level, config_.max_file_bytes,
+                      report_.fingerprint, config_.input_kind, config_.text_field,
+                      config_.id_field});
   std::vector<PassStep> steps =
       leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",

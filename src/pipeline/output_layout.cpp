@@ -15,7 +15,7 @@ namespace winnow {
 namespace fs = std::filesystem;
 
 OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs,
-                           Compression compression)
+                           const OutputFormat& format)
     : dir_(std::move(dir)) {
   std::map<std::string, int> stem_uses;
   std::vector<std::string> stems;
@@ -23,7 +23,7 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
     stems.push_back(shard_stem(input.path));
     ++stem_uses[stems.back()];
   }
-  std::string ext(format_extension(compression));
+  std::string ext(format.extension());
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
     shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
@@ -35,7 +35,7 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
 namespace {
 
 bool is_output_file(const std::string& name) {
-  for (std::string_view ext : {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json"}) {
+  for (std::string_view ext : {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json", ".parquet"}) {
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
       return true;
     }
@@ -68,10 +68,9 @@ Status clean_folder(const std::string& dir, bool all_outputs, bool any_name = fa
 }
 
 // The shard name a kept file belongs to: "a" for "a.jsonl.zst" and for its part
-// "a-p00003.jsonl.zst"; empty for anything else.
+// "a-p00003.jsonl.zst" (or .parquet); empty for anything else.
 std::string kept_shard_name(const std::string& file) {
-  for (Compression c : {Compression::kZstd, Compression::kGzip, Compression::kNone}) {
-    std::string_view ext = format_extension(c);
+  for (std::string_view ext : {".jsonl.zst", ".jsonl.gz", ".jsonl", ".parquet"}) {
     if (file.size() <= ext.size() || file.compare(file.size() - ext.size(), ext.size(), ext) != 0) {
       continue;
     }

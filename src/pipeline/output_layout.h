@@ -1,7 +1,7 @@
 #pragma once
 // OutputLayout: where each shard's files go in the output folder.
-//   OUT/<name>.jsonl[.gz|.zst]           kept documents
-//   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason
+//   OUT/<name>.jsonl[.gz|.zst]           kept documents (or <name>.parquet: io/output_format.h)
+//   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason (or .parquet)
 //   OUT/errors/<name>.jsonl              records that could not be read
 //   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
 //   OUT/_work/                           batches stored between passes, only while a run lasts
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "core/status.h"
-#include "io/compression.h"
 #include "io/input_files.h"
+#include "io/output_format.h"
 #include "io/output_names.h"
 #include "io/shard_output.h"
 
@@ -23,7 +23,7 @@ namespace winnow {
 
 class OutputLayout {
  public:
-  OutputLayout(std::string dir, const std::vector<InputFile>& inputs, Compression compression);
+  OutputLayout(std::string dir, const std::vector<InputFile>& inputs, const OutputFormat& format);
 
   // Creates the folders; with `overwrite`, first removes what a previous run wrote (never the
   // user's own files in the top folder). Always removes temporary files a killed run left.

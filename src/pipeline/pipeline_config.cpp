@@ -222,17 +222,36 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     std::string format;
     WINNOW_RETURN_IF_ERROR(r.read(output, "format", format, "a string"));
     if (!format.empty()) {
-      auto compression = compression_from_format(format);
-      if (!compression) {
-        return r.error(
-            output["format"],
-            "output format must be one of jsonl, jsonl.gz, jsonl.zst; got '" + format + "'");
+      auto chosen = config.output_format.with_name(format);
+      if (!chosen) {
+        return r.error(output["format"],
+                       "output format must be one of jsonl, jsonl.gz, jsonl.zst, parquet; got '" +
+                           format + "'");
       }
-      config.output_compression = *compression;
+      config.output_format = *chosen;
+    }
+    std::string codec;
+    WINNOW_RETURN_IF_ERROR(r.read(output, "parquet_compression", codec, "a string"));
+    if (!codec.empty()) {
+      auto chosen = parquet_codec_from_name(codec);
+      if (!chosen) {
+        return r.error(output["parquet_compression"],
+                       "parquet_compression must be one of zstd, snappy, gzip, lz4, none; got '" +
+                           codec + "'");
+      }
+      config.output_format.parquet_codec = *chosen;
+    }
+    WINNOW_RETURN_IF_ERROR(r.read(output, "row_group_rows", config.output_format.row_group_rows,
+                                  "a positive integer"));
+    if (config.output_format.row_group_rows == 0) {
+      return r.error(output["row_group_rows"], "row_group_rows must be at least 1");
     }
     WINNOW_RETURN_IF_ERROR(
         r.read(output, "compression_level", config.compression_level, "an integer"));
-    int max_level = config.output_compression == Compression::kGzip ? 9 : 19;
+    // The level applies to the JSON Lines codec, or to Parquet's zstd pages.
+    int max_level = config.output_format.parquet()
+                        ? (config.output_format.parquet_codec == ParquetCodec::kZstd ? 22 : 0)
+                        : (config.output_format.compression == Compression::kGzip ? 9 : 19);
     if (config.compression_level < 0 || config.compression_level > max_level) {
       return r.error(
           output["compression_level"],
@@ -398,7 +417,7 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
   // What decides the output bytes: everything but paths, threads, workers and batch sizes.
   std::string key = fmt::format(
       "{}|{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
-      config.id_field, static_cast<int>(config.output_compression), config.compression_level,
+      config.id_field, static_cast<int>(config.output_format.compression), config.compression_level,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {

@@ -11,7 +11,7 @@
 
 #include "core/stage.h"
 #include "core/status.h"
-#include "io/compression.h"
+#include "io/output_format.h"
 #include "pipeline/autoscaler.h"
 #include "io/input_files.h"
 #include "io/input_reader.h"
@@ -52,7 +52,7 @@ struct PipelineConfig {
   bool follow_links = false;  // inside input folders (io/input_files.h)
   // output
   std::string output_path;
-  Compression output_compression = Compression::kZstd;
+  OutputFormat output_format;  // JSON Lines (zstd) unless output.format says otherwise
   int compression_level = 0;  // 0: the codec's default
   bool write_rejected = true;
   uint64_t max_file_bytes = 0;  // > 0: kept output in parts of at most this much JSONL

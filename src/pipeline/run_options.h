@@ -19,7 +19,7 @@ enum class PassMode { kAll, kIdentifyOnly, kRemoveOnly };
 struct RunOptions {
   std::vector<std::string> inputs;  // overrides input.paths when not empty
   std::string output;               // overrides output.path when not empty
-  std::optional<Compression> output_compression;
+  std::optional<std::string> output_format;  // a name: "jsonl.zst", "parquet", ...
   std::optional<OnError> on_error;
   int threads = -1;               // overrides `threads` when >= 0
   double gpus = -1;               // overrides `gpus` when >= 0

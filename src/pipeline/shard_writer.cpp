@@ -1,5 +1,7 @@
 #include "pipeline/shard_writer.h"
 
+#include "io/parquet_reader.h"
+
 namespace winnow {
 
 ShardWriter::ShardWriter(const OutputLayout& layout, const std::vector<InputFile>& inputs,
@@ -57,11 +59,22 @@ Status ShardWriter::consume(BatchPtr batch) {
   }
 }
 
+std::unique_ptr<ShardOutput> ShardWriter::make_output(uint32_t index) const {
+  ShardOutputOptions options{options_.format, options_.compression_level, options_.max_file_bytes,
+                             options_.compression_threads, {}};
+  if (options_.format.parquet()) {
+    options.parquet.text_field = options_.text_field;
+    options.parquet.id_field = options_.id_field;
+    // A Parquet input's own columns and types are the table's (io/parquet_table.h).
+    const std::string& input = inputs_[index].path;
+    if (ParquetReader::has_parquet_magic(input)) options.parquet.source_parquet = input;
+  }
+  return std::make_unique<ShardOutput>(layout_.shard(index), std::move(options));
+}
+
 Status ShardWriter::write(Shard& s, DocBatch& batch) {
   if (!s.output) {
-    s.output = std::make_unique<ShardOutput>(layout_.shard(batch.shard), options_.compression,
-                                             options_.compression_level, options_.max_file_bytes,
-                                             options_.compression_threads);
+    s.output = make_output(batch.shard);
   }
   WINNOW_RETURN_IF_ERROR(s.output->write(batch));
   s.counts.add_batch(batch, reasons_, options_.input_kind);
@@ -73,9 +86,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
 
 Status ShardWriter::finish(uint32_t index, Shard& s) {
   if (!s.output) {  // an input with no records
-    s.output = std::make_unique<ShardOutput>(layout_.shard(index), options_.compression,
-                                             options_.compression_level, options_.max_file_bytes,
-                                             options_.compression_threads);
+    s.output = make_output(index);
   }
   CompletionMarker marker{options_.fingerprint, inputs_[index].path, s.counts};
   WINNOW_RETURN_IF_ERROR(s.output->commit(marker));

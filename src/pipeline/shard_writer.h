@@ -26,11 +26,13 @@
 namespace winnow {
 
 struct ShardWriterOptions {
-  Compression compression = Compression::kZstd;
+  OutputFormat format;
   int compression_level = 0;
   uint64_t max_file_bytes = 0;
   std::string fingerprint;  // written into each completion marker
   ItemKind input_kind = ItemKind::kDocument;
+  std::string text_field = "text";  // for Parquet output's schema
+  std::string id_field = "id";
   // Threads a shard's compressor may add to its writer's, while the run's budget has them free.
   CompressionThreads compression_threads;
 };
@@ -65,6 +67,7 @@ class ShardWriter {
     RunCounts counts;
   };
   Status consume(BatchPtr batch);
+  std::unique_ptr<ShardOutput> make_output(uint32_t index) const;
   Status write(Shard& shard, DocBatch& batch);
   Status finish(uint32_t index, Shard& shard);
   Shard& shard(uint32_t index);

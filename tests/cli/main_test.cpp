@@ -193,33 +193,6 @@ TEST(Cli, HundredMegabyteLineIsSkippedWithoutHoldingIt) {
   EXPECT_THAT(read_file(dir.file("s/errors/big.jsonl")), HasSubstr("line_too_long"));
 }
 
-// Starts `winnow ARGS` writing to `output`, sends it `signal_number` `delay_ms` after the run
-// created `output`, and returns its wait status. Counting from the output folder rather than
-// from the fork: winnow installs its SIGINT/SIGTERM handlers after loading the pipeline and
-// before creating the output, and a process start slowed down by a loaded machine must not
-// turn a clean stop into a death by signal.
-int signal_midway(const std::string& args, const std::string& output, int delay_ms,
-                  int signal_number) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    // exec: the shell becomes winnow, so the signal reaches winnow itself.
-    execl("/bin/sh", "sh", "-c",
-          ("exec " + kWinnow + " " + args + output + " >/dev/null 2>&1").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!fs::exists(output) && std::chrono::steady_clock::now() < give_up) {
-    if (waitpid(pid, &status, WNOHANG) == pid) return status;  // ended before it began
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-  kill(pid, signal_number);
-  waitpid(pid, &status, 0);
-  return status;
-}
-
 TEST(Cli, KilledRunResumesToTheSameOutput) {
   TempDir dir;
   // Enough data that a run takes a while on one thread.

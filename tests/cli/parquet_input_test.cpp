@@ -63,8 +63,8 @@ TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
   expect_reconciled(stats);
 
   std::string schema = schema_of(db, dir.file("in/a.parquet"));
-  std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.parquet.jsonl") + "', '" +
-                     dir.file("out/b.parquet.jsonl") + "', '" + dir.file("out/part-0.jsonl") +
+  std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.jsonl") + "', '" +
+                     dir.file("out/b.jsonl") + "', '" + dir.file("out/part-0.jsonl") +
                      "'], format = 'newline_delimited', columns = " + schema + ")";
   std::string original = "SELECT * FROM read_parquet(['" + dir.file("in/a.parquet") + "', '" +
                          dir.file("in/sub/b.parquet") + "', '" + dir.file("part-0") + "'])";
@@ -77,8 +77,8 @@ TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
              &out),
       0)
       << out;
-  EXPECT_EQ(read_file(dir.file("glob/a.parquet.jsonl")),
-            read_file(dir.file("out/a.parquet.jsonl")));
+  EXPECT_EQ(read_file(dir.file("glob/a.jsonl")),
+            read_file(dir.file("out/a.jsonl")));
 }
 
 TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
@@ -102,10 +102,10 @@ TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
                      &out),
               0)
         << out;
-    std::string result = read_file(out_dir + "/a.parquet.jsonl") +
-                         read_file(out_dir + "/b.parquet.jsonl") +
-                         read_file(out_dir + "/rejected/a.parquet.jsonl") +
-                         read_file(out_dir + "/rejected/b.parquet.jsonl");
+    std::string result = read_file(out_dir + "/a.jsonl") +
+                         read_file(out_dir + "/b.jsonl") +
+                         read_file(out_dir + "/rejected/a.jsonl") +
+                         read_file(out_dir + "/rejected/b.jsonl");
     expect_reconciled(out_dir + "/stats.json");
     EXPECT_GT(stats_total(out_dir + "/stats.json", "dropped"), 0u);
     if (reference.empty()) {
@@ -140,8 +140,8 @@ TEST(ParquetInput, HivePartitionFoldersBecomeColumns) {
     columns += (columns.empty() ? "" : ", ") + ("'" + row[0] + "': '" + row[1] + "'");
   }
   EXPECT_THAT(columns, HasSubstr("'lang': 'VARCHAR', 'year': 'BIGINT'"));
-  std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.parquet.jsonl") + "', '" +
-                     dir.file("out/b.parquet.jsonl") +
+  std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.jsonl") + "', '" +
+                     dir.file("out/b.jsonl") +
                      "'], format = 'newline_delimited', columns = {" + columns + "})";
   EXPECT_EQ(db.value("SELECT count(*) FROM (" + back + ") WHERE lang = 'de' AND year = 2023"),
             "20");

@@ -95,6 +95,8 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"output.path", "elsewhere"},
       {"output.format", "jsonl.gz"},
       {"output.compression_level", "5"},
+      {"output.parquet_compression", "snappy"},
+      {"output.row_group_rows", "500"},
       {"output.write_rejected", "false"},
       {"output.max_file_bytes", "4000"},
       {"autoscale.enabled", "false"},

@@ -19,9 +19,15 @@ std::vector<InputFile> inputs(const std::vector<std::string>& paths) {
   return files;
 }
 
+OutputFormat jsonl(Compression compression) {
+  OutputFormat format;
+  format.compression = compression;
+  return format;
+}
+
 TEST(OutputLayout, NamesComeFromStems) {
   OutputLayout layout("/out", inputs({"/data/a.jsonl.zst", "/data/sub/b.jsonl", "c.json.gz"}),
-                      Compression::kZstd);
+                      jsonl(Compression::kZstd));
   EXPECT_EQ(layout.dir(), "/out");
   EXPECT_EQ(layout.shard(0).kept, "/out/a.jsonl.zst");
   EXPECT_EQ(layout.shard(0).rejected, "/out/rejected/a.jsonl.zst");
@@ -36,19 +42,23 @@ TEST(OutputLayout, NamesComeFromStems) {
 
 TEST(OutputLayout, ExtensionFollowsTheFormat) {
   auto in = inputs({"/data/a.jsonl.zst"});
-  OutputLayout plain("/o", in, Compression::kNone);
+  OutputLayout plain("/o", in, jsonl(Compression::kNone));
   EXPECT_EQ(plain.shard(0).kept, "/o/a.jsonl");
   EXPECT_EQ(plain.shard(0).rejected, "/o/rejected/a.jsonl");
-  OutputLayout gzip("/o", in, Compression::kGzip);
+  OutputLayout gzip("/o", in, jsonl(Compression::kGzip));
   EXPECT_EQ(gzip.shard(0).kept, "/o/a.jsonl.gz");
   EXPECT_EQ(gzip.shard(0).rejected, "/o/rejected/a.jsonl.gz");
   EXPECT_EQ(gzip.shard(0).errors, "/o/errors/a.jsonl");  // errors are never compressed
+  OutputLayout parquet("/o", inputs({"/data/a.parquet"}), *OutputFormat().with_name("parquet"));
+  EXPECT_EQ(parquet.shard(0).kept, "/o/a.parquet");
+  EXPECT_EQ(parquet.shard(0).rejected, "/o/rejected/a.parquet");
+  EXPECT_EQ(parquet.shard(0).errors, "/o/errors/a.jsonl");  // errors stay JSON Lines
 }
 
 TEST(OutputLayout, CollidingStemsGetTheirIndexPrefixed) {
   OutputLayout layout(
       "/out", inputs({"/x/part.jsonl", "/x/unique.jsonl", "/y/part.jsonl.gz", "/z/part.json"}),
-      Compression::kNone);
+      jsonl(Compression::kNone));
   EXPECT_EQ(layout.shard(0).kept, "/out/00000-part.jsonl");
   EXPECT_EQ(layout.shard(0).marker, "/out/_done/00000-part.json");
   EXPECT_EQ(layout.shard(1).kept, "/out/unique.jsonl");  // no collision: no prefix
@@ -60,7 +70,7 @@ TEST(OutputLayout, CollidingStemsGetTheirIndexPrefixed) {
 class OutputLayoutPrepare : public ::testing::Test {
  protected:
   OutputLayoutPrepare()
-      : out_(dir_.file("out")), layout_(out_, inputs({"/data/a.jsonl"}), Compression::kZstd) {}
+      : out_(dir_.file("out")), layout_(out_, inputs({"/data/a.jsonl"}), jsonl(Compression::kZstd)) {}
 
   void put(const std::string& relative) { testing::write_file(out_ + "/" + relative, "x"); }
   bool exists(const std::string& relative) const { return fs::exists(out_ + "/" + relative); }

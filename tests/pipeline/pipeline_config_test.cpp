@@ -79,7 +79,7 @@ TEST_F(PipelineConfigTest, FullConfigParsesEveryField) {
   EXPECT_EQ(c.id_field, "doc_id");
   EXPECT_EQ(c.max_line_bytes, 1000u);
   EXPECT_EQ(c.output_path, "out");
-  EXPECT_EQ(c.output_compression, Compression::kGzip);
+  EXPECT_EQ(c.output_format.compression, Compression::kGzip);
   EXPECT_EQ(c.compression_level, 5);
   EXPECT_FALSE(c.write_rejected);
   EXPECT_EQ(c.on_error, OnError::kSkip);
@@ -122,7 +122,7 @@ TEST_F(PipelineConfigTest, DefaultsWhenSectionsAreAbsent) {
   EXPECT_TRUE(c.input_paths.empty());
   EXPECT_EQ(c.text_field, "text");
   EXPECT_EQ(c.id_field, "id");
-  EXPECT_EQ(c.output_compression, Compression::kZstd);
+  EXPECT_EQ(c.output_format.compression, Compression::kZstd);
   EXPECT_EQ(c.compression_level, 0);
   EXPECT_TRUE(c.write_rejected);
   EXPECT_EQ(c.on_error, OnError::kFail);
@@ -429,7 +429,7 @@ TEST(PipelineConfigEmpty, AnEmptyFileMeansEveryDefault) {
     ASSERT_TRUE(config.is_ok()) << config.status().message();
     EXPECT_TRUE(config->stages.empty());
     EXPECT_EQ(config->on_error, OnError::kFail);
-    EXPECT_EQ(config->output_compression, Compression::kZstd);
+    EXPECT_EQ(config->output_format.compression, Compression::kZstd);
   }
 }
 

@@ -1,0 +1,165 @@
+// Parquet through winnow against DuckDB's own COPY on the same file in the same run, both on
+// one thread, in CPU seconds (user + system) of the whole process:
+//   read:  `winnow run` with no stages, Parquet -> JSONL, against
+//          `COPY (SELECT * FROM read_parquet(...)) TO ... (FORMAT json)`;
+//   write: `winnow run` with no stages, Parquet -> Parquet (zstd), against
+//          `COPY (SELECT * FROM read_parquet(...)) TO ... (FORMAT parquet, COMPRESSION zstd)`.
+// winnow's CPU time and peak RSS come from GNU time (/usr/bin/time); DuckDB's from getrusage
+// around its statement (it runs in this process, alone).
+//
+// Usage: build/bench/parquet_bench [WINNOW=build/winnow] [WORK_DIR=build/bench/parquet]
+//                                  [ROWS=500000 | PATH.parquet | PATH.jsonl[.zst]:BYTES]
+// A number generates a file with DuckDB (id, text of about 560 characters, a bucket number, a
+// double, a timestamp and a list per row); a .parquet path is used as it is; a JSON Lines path
+// with a byte budget (the bench corpus: build/bench/corpus/bench.jsonl.zst:1000000000) is cut
+// to its first documents of that many bytes of JSON and converted to zstd Parquet once, by
+// DuckDB, with every field typed as DuckDB detects it.
+#include <duckdb.h>
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Db {
+  duckdb_database database = nullptr;
+  duckdb_connection connection = nullptr;
+  Db() {
+    if (duckdb_open(nullptr, &database) == DuckDBError ||
+        duckdb_connect(database, &connection) == DuckDBError) {
+      throw std::runtime_error("DuckDB failed to start");
+    }
+  }
+  ~Db() {
+    duckdb_disconnect(&connection);
+    duckdb_close(&database);
+  }
+  double number(const std::string& sql) {
+    duckdb_result result;
+    if (duckdb_query(connection, sql.c_str(), &result) == DuckDBError) {
+      std::string error = duckdb_result_error(&result);
+      duckdb_destroy_result(&result);
+      throw std::runtime_error(error + " in " + sql);
+    }
+    double value = duckdb_row_count(&result) ? duckdb_value_double(&result, 0, 0) : 0;
+    duckdb_destroy_result(&result);
+    return value;
+  }
+};
+
+double cpu_seconds_of_this_process() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+struct Cost {
+  double cpu_s = 0;
+  long rss_kib = 0;
+};
+
+// Runs a shell command under GNU time: its CPU seconds and peak RSS (measured by time(1), since
+// a child forked from this process would count its pages).
+Cost timed(const std::string& command, const std::string& time_file) {
+  int rc = std::system(("/usr/bin/time -f '%U %S %M' -o " + time_file + " " + command).c_str());
+  if (rc != 0) throw std::runtime_error("failed: " + command);
+  double user = 0, sys = 0;
+  Cost cost;
+  std::ifstream(time_file) >> user >> sys >> cost.rss_kib;
+  cost.cpu_s = user + sys;
+  return cost;
+}
+
+// DuckDB's CPU seconds for one statement.
+double duckdb_cpu(Db& db, const std::string& sql) {
+  double before = cpu_seconds_of_this_process();
+  db.number(sql);
+  return cpu_seconds_of_this_process() - before;
+}
+
+std::string input_file(Db& db, const std::string& work, const std::string& source) {
+  if (source.ends_with(".parquet")) return fs::absolute(source).string();
+  size_t colon = source.rfind(':');
+  if (colon == std::string::npos) {
+    long rows = std::stol(source);
+    std::string path = fmt::format("{}/docs-{}.parquet", work, rows);
+    if (!fs::exists(path)) {
+      db.number(fmt::format(
+          "COPY (SELECT i AS id, 'document ' || i || ' ' || repeat(md5(i::VARCHAR) || "
+          "' words and more words ', 10) AS text, i % 1000 AS bucket, i / 3.0 AS score, "
+          "TIMESTAMP '2024-01-01' + INTERVAL (i) SECOND AS at, [i, i + 1] AS pair "
+          "FROM range({}) t(i)) TO '{}' (FORMAT parquet, COMPRESSION zstd)",
+          rows, path));
+    }
+    return path;
+  }
+  std::string jsonl = source.substr(0, colon);
+  long long budget = std::stoll(source.substr(colon + 1));
+  std::string path =
+      fmt::format("{}/{}-{}.parquet", work, fs::path(jsonl).stem().stem().string(), budget);
+  if (!fs::exists(path)) {
+    // The first documents within the budget of JSON bytes, cut with zstd/head outside DuckDB.
+    std::string cut = work + "/cut.jsonl";
+    std::string command = fmt::format("{} '{}' | head -c {} > '{}'",
+                                      jsonl.ends_with(".zst") ? "zstd -dc" : "cat", jsonl,
+                                      budget, cut);
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+    // The last line may be cut: read_json skips nothing, so drop it first.
+    command = fmt::format("sed -i '$ d' '{}'", cut);
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+    db.number(fmt::format("COPY (SELECT * FROM read_json('{}', format = 'newline_delimited', "
+                          "maximum_object_size = 1000000000)) TO '{}' (FORMAT parquet, "
+                          "COMPRESSION zstd)",
+                          cut, path));
+    fs::remove(cut);
+  }
+  return path;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  std::string winnow = argc > 1 ? argv[1] : "build/winnow";
+  std::string work = fs::absolute(argc > 2 ? argv[2] : "build/bench/parquet").string();
+  std::string source = argc > 3 ? argv[3] : "500000";
+  fs::create_directories(work);
+  Db db;
+  std::string input = input_file(db, work, source);
+  double rows = db.number(fmt::format("SELECT count(*) FROM read_parquet('{}')", input));
+  double text_mb =
+      db.number(fmt::format("SELECT sum(length(text)) / 1e6 FROM read_parquet('{}')", input));
+  db.number("SET threads = 1");
+
+  std::string pipeline = work + "/pipeline.yaml";
+  std::ofstream(pipeline) << "stages: []\n";
+  fmt::print("Parquet, {} ({:.0f} rows, {:.0f} MB of text), one thread, CPU seconds:\n",
+             fs::path(input).filename().string(), rows, text_mb);
+  for (std::string format : {"jsonl", "parquet"}) {
+    fs::remove_all(work + "/out");
+    Cost ours = timed(fmt::format("{} run {} -q --threads 1 --output-format {} -i {} -o {}/out",
+                                  winnow, pipeline, format, input, work + "/out"),
+                      work + "/time.txt");
+    std::string to = format == "jsonl" ? "(FORMAT json)" : "(FORMAT parquet, COMPRESSION zstd)";
+    double theirs = duckdb_cpu(
+        db, fmt::format("COPY (SELECT * FROM read_parquet('{}')) TO '{}/duckdb.out' {}", input,
+                        work, to));
+    fmt::print("  to {:7}  winnow {:6.2f} s ({:5.0f} MB/s of text, peak RSS {:4} MB)   "
+               "DuckDB COPY {:6.2f} s ({:5.0f} MB/s)   ratio {:.2f}x\n",
+               format, ours.cpu_s, text_mb / ours.cpu_s, ours.rss_kib / 1024, theirs,
+               text_mb / theirs, theirs / ours.cpu_s);
+    fs::remove_all(work + "/out");
+    fs::remove(work + "/duckdb.out");
+  }
+  return 0;
+} catch (const std::exception& e) {
+  fmt::print(stderr, "parquet_bench: {}\n", e.what());
+  return 1;
+}

@@ -1,0 +1,45 @@
+#pragma once
+// OutputFormat: what the kept and rejected tables are written as. JSON Lines, plain, gzip or
+// zstd (`output.format: jsonl | jsonl.gz | jsonl.zst`), or Parquet (`output.format: parquet`,
+// written through DuckDB: io/parquet_table.h) with its own codec and row-group size. Error
+// records are always plain JSON Lines: they are few and meant to be read by people.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "io/compression.h"
+
+namespace winnow {
+
+enum class TableFormat { kJsonl, kParquet };
+
+// Parquet's page compression (DuckDB's COMPRESSION option).
+enum class ParquetCodec { kZstd, kSnappy, kGzip, kLz4, kNone };
+
+std::string_view parquet_codec_name(ParquetCodec codec);  // "zstd", ..., "none"
+std::optional<ParquetCodec> parquet_codec_from_name(std::string_view name);
+
+struct OutputFormat {
+  // Rows per Parquet row group. Smaller than DuckDB's 122,880: with documents of a few KB a row
+  // group of that many rows is hundreds of MB held in memory while it is written, per shard being
+  // written; 10,000 rows keeps the writer's memory at tens of MB and is still large enough for
+  // readers to skip and decode by row group efficiently.
+  static constexpr uint64_t kDefaultRowGroupRows = 10000;
+
+  TableFormat table = TableFormat::kJsonl;
+  Compression compression = Compression::kZstd;  // of JSON Lines tables
+  ParquetCodec parquet_codec = ParquetCodec::kZstd;
+  uint64_t row_group_rows = kDefaultRowGroupRows;
+
+  bool parquet() const { return table == TableFormat::kParquet; }
+  // "jsonl", "jsonl.gz", "jsonl.zst" or "parquet".
+  std::string_view name() const;
+  // ".jsonl", ".jsonl.gz", ".jsonl.zst" or ".parquet".
+  std::string_view extension() const;
+  // This format with the table kind (and JSONL compression) a name gives; nullopt for an
+  // unknown name. The Parquet settings are kept.
+  std::optional<OutputFormat> with_name(std::string_view name) const;
+};
+
+}  // namespace winnow

@@ -1,0 +1,62 @@
+#pragma once
+// ParquetTable: one shard's kept (or rejected) table written as Parquet through DuckDB, in one
+// file or in parts. The encoder's JSON lines go first to a staging file beside each part (a
+// temporary name, never a final one); commit() turns every part into Parquet with one schema
+// for the whole shard and renames each to its final name, so a killed run leaves only
+// temporaries, which the next run removes.
+//
+// The schema (column names and DuckDB types, in this order):
+//   - the input's own columns, with their types, when the shard's input is a Parquet file
+//     (`source_parquet`); otherwise the columns found in the JSON lines themselves, typed as
+//     io/json_column_types.h documents (strings stay strings, an object with varying keys is
+//     JSON, ...);
+//   - the generated id (`id_field`, VARCHAR) when some row has one and the input has no such
+//     column;
+//   - the annotation columns the stages added, by their declared type: float -> DOUBLE,
+//     int -> BIGINT, string -> VARCHAR, in the order they first appear in the rows (an
+//     annotation of an input column's name replaces that column's type);
+//   - for the rejected table, `winnow_drop STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)`.
+// Rows keep their order. Values go back through DuckDB's JSON reader with these explicit types,
+// so a Parquet input's timestamps, decimals, blobs, maps and non-finite doubles (which the
+// reader wrote as JSON strings: io/parquet_reader.h) are written back as the types they were.
+// The bytes depend only on the rows: DuckDB writes with one thread.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/doc_batch.h"
+#include "core/status.h"
+#include "io/byte_sink.h"
+#include "io/output_format.h"
+
+namespace winnow {
+
+struct ParquetTableOptions {
+  ParquetCodec codec = ParquetCodec::kZstd;
+  int level = 0;  // zstd 1..22, gzip 1..9; 0: the codec's default
+  uint64_t row_group_rows = OutputFormat::kDefaultRowGroupRows;
+  std::string source_parquet;  // the shard's input when it is Parquet; empty otherwise
+  std::string text_field = "text";
+  std::string id_field = "id";
+  bool rejected = false;  // the rejected table: adds winnow_drop
+};
+
+class ParquetTable {
+ public:
+  explicit ParquetTable(ParquetTableOptions options);
+  ~ParquetTable();  // parts not committed leave no file behind
+
+  // A sink for the part whose final name is `final_path` (a .parquet file). Its JSON lines are
+  // staged; its finish() ends the part, which becomes Parquet at commit().
+  Result<std::unique_ptr<ByteSink>> open_part(const std::string& final_path);
+  // The encoder's fields in a batch's lines for this table (DocBatch::EncodedFields).
+  void note_fields(const DocBatch& batch, const DocBatch::EncodedFields& fields);
+  // Writes every finished part as Parquet and commits it, in order.
+  Status commit();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace winnow
