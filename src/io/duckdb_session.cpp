@@ -56,7 +56,7 @@ Status DuckdbSession::exec(const std::string& sql) const {
   return status;
 }
 
-Result<std::vector<DuckdbColumn>> DuckdbSession::describe(const std::string& relation) const {
+Result<std::vector<TableColumn>> DuckdbSession::describe(const std::string& relation) const {
   duckdb_result result;
   std::string sql = "DESCRIBE SELECT * FROM " + relation;
   if (duckdb_query(connection_, sql.c_str(), &result) == DuckDBError) {
@@ -65,7 +65,7 @@ Result<std::vector<DuckdbColumn>> DuckdbSession::describe(const std::string& rel
     return status;
   }
   // DESCRIBE's first two columns: column_name, column_type.
-  std::vector<DuckdbColumn> columns;
+  std::vector<TableColumn> columns;
   for (idx_t row = 0, rows = duckdb_row_count(&result); row < rows; ++row) {
     char* name = duckdb_value_varchar(&result, 0, row);
     char* type = duckdb_value_varchar(&result, 1, row);

@@ -11,13 +11,9 @@
 #include <vector>
 
 #include "core/status.h"
+#include "io/table_column.h"
 
 namespace winnow {
-
-struct DuckdbColumn {
-  std::string name;
-  std::string type;  // as DESCRIBE writes it: "VARCHAR", "STRUCT(a BIGINT)", ...
-};
 
 class DuckdbSession {
  public:
@@ -30,7 +26,7 @@ class DuckdbSession {
   // Runs a statement; the error is DuckDB's message.
   Status exec(const std::string& sql) const;
   // The columns of a relation ("read_parquet('x')"), in order.
-  Result<std::vector<DuckdbColumn>> describe(const std::string& relation) const;
+  Result<std::vector<TableColumn>> describe(const std::string& relation) const;
 
  private:
   DuckdbSession() = default;

@@ -182,14 +182,14 @@ class ParquetReader::Impl {
 
     auto described = session_->describe(source);
     if (!described.is_ok()) return fail_corrupt(batch, described.status().message().c_str());
-    const std::vector<DuckdbColumn>& columns = *described;
-    const DuckdbColumn* text = nullptr;
-    for (const DuckdbColumn& c : columns) {
+    const std::vector<TableColumn>& columns = *described;
+    const TableColumn* text = nullptr;
+    for (const TableColumn& c : columns) {
       if (c.name == options_.text_field) text = &c;
     }
     if (!text) {
       std::string names;
-      for (const DuckdbColumn& c : columns) names += (names.empty() ? "" : ", ") + c.name;
+      for (const TableColumn& c : columns) names += (names.empty() ? "" : ", ") + c.name;
       add_error(batch, InputError::kMissingText,
                 fmt::format("{}: no '{}' column (the columns are: {})", path_, options_.text_field,
                             names));
@@ -203,7 +203,7 @@ class ParquetReader::Impl {
     }
     read_row_groups();
     // Only floating-point columns (at any depth) can hold NaN or infinities.
-    for (const DuckdbColumn& c : columns) {
+    for (const TableColumn& c : columns) {
       if (c.type.find("FLOAT") != std::string::npos || c.type.find("DOUBLE") != std::string::npos) {
         may_hold_non_finite_ = true;
       }
@@ -211,7 +211,7 @@ class ParquetReader::Impl {
 
     // One JSON object per row, its members in the file's column order.
     std::string members;
-    for (const DuckdbColumn& c : columns) {
+    for (const TableColumn& c : columns) {
       if (!members.empty()) members += ", ";
       members += sql_string(c.name) + ", ";
       members += beyond_64_bits(c.type) ? "CAST(" + sql_identifier(c.name) + " AS VARCHAR)"

@@ -39,7 +39,7 @@ constexpr uint64_t kDuckdbObjectSize = 16 << 20;
 class ParquetTable::Impl {
  public:
   explicit Impl(ParquetTableOptions options) : options_(std::move(options)) {
-    if (options_.source_parquet.empty()) inferred_.emplace();
+    if (!options_.source_columns) inferred_.emplace();
   }
 
   // One part's JSON lines, staged beside it under a temporary name.
@@ -111,10 +111,8 @@ class ParquetTable::Impl {
     if (parts_.empty()) return Status::ok();
     auto session = DuckdbSession::open();
     if (!session.is_ok()) return session.status();
-    auto columns = plan_columns(**session);
-    if (!columns.is_ok()) return columns.status();
     std::string column_list;
-    for (const DuckdbColumn& c : *columns) {
+    for (const TableColumn& c : plan_columns()) {
       column_list += (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " +
                      sql_string(c.type);
     }
@@ -152,27 +150,21 @@ class ParquetTable::Impl {
     std::string final_path;
   };
 
-  Result<std::vector<DuckdbColumn>> plan_columns(const DuckdbSession& session) const {
-    std::vector<DuckdbColumn> columns;
+  std::vector<TableColumn> plan_columns() const {
+    std::vector<TableColumn> columns;
     if (inferred_) {
       for (auto& c : inferred_->columns()) columns.push_back({c.name, c.type});
     } else {
-      auto described =
-          session.describe(fmt::format("read_parquet({})", sql_string(options_.source_parquet)));
-      if (!described.is_ok()) {
-        return Status::errorf("cannot read the columns of {}: {}", options_.source_parquet,
-                              described.status().message());
-      }
-      columns = std::move(described).value();
+      columns = *options_.source_columns;
     }
-    auto find = [&](const std::string& name) -> DuckdbColumn* {
-      for (DuckdbColumn& c : columns) {
+    auto find = [&](const std::string& name) -> TableColumn* {
+      for (TableColumn& c : columns) {
         if (c.name == name) return &c;
       }
       return nullptr;
     };
     auto set = [&](const std::string& name, const std::string& type) {
-      if (DuckdbColumn* c = find(name)) {
+      if (TableColumn* c = find(name)) {
         c->type = type;
       } else {
         columns.push_back({name, type});
@@ -181,7 +173,7 @@ class ParquetTable::Impl {
     if (generated_id_ && !find(options_.id_field)) columns.push_back({options_.id_field, "VARCHAR"});
     // A table with no rows has no fields to find: it still needs a column.
     if (inferred_) set(options_.text_field, "VARCHAR");
-    for (const DuckdbColumn& c : annotations_) set(c.name, c.type);
+    for (const TableColumn& c : annotations_) set(c.name, c.type);
     if (options_.rejected) {
       set("winnow_drop", "STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)");
     }
@@ -194,7 +186,7 @@ class ParquetTable::Impl {
   uint64_t longest_line_ = 0;
   bool generated_id_ = false;
   std::set<std::string> annotation_names_;
-  std::vector<DuckdbColumn> annotations_;
+  std::vector<TableColumn> annotations_;
   std::vector<Part> parts_;
 };
 

@@ -7,7 +7,7 @@
 //
 // The schema (column names and DuckDB types, in this order):
 //   - the input's own columns, with their types, when the shard's input is a Parquet file
-//     (`source_parquet`); otherwise the columns found in the JSON lines themselves, typed as
+//     (`source_columns`: the run's Parquet inputs share them, io/parquet_schemas.h); otherwise the columns found in the JSON lines themselves, typed as
 //     io/json_column_types.h documents (strings stay strings, an object with varying keys is
 //     JSON, ...);
 //   - the generated id (`id_field`, VARCHAR) when some row has one and the input has no such
@@ -21,6 +21,7 @@
 // reader wrote as JSON strings: io/parquet_reader.h) are written back as the types they were.
 // The bytes depend only on the rows: DuckDB writes with one thread.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "core/status.h"
 #include "io/byte_sink.h"
 #include "io/output_format.h"
+#include "io/table_column.h"
 
 namespace winnow {
 
@@ -35,7 +37,7 @@ struct ParquetTableOptions {
   ParquetCodec codec = ParquetCodec::kZstd;
   int level = 0;  // zstd 1..22, gzip 1..9; 0: the codec's default
   uint64_t row_group_rows = OutputFormat::kDefaultRowGroupRows;
-  std::string source_parquet;  // the shard's input when it is Parquet; empty otherwise
+  std::optional<TableColumns> source_columns;  // when the shard's input is Parquet
   std::string text_field = "text";
   std::string id_field = "id";
   bool rejected = false;  // the rejected table: adds winnow_drop

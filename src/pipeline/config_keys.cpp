@@ -109,6 +109,10 @@ const ConfigKey kKeys[] = {
      "follow symbolic links met inside input folders (a link named on the command line or in "
      "paths is always followed; a dangling one is an error)",
      ""},
+    {"input", "union_schemas", "true or false", [](C c) { return yes_no(c.union_schemas); }, "",
+     "Parquet inputs whose columns differ: false fails the run at setup naming both files; true "
+     "reads every file as the union of their columns (missing ones null)",
+     ""},
     {"input", "warc", "a map (below)", nullptr, "the values below", "WARC input", ""},
 
     // --- input.warc -----------------------------------------------------------------------

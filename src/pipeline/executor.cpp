@@ -10,6 +10,7 @@
 #include "io/input_files.h"
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
+#include "io/parquet_schemas.h"
 #include "io/shard_output.h"
 #include "pipeline/global_passes.h"
 #include "pipeline/output_layout.h"
@@ -61,6 +62,7 @@ class PipelineRun {
   std::unique_ptr<OutputLayout> layout_;
   std::vector<uint32_t> pending_shards_;
   OutputFormat format_;
+  std::optional<TableColumns> parquet_columns_;  // the Parquet inputs' (io/parquet_schemas.h)
   OnError on_error_ = OnError::kFail;
   uint64_t batch_size_ = 0;
   int threads_ = 1;
@@ -130,6 +132,15 @@ Status PipelineRun::choose_inputs() {
   });
   if (inputs_.empty()) return Status::errorf("no input left outside the output folder {}", output);
   if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input files");
+  std::vector<std::string> parquet_inputs;
+  for (const auto& input : inputs_) {
+    if (InputReader::format_of(input.path, config_.input_format) == InputFormat::kParquet) {
+      parquet_inputs.push_back(input.path);
+    }
+  }
+  auto parquet_columns = shared_parquet_columns(parquet_inputs, config_.union_schemas);
+  if (!parquet_columns.is_ok()) return parquet_columns.status();
+  parquet_columns_ = std::move(parquet_columns).value();
   report_.input_files = inputs_.size();
 
   // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
@@ -215,7 +226,7 @@ Status PipelineRun::run_writing_pass() {
   ShardWriter writer(*layout_, inputs_, reasons_, source,
                      {format_, config_.compression_level, config_.max_file_bytes,
                       report_.fingerprint, config_.input_kind, config_.text_field,
-                      config_.id_field});
+                      config_.id_field, config_.input_format, parquet_columns_});
   std::vector<PassStep> steps =
       leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",

@@ -215,6 +215,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
       return r.error(input["max_file_bytes"], "max_file_bytes must be at least 1");
     }
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(input, "union_schemas", config.union_schemas, "true or false"));
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(output, "output", config_keys_in("output")));
@@ -421,7 +423,7 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {
-    for (const char* name : {"format", "warc", "max_file_bytes"}) {
+    for (const char* name : {"format", "warc", "max_file_bytes", "union_schemas"}) {
       if (YAML::Node node = root["input"][name]) {
         key += fmt::format("|{}:", name);
         append_canonical(node, key);

@@ -50,6 +50,7 @@ struct PipelineConfig {
   WarcOptions warc;  // batch sizes and the text field are filled in by the executor
   MediaFileOptions media;
   bool follow_links = false;  // inside input folders (io/input_files.h)
+  bool union_schemas = false;  // Parquet inputs with different columns (io/parquet_schemas.h)
   // output
   std::string output_path;
   OutputFormat output_format;  // JSON Lines (zstd) unless output.format says otherwise

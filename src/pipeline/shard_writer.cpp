@@ -1,6 +1,6 @@
 #include "pipeline/shard_writer.h"
 
-#include "io/parquet_reader.h"
+#include "io/input_reader.h"
 
 namespace winnow {
 
@@ -66,8 +66,10 @@ std::unique_ptr<ShardOutput> ShardWriter::make_output(uint32_t index) const {
     options.parquet.text_field = options_.text_field;
     options.parquet.id_field = options_.id_field;
     // A Parquet input's own columns and types are the table's (io/parquet_table.h).
-    const std::string& input = inputs_[index].path;
-    if (ParquetReader::has_parquet_magic(input)) options.parquet.source_parquet = input;
+    if (InputReader::format_of(inputs_[index].path, options_.input_format) ==
+        InputFormat::kParquet) {
+      options.parquet.source_columns = options_.parquet_columns;
+    }
   }
   return std::make_unique<ShardOutput>(layout_.shard(index), std::move(options));
 }

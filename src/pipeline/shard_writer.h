@@ -11,12 +11,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/reason_table.h"
 #include "core/run_counts.h"
 #include "io/input_files.h"
+#include "io/input_reader.h"
 #include "io/shard_output.h"
 #include "pipeline/drop_examples.h"
 #include "pipeline/output_layout.h"
@@ -33,6 +35,9 @@ struct ShardWriterOptions {
   ItemKind input_kind = ItemKind::kDocument;
   std::string text_field = "text";  // for Parquet output's schema
   std::string id_field = "id";
+  InputFormat input_format = InputFormat::kAuto;  // which inputs are Parquet
+  // The columns of the run's Parquet inputs (io/parquet_schemas.h), for their shards' tables.
+  std::optional<TableColumns> parquet_columns;
   // Threads a shard's compressor may add to its writer's, while the run's budget has them free.
   CompressionThreads compression_threads;
 };

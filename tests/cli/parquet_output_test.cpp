@@ -139,6 +139,51 @@ TEST(ParquetOutput, JsonLinesThroughParquetComeBackAsTheyWere) {
               ::testing::Contains("ts VARCHAR"));
 }
 
+TEST(ParquetOutput, InputsWithDifferentColumnsFailAtSetupOrAreReadAsTheirUnion) {
+  TempDir dir;
+  DuckDbSql db;
+  fs::create_directories(dir.file("in"));
+  db.exec("COPY (SELECT 1 AS id, 'one' AS text, 7::INTEGER AS x) TO '" + dir.file("in/a.parquet") +
+          "' (FORMAT parquet)");
+  db.exec("COPY (SELECT 2 AS id, 'two' AS text, 'why' AS y) TO '" + dir.file("in/b.parquet") +
+          "' (FORMAT parquet)");
+  std::string out;
+  std::string plain = pipeline_file(dir, "stages: []\n");
+  EXPECT_EQ(winnow("run " + plain + " -q --output-format parquet -i " + dir.file("in") + " -o " +
+                       dir.file("out"),
+                   &out),
+            2);
+  EXPECT_THAT(out, HasSubstr("a.parquet has (id INTEGER, text VARCHAR, x INTEGER)"));
+  EXPECT_THAT(out, HasSubstr("b.parquet has (id INTEGER, text VARCHAR, y VARCHAR)"));
+  EXPECT_THAT(out, HasSubstr("input.union_schemas: true"));
+  EXPECT_FALSE(fs::exists(dir.file("out")));  // refused before the output was touched
+
+  std::string united = pipeline_file(dir, "input: {union_schemas: true}\nstages: []\n");
+  ASSERT_EQ(winnow("run " + united + " -q --output-format parquet -i " + dir.file("in") + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  for (const char* name : {"a", "b"}) {
+    std::string file = dir.file(std::string("out/") + name + ".parquet");
+    EXPECT_THAT(describe(db, parquet(file)),
+                ::testing::ElementsAre("id INTEGER", "text VARCHAR", "x INTEGER", "y VARCHAR"));
+  }
+  EXPECT_EQ(db.value("SELECT string_agg(concat_ws('/', id, text, x, y), ' ' ORDER BY id) FROM " +
+                     parquet(dir.file("out/*.parquet"))),
+            "1/one/7 2/two/why");
+
+  // One name with two types cannot be united.
+  db.exec("COPY (SELECT 3 AS id, 'three' AS text, 'seven' AS x) TO '" + dir.file("in/c.parquet") +
+          "' (FORMAT parquet)");
+  EXPECT_EQ(winnow("run " + united + " -q --overwrite -i " + dir.file("in") + " -o " +
+                       dir.file("out"),
+                   &out),
+            2);
+  EXPECT_THAT(out, HasSubstr("column 'x' is INTEGER in"));
+  EXPECT_THAT(out, HasSubstr("and VARCHAR in"));
+}
+
 // The bytes of every file an output folder holds (stats and charts aside).
 TEST(ParquetOutput, SameBytesWhateverTheThreadsBatchSizesOrAKill) {
   TempDir dir;

@@ -16,6 +16,7 @@
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
 #include "io/parquet_reader.h"
+#include "io/parquet_schemas.h"
 #include "io/shard_output.h"
 #include "test_support.h"
 
@@ -57,7 +58,11 @@ ShardOutputOptions parquet_options(const std::string& source = {}, uint64_t max_
   ShardOutputOptions options;
   options.format = *OutputFormat().with_name("parquet");
   options.max_file_bytes = max_file_bytes;
-  options.parquet.source_parquet = source;
+  if (!source.empty()) {
+    auto columns = shared_parquet_columns({source}, false);
+    EXPECT_TRUE(columns.is_ok() && *columns) << source;
+    if (columns.is_ok()) options.parquet.source_columns = *columns;
+  }
   return options;
 }
 

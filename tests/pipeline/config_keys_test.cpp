@@ -87,6 +87,7 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"input.max_line_bytes", "1000"},
       {"input.max_file_bytes", "2000"},
       {"input.follow_links", "true"},
+      {"input.union_schemas", "true"},
       {"input.warc.record_types", "[response, conversion]"},
       {"input.warc.content_types", "[text/*]"},
       {"input.warc.status_codes", "[200, 404]"},

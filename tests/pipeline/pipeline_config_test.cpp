@@ -199,10 +199,32 @@ TEST_F(PipelineConfigTest, BadOutputFormat) {
       "seed: 1\n"
       "output:\n"
       "  path: out\n"
-      "  format: parquet\n");
+      "  format: orc\n");
   EXPECT_THAT(message, StartsWith("name.yaml:4: "));
-  EXPECT_THAT(message, HasSubstr("'parquet'"));
-  EXPECT_THAT(message, HasSubstr("jsonl.zst"));
+  EXPECT_THAT(message, HasSubstr("'orc'"));
+  EXPECT_THAT(message, HasSubstr("jsonl.zst, parquet"));
+}
+
+TEST_F(PipelineConfigTest, ParquetOutputSettings) {
+  auto loaded = load(
+      "output:\n"
+      "  format: parquet\n"
+      "  parquet_compression: snappy\n"
+      "  row_group_rows: 5000\n");
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().message();
+  const PipelineConfig& c = *loaded;
+  EXPECT_TRUE(c.output_format.parquet());
+  EXPECT_EQ(c.output_format.parquet_codec, ParquetCodec::kSnappy);
+  EXPECT_EQ(c.output_format.row_group_rows, 5000u);
+  EXPECT_EQ(c.output_format.extension(), ".parquet");
+  EXPECT_THAT(error_of("output: {format: parquet, parquet_compression: brotli}\n"),
+              HasSubstr("zstd, snappy, gzip, lz4, none; got 'brotli'"));
+  EXPECT_THAT(error_of("output: {format: parquet, row_group_rows: 0}\n"),
+              HasSubstr("row_group_rows must be at least 1"));
+  // A level is zstd's only: snappy takes none.
+  EXPECT_THAT(error_of("output: {format: parquet, parquet_compression: snappy, "
+                       "compression_level: 3}\n"),
+              HasSubstr("compression_level must be 0 (default) to 0"));
 }
 
 TEST_F(PipelineConfigTest, BadOnError) {

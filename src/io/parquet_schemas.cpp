@@ -1,0 +1,62 @@
+#include "io/parquet_schemas.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "io/duckdb_session.h"
+
+namespace winnow {
+
+namespace {
+
+std::string listed(const TableColumns& columns) {
+  std::string out;
+  for (const TableColumn& c : columns) out += (out.empty() ? "" : ", ") + c.name + " " + c.type;
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<TableColumns>> shared_parquet_columns(const std::vector<std::string>& files,
+                                                           bool union_schemas) {
+  if (files.empty()) return std::optional<TableColumns>();
+  auto session = DuckdbSession::open();
+  if (!session.is_ok()) return session.status();
+  std::optional<TableColumns> shared;
+  std::string first_file;
+  std::map<std::string, std::string> file_of_column;  // where each column was first seen
+  for (const std::string& file : files) {
+    auto described = (*session)->describe(fmt::format("read_parquet({})", sql_string(file)));
+    if (!described.is_ok()) continue;
+    const TableColumns& columns = *described;
+    if (!shared) {
+      shared = columns;
+      first_file = file;
+      for (const TableColumn& c : columns) file_of_column[c.name] = file;
+      continue;
+    }
+    if (!union_schemas) {
+      if (columns == *shared) continue;
+      return Status::errorf(
+          "Parquet inputs with different columns: {} has ({}), {} has ({}); set "
+          "input.union_schemas: true to read them all as the union of their columns",
+          first_file, listed(*shared), file, listed(columns));
+    }
+    for (const TableColumn& c : columns) {
+      auto seen = std::find_if(shared->begin(), shared->end(),
+                               [&](const TableColumn& s) { return s.name == c.name; });
+      if (seen == shared->end()) {
+        shared->push_back(c);
+        file_of_column[c.name] = file;
+      } else if (seen->type != c.type) {
+        return Status::errorf("Parquet column '{}' is {} in {} and {} in {}: a union needs one type",
+                              c.name, seen->type, file_of_column[c.name], c.type, file);
+      }
+    }
+  }
+  return shared;
+}
+
+}  // namespace winnow
