@@ -108,17 +108,18 @@ std::string input_file(Db& db, const std::string& work, const std::string& sourc
   if (!fs::exists(path)) {
     // The first documents within the budget of JSON bytes, cut with zstd/head outside DuckDB.
     std::string cut = work + "/cut.jsonl";
-    std::string command = fmt::format("{} '{}' | head -c {} > '{}'",
-                                      jsonl.ends_with(".zst") ? "zstd -dc" : "cat", jsonl,
-                                      budget, cut);
+    std::string command =
+        fmt::format("{} '{}' | head -c {} > '{}'", jsonl.ends_with(".zst") ? "zstd -dc" : "cat",
+                    jsonl, budget, cut);
     if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
     // The last line may be cut: read_json skips nothing, so drop it first.
     command = fmt::format("sed -i '$ d' '{}'", cut);
     if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
-    db.number(fmt::format("COPY (SELECT * FROM read_json('{}', format = 'newline_delimited', "
-                          "maximum_object_size = 1000000000)) TO '{}' (FORMAT parquet, "
-                          "COMPRESSION zstd)",
-                          cut, path));
+    db.number(
+        fmt::format("COPY (SELECT * FROM read_json('{}', format = 'newline_delimited', "
+                    "maximum_object_size = 1000000000)) TO '{}' (FORMAT parquet, "
+                    "COMPRESSION zstd)",
+                    cut, path));
     fs::remove(cut);
   }
   return path;
@@ -148,13 +149,14 @@ int main(int argc, char** argv) try {
                                   winnow, pipeline, format, input, work + "/out"),
                       work + "/time.txt");
     std::string to = format == "jsonl" ? "(FORMAT json)" : "(FORMAT parquet, COMPRESSION zstd)";
-    double theirs = duckdb_cpu(
-        db, fmt::format("COPY (SELECT * FROM read_parquet('{}')) TO '{}/duckdb.out' {}", input,
-                        work, to));
-    fmt::print("  to {:7}  winnow {:6.2f} s ({:5.0f} MB/s of text, peak RSS {:4} MB)   "
-               "DuckDB COPY {:6.2f} s ({:5.0f} MB/s)   ratio {:.2f}x\n",
-               format, ours.cpu_s, text_mb / ours.cpu_s, ours.rss_kib / 1024, theirs,
-               text_mb / theirs, theirs / ours.cpu_s);
+    double theirs =
+        duckdb_cpu(db, fmt::format("COPY (SELECT * FROM read_parquet('{}')) TO '{}/duckdb.out' {}",
+                                   input, work, to));
+    fmt::print(
+        "  to {:7}  winnow {:6.2f} s ({:5.0f} MB/s of text, peak RSS {:4} MB)   "
+        "DuckDB COPY {:6.2f} s ({:5.0f} MB/s)   ratio {:.2f}x\n",
+        format, ours.cpu_s, text_mb / ours.cpu_s, ours.rss_kib / 1024, theirs, text_mb / theirs,
+        theirs / ours.cpu_s);
     fs::remove_all(work + "/out");
     fs::remove(work + "/duckdb.out");
   }

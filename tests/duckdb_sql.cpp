@@ -53,4 +53,31 @@ std::string DuckDbSql::value(const std::string& sql) {
   return all[0][0];
 }
 
+std::vector<std::string> DuckDbSql::columns(const std::string& relation) {
+  std::vector<std::string> out;
+  for (const auto& row : rows("DESCRIBE SELECT * FROM " + relation)) {
+    out.push_back(row[0] + " " + row[1]);
+  }
+  return out;
+}
+
+std::string DuckDbSql::columns_literal(const std::string& relation) {
+  auto quoted = [](const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string out;
+  for (const auto& row : rows("DESCRIBE SELECT * FROM " + relation)) {
+    out += (out.empty() ? "" : ", ") + quoted(row[0]) + ": " + quoted(row[1]);
+  }
+  return "{" + out + "}";
+}
+
+std::string DuckDbSql::differences(const std::string& a, const std::string& b) {
+  std::string left = "(SELECT * FROM (" + a + "))", right = "(SELECT * FROM (" + b + "))";
+  return value("SELECT (SELECT count(*) FROM (" + left + " EXCEPT ALL " + right +
+               ")) + (SELECT count(*) FROM (" + right + " EXCEPT ALL " + left + "))");
+}
+
 }  // namespace winnow::testing

@@ -6,6 +6,9 @@
 
 namespace winnow::testing {
 
+// DuckDB's relation for a Parquet file (or glob).
+inline std::string read_parquet(const std::string& path) { return "read_parquet('" + path + "')"; }
+
 // An in-memory DuckDB database. Every statement must succeed: a failure throws
 // std::runtime_error with DuckDB's message (gtest reports it as the test's failure).
 class DuckDbSql {
@@ -20,6 +23,13 @@ class DuckDbSql {
   std::vector<std::vector<std::string>> rows(const std::string& sql);
   // The first column of the first row.
   std::string value(const std::string& sql);
+
+  // A relation's columns ("read_parquet('f')", "(SELECT ...)"), each "name TYPE".
+  std::vector<std::string> columns(const std::string& relation);
+  // The same as read_json's `columns` literal: {'name': 'TYPE', ...}.
+  std::string columns_literal(const std::string& relation);
+  // How many rows two queries do not share, both ways, duplicates counted ("0": the same rows).
+  std::string differences(const std::string& a, const std::string& b);
 
  private:
   struct State;

@@ -1,8 +1,8 @@
 #include "test_support.h"
 
+#include <signal.h>
 #include <simdjson.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>

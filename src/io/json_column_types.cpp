@@ -14,7 +14,7 @@ namespace {
 struct Type {
   enum Kind { kUnknown, kBool, kBigint, kDouble, kVarchar, kList, kStruct, kJson };
   Kind kind = kUnknown;
-  std::unique_ptr<Type> element;                    // kList
+  std::unique_ptr<Type> element;                     // kList
   std::vector<std::pair<std::string, Type>> fields;  // kStruct, in first-seen order
 
   Type* field(std::string_view name) {

@@ -51,8 +51,9 @@ Result<std::optional<TableColumns>> shared_parquet_columns(const std::vector<std
         shared->push_back(c);
         file_of_column[c.name] = file;
       } else if (seen->type != c.type) {
-        return Status::errorf("Parquet column '{}' is {} in {} and {} in {}: a union needs one type",
-                              c.name, seen->type, file_of_column[c.name], c.type, file);
+        return Status::errorf(
+            "Parquet column '{}' is {} in {} and {} in {}: a union needs one type", c.name,
+            seen->type, file_of_column[c.name], c.type, file);
       }
     }
   }

@@ -28,7 +28,8 @@ std::string annotation_type(AnnotationType type) {
 }
 
 std::string_view duckdb_codec(ParquetCodec codec) {
-  return codec == ParquetCodec::kNone ? std::string_view("uncompressed") : parquet_codec_name(codec);
+  return codec == ParquetCodec::kNone ? std::string_view("uncompressed")
+                                      : parquet_codec_name(codec);
 }
 
 // DuckDB's JSON reader refuses records longer than this unless told otherwise.
@@ -113,8 +114,8 @@ class ParquetTable::Impl {
     if (!session.is_ok()) return session.status();
     std::string column_list;
     for (const TableColumn& c : plan_columns()) {
-      column_list += (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " +
-                     sql_string(c.type);
+      column_list +=
+          (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " + sql_string(c.type);
     }
     std::string options = fmt::format("FORMAT parquet, COMPRESSION {}, ROW_GROUP_SIZE {}",
                                       duckdb_codec(options_.codec), options_.row_group_rows);
@@ -134,8 +135,7 @@ class ParquetTable::Impl {
           sql_string(out->temp_path()), options);
       Status written = (*session)->exec(sql);
       if (!written.is_ok()) {
-        return Status::errorf("cannot write {} as Parquet: {}", part.final_path,
-                              written.message());
+        return Status::errorf("cannot write {} as Parquet: {}", part.final_path, written.message());
       }
       WINNOW_RETURN_IF_ERROR(out->commit());
       part.staging.abandon();
@@ -170,7 +170,8 @@ class ParquetTable::Impl {
         columns.push_back({name, type});
       }
     };
-    if (generated_id_ && !find(options_.id_field)) columns.push_back({options_.id_field, "VARCHAR"});
+    if (generated_id_ && !find(options_.id_field))
+      columns.push_back({options_.id_field, "VARCHAR"});
     // A table with no rows has no fields to find: it still needs a column.
     if (inferred_) set(options_.text_field, "VARCHAR");
     for (const TableColumn& c : annotations_) set(c.name, c.type);

@@ -7,9 +7,9 @@
 //
 // The schema (column names and DuckDB types, in this order):
 //   - the input's own columns, with their types, when the shard's input is a Parquet file
-//     (`source_columns`: the run's Parquet inputs share them, io/parquet_schemas.h); otherwise the columns found in the JSON lines themselves, typed as
-//     io/json_column_types.h documents (strings stay strings, an object with varying keys is
-//     JSON, ...);
+//     (`source_columns`: the run's Parquet inputs share them, io/parquet_schemas.h); otherwise the
+//     columns found in the JSON lines themselves, typed as io/json_column_types.h documents
+//     (strings stay strings, an object with varying keys is JSON, ...);
 //   - the generated id (`id_field`, VARCHAR) when some row has one and the input has no such
 //     column;
 //   - the annotation columns the stages added, by their declared type: float -> DOUBLE,

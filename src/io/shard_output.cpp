@@ -57,16 +57,14 @@ ShardOutput::ShardOutput(ShardPaths paths, ShardOutputOptions options)
   }
 }
 
-std::string ShardOutput::part_path(const std::string& kept, std::string_view ext,
-                                   uint64_t index) {
+std::string ShardOutput::part_path(const std::string& kept, std::string_view ext, uint64_t index) {
   return fmt::format("{}-p{:05}{}", std::string_view(kept).substr(0, kept.size() - ext.size()),
                      index, ext);
 }
 
 std::string ShardOutput::kept_path() const {
-  return options_.max_file_bytes == 0
-             ? paths_.kept
-             : part_path(paths_.kept, options_.format.extension(), part_);
+  return options_.max_file_bytes == 0 ? paths_.kept
+                                      : part_path(paths_.kept, options_.format.extension(), part_);
 }
 
 Status ShardOutput::write_kept(const DocBatch& batch) {
@@ -96,8 +94,7 @@ Status ShardOutput::write_kept(const DocBatch& batch) {
 }
 
 Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& path,
-                           Compression compression, std::string_view bytes,
-                           ParquetTable* table) {
+                           Compression compression, std::string_view bytes, ParquetTable* table) {
   if (!sink) {
     // Error records stay plain and small: only the kept and rejected files compress in parallel.
     auto created = table ? table->open_part(path)

@@ -58,8 +58,7 @@ class ShardOutput {
   ShardOutput(ShardPaths paths, ShardOutputOptions options);
 
   // The name of kept part `index` for a shard whose single-file name is `kept`.
-  static std::string part_path(const std::string& kept, std::string_view extension,
-                               uint64_t index);
+  static std::string part_path(const std::string& kept, std::string_view extension, uint64_t index);
   // A media item's file name under files_dir: the shard's name for the item read from the input
   // (an image keeps its file's name), "<name>-<key as 16 hex digits><ext>" for one a stage made.
   static std::string media_file_name(const std::string& shard_name, const DocBatch& batch,

@@ -225,8 +225,8 @@ Status PipelineRun::run_writing_pass() {
   ShardSource source(*origin.files, pending_shards_, input);
   ShardWriter writer(*layout_, inputs_, reasons_, source,
                      {format_, config_.compression_level, config_.max_file_bytes,
-                      report_.fingerprint, config_.input_kind, config_.text_field,
-                      config_.id_field, config_.input_format, parquet_columns_});
+                      report_.fingerprint, config_.input_kind, config_.text_field, config_.id_field,
+                      config_.input_format, parquet_columns_});
   std::vector<PassStep> steps =
       leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",

@@ -215,8 +215,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
       return r.error(input["max_file_bytes"], "max_file_bytes must be at least 1");
     }
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
-    WINNOW_RETURN_IF_ERROR(
-        r.read(input, "union_schemas", config.union_schemas, "true or false"));
+    WINNOW_RETURN_IF_ERROR(r.read(input, "union_schemas", config.union_schemas, "true or false"));
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(output, "output", config_keys_in("output")));

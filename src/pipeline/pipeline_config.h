@@ -11,10 +11,10 @@
 
 #include "core/stage.h"
 #include "core/status.h"
-#include "io/output_format.h"
-#include "pipeline/autoscaler.h"
 #include "io/input_files.h"
 #include "io/input_reader.h"
+#include "io/output_format.h"
+#include "pipeline/autoscaler.h"
 
 namespace winnow {
 

@@ -60,8 +60,11 @@ Status ShardWriter::consume(BatchPtr batch) {
 }
 
 std::unique_ptr<ShardOutput> ShardWriter::make_output(uint32_t index) const {
-  ShardOutputOptions options{options_.format, options_.compression_level, options_.max_file_bytes,
-                             options_.compression_threads, {}};
+  ShardOutputOptions options{options_.format,
+                             options_.compression_level,
+                             options_.max_file_bytes,
+                             options_.compression_threads,
+                             {}};
   if (options_.format.parquet()) {
     options.parquet.text_field = options_.text_field;
     options.parquet.id_field = options_.id_field;

@@ -32,14 +32,6 @@ std::string table(int first, int ids) {
          std::to_string(first) + ", " + std::to_string(first + ids) + ") t(i)";
 }
 
-std::string schema_of(DuckDbSql& db, const std::string& path) {
-  std::string columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM read_parquet('" + path + "')")) {
-    columns += (columns.empty() ? "" : ", ") + ("'" + row[0] + "': '" + row[1] + "'");
-  }
-  return "{" + columns + "}";
-}
-
 TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
   TempDir dir;
   DuckDbSql db;
@@ -62,7 +54,7 @@ TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
   EXPECT_EQ(stats_total(stats, "kept"), 3000u);
   expect_reconciled(stats);
 
-  std::string schema = schema_of(db, dir.file("in/a.parquet"));
+  std::string schema = db.columns_literal(read_parquet(dir.file("in/a.parquet")));
   std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.jsonl") + "', '" +
                      dir.file("out/b.jsonl") + "', '" + dir.file("out/part-0.jsonl") +
                      "'], format = 'newline_delimited', columns = " + schema + ")";
@@ -77,8 +69,7 @@ TEST(ParquetInput, FoldersGlobsAndNamedFilesReadBackAsDuckDbWroteThem) {
              &out),
       0)
       << out;
-  EXPECT_EQ(read_file(dir.file("glob/a.jsonl")),
-            read_file(dir.file("out/a.jsonl")));
+  EXPECT_EQ(read_file(dir.file("glob/a.jsonl")), read_file(dir.file("out/a.jsonl")));
 }
 
 TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
@@ -102,8 +93,7 @@ TEST(ParquetInput, SameOutputForAnyThreadCountAndBatchSize) {
                      &out),
               0)
         << out;
-    std::string result = read_file(out_dir + "/a.jsonl") +
-                         read_file(out_dir + "/b.jsonl") +
+    std::string result = read_file(out_dir + "/a.jsonl") + read_file(out_dir + "/b.jsonl") +
                          read_file(out_dir + "/rejected/a.jsonl") +
                          read_file(out_dir + "/rejected/b.jsonl");
     expect_reconciled(out_dir + "/stats.json");
@@ -141,8 +131,8 @@ TEST(ParquetInput, HivePartitionFoldersBecomeColumns) {
   }
   EXPECT_THAT(columns, HasSubstr("'lang': 'VARCHAR', 'year': 'BIGINT'"));
   std::string back = "SELECT * FROM read_json(['" + dir.file("out/a.jsonl") + "', '" +
-                     dir.file("out/b.jsonl") +
-                     "'], format = 'newline_delimited', columns = {" + columns + "})";
+                     dir.file("out/b.jsonl") + "'], format = 'newline_delimited', columns = {" +
+                     columns + "})";
   EXPECT_EQ(db.value("SELECT count(*) FROM (" + back + ") WHERE lang = 'de' AND year = 2023"),
             "20");
   EXPECT_EQ(db.value("SELECT count(*) FROM ((" + original + ") EXCEPT ALL (" + back + "))"), "0");

@@ -20,31 +20,6 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-std::string parquet(const std::string& path) { return "read_parquet('" + path + "')"; }
-
-std::string differences(DuckDbSql& db, const std::string& a, const std::string& b) {
-  return db.value("SELECT (SELECT count(*) FROM (" + a + " EXCEPT ALL " + b +
-                  ")) + (SELECT count(*) FROM (" + b + " EXCEPT ALL " + a + "))");
-}
-
-std::vector<std::string> describe(DuckDbSql& db, const std::string& relation) {
-  std::vector<std::string> columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM " + relation)) {
-    columns.push_back(row[0] + " " + row[1]);
-  }
-  return columns;
-}
-
-std::string schema_of(DuckDbSql& db, const std::string& relation) {
-  std::string columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM " + relation)) {
-    std::string name;
-    for (char c : row[0]) name += c == '\'' ? std::string("''") : std::string(1, c);
-    columns += (columns.empty() ? "" : ", ") + ("'" + name + "': '" + row[1] + "'");
-  }
-  return "{" + columns + "}";
-}
-
 TEST(ParquetOutput, ParquetInKeepsEveryColumnAndTypeAndAddsTypedAnnotations) {
   TempDir dir;
   DuckDbSql db;
@@ -52,9 +27,10 @@ TEST(ParquetOutput, ParquetInKeepsEveryColumnAndTypeAndAddsTypedAnnotations) {
   db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source +
           "' (FORMAT parquet, ROW_GROUP_SIZE 1000)");
   // Drops the shorter texts (ids below 1000: fewer digits), annotating every length.
-  std::string pipeline = pipeline_file(
-      dir, "on_error: skip\nstages:\n  - stage: text_length\n    min_chars: 51\n"
-           "    annotate: true\n");
+  std::string pipeline =
+      pipeline_file(dir,
+                    "on_error: skip\nstages:\n  - stage: text_length\n    min_chars: 51\n"
+                    "    annotate: true\n");
   std::string out;
   ASSERT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + source + " -o " +
                        dir.file("out"),
@@ -67,36 +43,35 @@ TEST(ParquetOutput, ParquetInKeepsEveryColumnAndTypeAndAddsTypedAnnotations) {
   ASSERT_TRUE(fs::exists(rejected));
   EXPECT_TRUE(fs::exists(dir.file("out/errors/all.jsonl")));  // null texts: error records
 
-  std::vector<std::string> input_columns = describe(db, parquet(source));
+  std::vector<std::string> input_columns = db.columns(read_parquet(source));
   std::vector<std::string> expected = input_columns;
   expected.push_back("text_length BIGINT");
-  EXPECT_EQ(describe(db, parquet(kept)), expected);
+  EXPECT_EQ(db.columns(read_parquet(kept)), expected);
   // The length is recorded on the dropped documents too.
   expected.push_back("winnow_drop STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)");
-  EXPECT_EQ(describe(db, parquet(rejected)), expected);
+  EXPECT_EQ(db.columns(read_parquet(rejected)), expected);
 
   // Every input column's values, row for row, in both tables together.
   std::string columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM " + parquet(source))) {
+  for (const auto& row : db.rows("DESCRIBE SELECT * FROM " + read_parquet(source))) {
     columns += (columns.empty() ? "" : ", ") + ("\"" + row[0] + "\"");
   }
-  EXPECT_EQ(differences(db,
-                        "SELECT " + columns + " FROM " + parquet(source) +
-                            " WHERE text IS NOT NULL",
-                        "SELECT * FROM (SELECT " + columns + " FROM " + parquet(kept) +
-                            " UNION ALL SELECT " + columns + " FROM " + parquet(rejected) + ")"),
+  EXPECT_EQ(db.differences(
+                "SELECT " + columns + " FROM " + read_parquet(source) + " WHERE text IS NOT NULL",
+                "SELECT * FROM (SELECT " + columns + " FROM " + read_parquet(kept) +
+                    " UNION ALL SELECT " + columns + " FROM " + read_parquet(rejected) + ")"),
             "0");
-  EXPECT_NE(db.value("SELECT count(*) FROM " + parquet(kept)), "0");
-  EXPECT_EQ(db.value("SELECT count(*) FROM " + parquet(kept) +
+  EXPECT_NE(db.value("SELECT count(*) FROM " + read_parquet(kept)), "0");
+  EXPECT_EQ(db.value("SELECT count(*) FROM " + read_parquet(kept) +
                      " WHERE text_length <> length(text) OR text_length < 51"),
             "0");
-  EXPECT_EQ(db.value("SELECT count(*) FROM " + parquet(rejected) +
+  EXPECT_EQ(db.value("SELECT count(*) FROM " + read_parquet(rejected) +
                      " WHERE winnow_drop.stage <> 'text_length' OR winnow_drop.score >= 51"),
             "0");
   // Accounted for: input rows = kept + rejected + errors.
   EXPECT_EQ(stats_total(dir.file("out/stats.json"), "documents"), 3000u);
-  EXPECT_EQ(std::stoull(db.value("SELECT count(*) FROM " + parquet(kept))) +
-                std::stoull(db.value("SELECT count(*) FROM " + parquet(rejected))) +
+  EXPECT_EQ(std::stoull(db.value("SELECT count(*) FROM " + read_parquet(kept))) +
+                std::stoull(db.value("SELECT count(*) FROM " + read_parquet(rejected))) +
                 stats_total(dir.file("out/stats.json"), "errors"),
             3000u);
 }
@@ -105,8 +80,8 @@ TEST(ParquetOutput, JsonLinesThroughParquetComeBackAsTheyWere) {
   TempDir dir;
   DuckDbSql db;
   // JSON can hold neither NaN nor integers past 64 bits: those columns stay out.
-  std::string table = std::string("SELECT * EXCLUDE (non_finite_list, wide) FROM (") +
-                      kAllTypes + ") WHERE text IS NOT NULL AND isfinite(coalesce(float64, 0))";
+  std::string table = std::string("SELECT * EXCLUDE (non_finite_list, wide) FROM (") + kAllTypes +
+                      ") WHERE text IS NOT NULL AND isfinite(coalesce(float64, 0))";
   std::string original = dir.file("in/records.jsonl");
   fs::create_directories(dir.file("in"));
   db.exec("COPY (" + table + ") TO '" + original + "' (FORMAT json)");
@@ -125,17 +100,17 @@ TEST(ParquetOutput, JsonLinesThroughParquetComeBackAsTheyWere) {
       << out;
   std::string back = dir.file("back/records.jsonl");
   ASSERT_TRUE(fs::exists(back)) << out;
-  std::string schema = schema_of(db, "(" + table + ")");
+  std::string schema = db.columns_literal("(" + table + ")");
   auto as_table = [&](const std::string& jsonl) {
-    return "SELECT * FROM read_json('" + jsonl + "', format = 'newline_delimited', columns = " +
-           schema + ")";
+    return "SELECT * FROM read_json('" + jsonl +
+           "', format = 'newline_delimited', columns = " + schema + ")";
   };
   EXPECT_EQ(db.value("SELECT count(*) FROM (" + as_table(back) + ")"),
             db.value("SELECT count(*) FROM (" + table + ")"));
-  EXPECT_EQ(differences(db, table, as_table(back)), "0");
-  EXPECT_EQ(differences(db, as_table(original), as_table(back)), "0");
+  EXPECT_EQ(db.differences(table, as_table(back)), "0");
+  EXPECT_EQ(db.differences(as_table(original), as_table(back)), "0");
   // Strings that look like timestamps stay strings in the Parquet file.
-  EXPECT_THAT(describe(db, parquet(dir.file("parquet/records.parquet"))),
+  EXPECT_THAT(db.columns(read_parquet(dir.file("parquet/records.parquet"))),
               ::testing::Contains("ts VARCHAR"));
 }
 
@@ -166,20 +141,20 @@ TEST(ParquetOutput, InputsWithDifferentColumnsFailAtSetupOrAreReadAsTheirUnion) 
       << out;
   for (const char* name : {"a", "b"}) {
     std::string file = dir.file(std::string("out/") + name + ".parquet");
-    EXPECT_THAT(describe(db, parquet(file)),
+    EXPECT_THAT(db.columns(read_parquet(file)),
                 ::testing::ElementsAre("id INTEGER", "text VARCHAR", "x INTEGER", "y VARCHAR"));
   }
   EXPECT_EQ(db.value("SELECT string_agg(concat_ws('/', id, text, x, y), ' ' ORDER BY id) FROM " +
-                     parquet(dir.file("out/*.parquet"))),
+                     read_parquet(dir.file("out/*.parquet"))),
             "1/one/7 2/two/why");
 
   // One name with two types cannot be united.
   db.exec("COPY (SELECT 3 AS id, 'three' AS text, 'seven' AS x) TO '" + dir.file("in/c.parquet") +
           "' (FORMAT parquet)");
-  EXPECT_EQ(winnow("run " + united + " -q --overwrite -i " + dir.file("in") + " -o " +
-                       dir.file("out"),
-                   &out),
-            2);
+  EXPECT_EQ(
+      winnow("run " + united + " -q --overwrite -i " + dir.file("in") + " -o " + dir.file("out"),
+             &out),
+      2);
   EXPECT_THAT(out, HasSubstr("column 'x' is INTEGER in"));
   EXPECT_THAT(out, HasSubstr("and VARCHAR in"));
 }
@@ -190,15 +165,17 @@ TEST(ParquetOutput, SameBytesWhateverTheThreadsBatchSizesOrAKill) {
   DuckDbSql db;
   fs::create_directories(dir.file("in"));
   for (int shard = 0; shard < 3; ++shard) {
-    db.exec("COPY (SELECT i AS id, 'document ' || i || ' ' || repeat('word ', (i % 97)::INTEGER) "
-            "AS text, i % 13 AS bucket, [i, i * 2] AS pair, {'a': i % 5} AS s FROM range(" +
-            std::to_string(shard * 40000) + ", " + std::to_string(shard * 40000 + 40000) +
-            ") t(i)) TO '" + dir.file("in/s" + std::to_string(shard) + ".parquet") +
-            "' (FORMAT parquet, ROW_GROUP_SIZE 5000)");
+    db.exec(
+        "COPY (SELECT i AS id, 'document ' || i || ' ' || repeat('word ', (i % 97)::INTEGER) "
+        "AS text, i % 13 AS bucket, [i, i * 2] AS pair, {'a': i % 5} AS s FROM range(" +
+        std::to_string(shard * 40000) + ", " + std::to_string(shard * 40000 + 40000) +
+        ") t(i)) TO '" + dir.file("in/s" + std::to_string(shard) + ".parquet") +
+        "' (FORMAT parquet, ROW_GROUP_SIZE 5000)");
   }
-  std::string pipeline = pipeline_file(
-      dir, "output: {format: parquet, row_group_rows: 3000, max_file_bytes: 3000000}\n"
-           "stages:\n  - stage: text_length\n    min_chars: 100\n    annotate: true\n");
+  std::string pipeline =
+      pipeline_file(dir,
+                    "output: {format: parquet, row_group_rows: 3000, max_file_bytes: 3000000}\n"
+                    "stages:\n  - stage: text_length\n    min_chars: 100\n    annotate: true\n");
   std::string args = "run " + pipeline + " -q -i " + dir.file("in") + " -o ";
   std::string out;
   ASSERT_EQ(winnow(args + dir.file("one") + " -t 1 --batch-size 1000", &out), 0) << out;
@@ -239,18 +216,18 @@ TEST_F(ParquetExample, NemoEnglishDecidesTheSameOnAParquetCopy) {
       << out;
   auto kept_jsonl = "SELECT id FROM read_json('" + dir_->file("from_jsonl/shard-*.jsonl") +
                     "', format = 'newline_delimited', columns = {'id': 'VARCHAR'})";
-  auto kept_parquet = "SELECT id FROM " + parquet(dir_->file("from_parquet/*.parquet"));
+  auto kept_parquet = "SELECT id FROM " + read_parquet(dir_->file("from_parquet/*.parquet"));
   EXPECT_NE(db.value("SELECT count(*) FROM (" + kept_parquet + ")"), "0");
-  EXPECT_EQ(differences(db, kept_jsonl, kept_parquet), "0");
+  EXPECT_EQ(db.differences(kept_jsonl, kept_parquet), "0");
   auto rejected_jsonl =
       "SELECT id, winnow_drop.stage, winnow_drop.reason FROM read_json('" +
       dir_->file("from_jsonl/rejected/*.jsonl") +
       "', format = 'newline_delimited', columns = {'id': 'VARCHAR', 'winnow_drop': "
       "'STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)'})";
   auto rejected_parquet = "SELECT id, winnow_drop.stage, winnow_drop.reason FROM " +
-                          parquet(dir_->file("from_parquet/rejected/*.parquet"));
+                          read_parquet(dir_->file("from_parquet/rejected/*.parquet"));
   EXPECT_NE(db.value("SELECT count(*) FROM (" + rejected_parquet + ")"), "0");
-  EXPECT_EQ(differences(db, rejected_jsonl, rejected_parquet), "0");
+  EXPECT_EQ(db.differences(rejected_jsonl, rejected_parquet), "0");
 }
 
 }  // namespace

@@ -95,12 +95,10 @@ TEST(JsonColumnTypes, DuckDbReadsTheRecordsBackThroughTheTypesUnchanged) {
   auto rows = db.rows("SELECT to_json(t)::VARCHAR FROM read_json('" + dir.file("r.jsonl") +
                       "', format = 'newline_delimited', columns = {" + columns + "}) t");
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0][0],
-            R"({"id":1,"text":"a","meta":{"url":"http://x","len":3,"tags":["p","q"]},)"
-            R"("score":0.25,"weird \"key\"":{"it's":1},"any":{"k":1}})");
-  EXPECT_EQ(rows[1][0],
-            R"({"id":2,"text":"b","meta":{"url":null,"len":4,"tags":[]},)"
-            R"("score":1.0,"weird \"key\"":{"it's":null},"any":[1,"two"]})");
+  EXPECT_EQ(rows[0][0], R"({"id":1,"text":"a","meta":{"url":"http://x","len":3,"tags":["p","q"]},)"
+                        R"("score":0.25,"weird \"key\"":{"it's":1},"any":{"k":1}})");
+  EXPECT_EQ(rows[1][0], R"({"id":2,"text":"b","meta":{"url":null,"len":4,"tags":[]},)"
+                        R"("score":1.0,"weird \"key\"":{"it's":null},"any":[1,"two"]})");
 }
 
 }  // namespace

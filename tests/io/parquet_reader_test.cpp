@@ -51,23 +51,6 @@ ReadResult read_all(const std::string& path, size_t batch_records, std::string t
   return out;
 }
 
-// DuckDB's column list "{'name': 'TYPE', ...}" of a file, for read_json's `columns`.
-std::string schema_of(DuckDbSql& db, const std::string& path) {
-  std::string columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM read_parquet('" + path + "')")) {
-    std::string name;
-    for (char c : row[0]) name += c == '\'' ? std::string("''") : std::string(1, c);
-    columns += (columns.empty() ? "" : ", ") + ("'" + name + "': '" + row[1] + "'");
-  }
-  return "{" + columns + "}";
-}
-
-// Rows in one table and not the other, both ways (duplicates counted).
-std::string differences(DuckDbSql& db, const std::string& a, const std::string& b) {
-  return db.value("SELECT (SELECT count(*) FROM (" + a + " EXCEPT ALL " + b +
-                  ")) + (SELECT count(*) FROM (" + b + " EXCEPT ALL " + a + "))");
-}
-
 TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
   TempDir dir;
   DuckDbSql db;
@@ -84,11 +67,13 @@ TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
   std::string jsonl;
   for (const std::string& r : read.records) jsonl += r + "\n";
   write_file(dir.file("records.jsonl"), jsonl);
-  std::string back = "SELECT * FROM read_json('" + dir.file("records.jsonl") +
-                     "', format = 'newline_delimited', columns = " + schema_of(db, source) + ")";
+  std::string back =
+      "SELECT * FROM read_json('" + dir.file("records.jsonl") +
+      "', format = 'newline_delimited', columns = " + db.columns_literal(read_parquet(source)) +
+      ")";
   std::string original = "SELECT * FROM read_parquet('" + source + "')";
   EXPECT_EQ(db.value("SELECT count(*) FROM (" + back + ")"), "3000");
-  EXPECT_EQ(differences(db, original, back), "0");
+  EXPECT_EQ(db.differences(original, back), "0");
 
   // Rows stay in file order: row i is id i.
   EXPECT_THAT(read.records[0], ::testing::StartsWith("{\"id\":0,"));

@@ -50,8 +50,12 @@ std::unique_ptr<DocBatch> encoded_batch(const std::vector<std::string>& lines,
 ShardPaths paths_in(const TempDir& dir) {
   fs::create_directories(dir.file("out/rejected"));
   fs::create_directories(dir.file("out/errors"));
-  return {dir.file("out/a.parquet"), dir.file("out/rejected/a.parquet"),
-          dir.file("out/errors/a.jsonl"), dir.file("out/a.done"), "a", dir.file("out/files")};
+  return {dir.file("out/a.parquet"),
+          dir.file("out/rejected/a.parquet"),
+          dir.file("out/errors/a.jsonl"),
+          dir.file("out/a.done"),
+          "a",
+          dir.file("out/files")};
 }
 
 ShardOutputOptions parquet_options(const std::string& source = {}, uint64_t max_file_bytes = 0) {
@@ -64,19 +68,6 @@ ShardOutputOptions parquet_options(const std::string& source = {}, uint64_t max_
     if (columns.is_ok()) options.parquet.source_columns = *columns;
   }
   return options;
-}
-
-std::vector<std::string> describe(DuckDbSql& db, const std::string& path) {
-  std::vector<std::string> columns;
-  for (const auto& row : db.rows("DESCRIBE SELECT * FROM read_parquet('" + path + "')")) {
-    columns.push_back(row[0] + " " + row[1]);
-  }
-  return columns;
-}
-
-std::string differences(DuckDbSql& db, const std::string& a, const std::string& b) {
-  return db.value("SELECT (SELECT count(*) FROM (" + a + " EXCEPT ALL " + b +
-                  ")) + (SELECT count(*) FROM (" + b + " EXCEPT ALL " + a + "))");
 }
 
 TEST(ParquetTable, EveryTypeIsWrittenBackAsTheParquetInputHadIt) {
@@ -92,9 +83,9 @@ TEST(ParquetTable, EveryTypeIsWrittenBackAsTheParquetInputHadIt) {
   ASSERT_TRUE(output.write(*batch).is_ok());
   ASSERT_TRUE(output.commit({"f", source, {}}).is_ok());
   std::string written = dir.file("out/a.parquet");
-  EXPECT_EQ(describe(db, written), describe(db, source));
-  EXPECT_EQ(differences(db, "SELECT * FROM read_parquet('" + source + "')",
-                        "SELECT * FROM read_parquet('" + written + "')"),
+  EXPECT_EQ(db.columns(read_parquet(written)), db.columns(read_parquet(source)));
+  EXPECT_EQ(db.differences("SELECT * FROM read_parquet('" + source + "')",
+                           "SELECT * FROM read_parquet('" + written + "')"),
             "0");
   // In the same order.
   EXPECT_EQ(db.value("SELECT string_agg(id::VARCHAR, ',') FROM read_parquet('" + written + "')"),
@@ -136,16 +127,15 @@ TEST(ParquetTable, AnnotationsGetTheirDeclaredTypesAndPartsShareOneSchema) {
   ASSERT_GE(parts.size(), 3u);
   EXPECT_THAT(parts[0], ::testing::EndsWith("a-p00000.parquet"));
   for (const std::string& part : parts) {
-    EXPECT_THAT(describe(db, part),
-                ::testing::ElementsAre("id BIGINT", "text VARCHAR", "when VARCHAR",
-                                       "score DOUBLE", "label VARCHAR"))
+    EXPECT_THAT(db.columns(read_parquet(part)),
+                ::testing::ElementsAre("id BIGINT", "text VARCHAR", "when VARCHAR", "score DOUBLE",
+                                       "label VARCHAR"))
         << part;
   }
   EXPECT_EQ(db.value("SELECT count(*) FROM read_parquet('" + dir.file("out/a-p*.parquet") +
                      "') WHERE label = 'late' AND score >= 35"),
             "5");
-  EXPECT_EQ(db.value("SELECT sum(score) FROM read_parquet('" + dir.file("out/a-p*.parquet") +
-                     "')"),
+  EXPECT_EQ(db.value("SELECT sum(score) FROM read_parquet('" + dir.file("out/a-p*.parquet") + "')"),
             "780.0");
   // No staging file is left.
   for (const auto& entry : fs::directory_iterator(dir.file("out"))) {
@@ -163,7 +153,7 @@ TEST(ParquetTable, AnEmptyTableStillHasItsColumns) {
     ShardOutput output(paths_in(dir), parquet_options(source));
     ASSERT_TRUE(output.commit({"f", source, {}}).is_ok());
   }
-  EXPECT_THAT(describe(db, dir.file("out/a.parquet")),
+  EXPECT_THAT(db.columns(read_parquet(dir.file("out/a.parquet"))),
               ::testing::ElementsAre("n INTEGER", "text VARCHAR", "v FLOAT[]"));
   EXPECT_EQ(db.value("SELECT count(*) FROM read_parquet('" + dir.file("out/a.parquet") + "')"),
             "0");
@@ -171,7 +161,8 @@ TEST(ParquetTable, AnEmptyTableStillHasItsColumns) {
   TempDir other;
   ShardOutput output(paths_in(other), parquet_options());
   ASSERT_TRUE(output.commit({"f", "in.jsonl", {}}).is_ok());
-  EXPECT_THAT(describe(db, other.file("out/a.parquet")), ::testing::ElementsAre("text VARCHAR"));
+  EXPECT_THAT(db.columns(read_parquet(other.file("out/a.parquet"))),
+              ::testing::ElementsAre("text VARCHAR"));
 }
 
 TEST(ParquetTable, AnUncommittedShardLeavesNoFile) {

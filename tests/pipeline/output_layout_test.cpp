@@ -70,7 +70,8 @@ TEST(OutputLayout, CollidingStemsGetTheirIndexPrefixed) {
 class OutputLayoutPrepare : public ::testing::Test {
  protected:
   OutputLayoutPrepare()
-      : out_(dir_.file("out")), layout_(out_, inputs({"/data/a.jsonl"}), jsonl(Compression::kZstd)) {}
+      : out_(dir_.file("out")),
+        layout_(out_, inputs({"/data/a.jsonl"}), jsonl(Compression::kZstd)) {}
 
   void put(const std::string& relative) { testing::write_file(out_ + "/" + relative, "x"); }
   bool exists(const std::string& relative) const { return fs::exists(out_ + "/" + relative); }
