@@ -1,0 +1,71 @@
+#include "dedup/cluster_pruner.h"
+
+#include <algorithm>
+
+#include "dedup/blas_gemm.h"
+
+namespace winnow {
+
+PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions& options) {
+  PruneResult out;
+  out.max_similarity.assign(n, 0.0f);
+  out.matched.resize(n);
+  out.removed.assign(n, 0);
+  const size_t block = std::max<size_t>(options.block, 1);
+  const size_t levels = options.thresholds.size();
+  std::vector<float> products;
+  for (size_t c0 = 0; c0 < n; c0 += block) {
+    const size_t c1 = std::min(n, c0 + block);
+    // Row j - c0 holds row j's similarity to rows 0 .. c1-1 (only those before j are used).
+    products.resize((c1 - c0) * c1);
+    gemm_abt(c1 - c0, c1, d, x + c0 * d, d, x, d, products.data(), c1);
+    for (size_t j = c0; j < c1; ++j) {
+      const float* similarity = products.data() + (j - c0) * c1;
+      if (!options.keep_one_per_group) {
+        float best = 0.0f;
+        uint32_t best_row = static_cast<uint32_t>(j);
+        for (size_t i = 0; i < j; ++i) {
+          if (similarity[i] > best) best = similarity[i], best_row = static_cast<uint32_t>(i);
+        }
+        out.max_similarity[j] = best;
+        out.matched[j] = best_row;
+        uint32_t bits = 0;
+        for (size_t t = 0; t < levels; ++t) {
+          if (static_cast<double>(best) >= options.thresholds[t]) bits |= uint32_t{1} << t;
+        }
+        out.removed[j] = bits;
+        continue;
+      }
+      // Greedy: per threshold, only rows still kept at that threshold can remove this one.
+      uint32_t bits = 0;
+      for (size_t t = 0; t < levels; ++t) {
+        const uint32_t mask = uint32_t{1} << t;
+        float best = 0.0f;
+        uint32_t best_row = static_cast<uint32_t>(j);
+        for (size_t i = 0; i < j; ++i) {
+          if (!(out.removed[i] & mask) && similarity[i] > best) {
+            best = similarity[i], best_row = static_cast<uint32_t>(i);
+          }
+        }
+        if (static_cast<double>(best) >= options.thresholds[t]) bits |= mask;
+        if (t == 0) {
+          out.max_similarity[j] = best;
+          out.matched[j] = best_row;
+        }
+      }
+      out.removed[j] = bits;
+    }
+  }
+  return out;
+}
+
+double prune_flops(size_t n, size_t d, size_t block) {
+  double flops = 0;
+  for (size_t c0 = 0; c0 < n; c0 += block) {
+    const size_t c1 = std::min(n, c0 + block);
+    flops += 2.0 * static_cast<double>(c1 - c0) * static_cast<double>(c1) * static_cast<double>(d);
+  }
+  return flops;
+}
+
+}  // namespace winnow
