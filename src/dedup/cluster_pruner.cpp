@@ -6,6 +6,24 @@
 
 namespace winnow {
 
+namespace {
+
+// max(0, values[0..n)), in eight independent lanes so the compiler vectorises it (a single
+// running maximum is a dependency chain it may not reorder).
+float max_of(const float* values, size_t n) {
+  float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int k = 0; k < 8; ++k) lane[k] = lane[k] > values[i + k] ? lane[k] : values[i + k];
+  }
+  for (; i < n; ++i) lane[0] = lane[0] > values[i] ? lane[0] : values[i];
+  float best = 0.0f;
+  for (float v : lane) best = best > v ? best : v;
+  return best;
+}
+
+}  // namespace
+
 PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions& options) {
   PruneResult out;
   out.max_similarity.assign(n, 0.0f);
@@ -13,6 +31,8 @@ PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions
   out.removed.assign(n, 0);
   const size_t block = std::max<size_t>(options.block, 1);
   const size_t levels = options.thresholds.size();
+  const double lowest =
+      levels == 0 ? 2.0 : *std::min_element(options.thresholds.begin(), options.thresholds.end());
   std::vector<float> products;
   for (size_t c0 = 0; c0 < n; c0 += block) {
     const size_t c1 = std::min(n, c0 + block);
@@ -22,10 +42,12 @@ PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions
     for (size_t j = c0; j < c1; ++j) {
       const float* similarity = products.data() + (j - c0) * c1;
       if (!options.keep_one_per_group) {
-        float best = 0.0f;
+        const float best = max_of(similarity, j);
         uint32_t best_row = static_cast<uint32_t>(j);
-        for (size_t i = 0; i < j; ++i) {
-          if (similarity[i] > best) best = similarity[i], best_row = static_cast<uint32_t>(i);
+        // The matched row matters only for removed items: look for it only then.
+        if (best > 0.0f && static_cast<double>(best) >= lowest) {
+          best_row =
+              static_cast<uint32_t>(std::find(similarity, similarity + j, best) - similarity);
         }
         out.max_similarity[j] = best;
         out.matched[j] = best_row;

@@ -18,8 +18,8 @@ namespace winnow {
 
 struct PruneResult {
   // For each row: its maximum similarity to an earlier row (to an earlier kept row with
-  // keep_one_per_group, for the first threshold), and that row's index (its own index when the
-  // maximum is 0: no earlier row is similar at all).
+  // keep_one_per_group, for the first threshold), and, for a row removed at some threshold,
+  // that earlier row's index (the first of equals); other rows get their own index.
   std::vector<float> max_similarity;
   std::vector<uint32_t> matched;
   // Bit t set: removed at thresholds[t].

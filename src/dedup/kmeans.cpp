@@ -3,6 +3,7 @@
 #include <faiss/Clustering.h>
 #include <faiss/Index.h>
 #include <faiss/impl/FaissAssert.h>
+#include <faiss/utils/random.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -123,6 +124,20 @@ Result<KMeansResult> train_kmeans(const float* x, size_t n, size_t d,
   // faiss's OpenMP loops (centroid sums, renormalisation) give the same result for any count.
   const int saved_threads = omp_get_max_threads();
   omp_set_num_threads(std::max(options.threads, 1));
+  // faiss draws its capped sample on every train() call; draw it once here, the way faiss does
+  // (rand_perm with the same seed, the first k x max_points_per_centroid rows), so the
+  // one-iteration calls below neither repeat the copy nor differ from one faiss call.
+  std::vector<float> sample;
+  if (n > result.trained_on) {
+    std::vector<int> perm(n);
+    faiss::rand_perm(perm.data(), n, cp.seed);
+    sample.resize(result.trained_on * d);
+    for (size_t i = 0; i < result.trained_on; ++i) {
+      std::copy(x + size_t(perm[i]) * d, x + size_t(perm[i] + 1) * d, sample.data() + i * d);
+    }
+    x = sample.data();
+    n = result.trained_on;
+  }
   try {
     for (int iteration = 0; iteration < std::max(options.max_iter, 1); ++iteration) {
       // Later calls start from the centroids of the last one (faiss uses them as the

@@ -187,6 +187,43 @@ TEST(SemanticStep, SameResultForAnyThreadCount) {
   }
 }
 
+TEST(SemanticStep, RankingByFieldKeepsTheHighestAndKeepOnePerGroupKeepsOne) {
+  // Three exact copies of one row with qualities 1, 7, 3 among unrelated rows.
+  Planted p = plant(100, 8, {}, 0, 6);
+  std::vector<std::string> records;
+  for (const auto& row : p.rows) records.push_back(record_of(row));
+  const std::string copy = testing::embedding_json(p.rows[0]);
+  records[10] = "{\"quality\":1,\"embedding\":" + copy + "}";
+  records[20] = "{\"quality\":7,\"embedding\":" + copy + "}";
+  records[30] = "{\"quality\":3,\"embedding\":" + copy + "}";
+  records[0] = "{\"embedding\":" + copy + "}";  // no quality: ranked last
+  SemanticOptions o;
+  o.n_clusters = 3;
+  o.ranking = SemanticRanking::kField;
+  o.ranking_field = "quality";
+  StepRun run = run_step(records, o);
+  ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+  EXPECT_EQ(run.removed, (std::set<uint64_t>{0, 10, 30}));
+  EXPECT_TRUE(run.removed_pairs.count({10, 20}));  // matched the kept one, ranked first
+  // NeMo's rule drops an item matched only by a dropped one; keep_one_per_group does not.
+  // A chain a - b - c at cosines 0.992 (a, b) and (b, c), (a, c) about 0.968: with eps 0.01
+  // NeMo drops b and c, keep_one_per_group drops b only.
+  std::vector<float> a = {1, 0, 0}, b = {0.992f, 0.12625f, 0}, c = {0.968f, 0.25f, 0.02f};
+  std::vector<std::string> chain = {record_of(a), record_of(b), record_of(c)};
+  SemanticOptions g;
+  g.n_clusters = 1;
+  g.ranking = SemanticRanking::kField;
+  g.ranking_field = "missing";  // all equal: the key decides (a, b, c)
+  g.normalize = true;
+  StepRun nemo = run_step(chain, g);
+  ASSERT_TRUE(nemo.status.is_ok()) << nemo.status.message();
+  g.keep_one_per_group = true;
+  StepRun one = run_step(chain, g);
+  ASSERT_TRUE(one.status.is_ok()) << one.status.message();
+  EXPECT_EQ(nemo.removed, (std::set<uint64_t>{1, 2}));
+  EXPECT_EQ(one.removed, (std::set<uint64_t>{1}));
+}
+
 TEST(SemanticStep, DamagedClusterSpillFailsNamingTheFile) {
   Planted p = plant(200, 8, {0.999}, 10, 4);
   std::vector<std::string> records;
