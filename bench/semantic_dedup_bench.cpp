@@ -195,11 +195,14 @@ int main(int argc, char** argv) {
     const double prune_s = now() - t0;
     size_t largest = 0;
     for (auto& m : members) largest = std::max(largest, m.size());
+    const double peak_all = sgemm_peak_gflops(threads);
     fmt::print(
-        "full: fit {:.1f} s + assign {:.1f} s + prune {:.1f} s ({:.1f} GFLOP/s on {} threads; "
-        "largest cluster {}) = {:.1f} s; {} removed at eps 0.01\n",
-        ours_s, assign_s, prune_s, flops / prune_s / 1e9, threads, largest,
-        ours_s + assign_s + prune_s, removed.load());
+        "full: fit {:.1f} s + assign {:.1f} s + prune {:.1f} s ({:.1f} GFLOP/s on {} threads, "
+        "{:.0f}% of their sgemm peak {:.1f}; largest cluster {}) = {:.1f} s; {} removed at eps "
+        "0.01\n",
+        ours_s, assign_s, prune_s, flops / prune_s / 1e9, threads,
+        100 * flops / prune_s / 1e9 / peak_all, peak_all, largest, ours_s + assign_s + prune_s,
+        removed.load());
     fmt::print("peak RSS {:.0f} MB: {:.0f} MB beyond the data ({:.0f} MB of embeddings)\n",
                peak_rss_mb(), peak_rss_mb() - rss_data, x.size() * 4 / 1e6);
   }

@@ -1,6 +1,8 @@
 #include "dedup/cluster_pruner.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 #include "dedup/blas_gemm.h"
 
@@ -33,8 +35,9 @@ PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions
   const size_t levels = options.thresholds.size();
   const double lowest =
       levels == 0 ? 2.0 : *std::min_element(options.thresholds.begin(), options.thresholds.end());
-  std::vector<float> products;
-  for (size_t c0 = 0; c0 < n; c0 += block) {
+  // One column block: its products against every row before its end, then each of its
+  // rows' decision. Blocks write disjoint rows of `out`.
+  auto do_block = [&](size_t c0, std::vector<float>& products) {
     const size_t c1 = std::min(n, c0 + block);
     // Row j - c0 holds row j's similarity to rows 0 .. c1-1 (only those before j are used).
     products.resize((c1 - c0) * c1);
@@ -77,7 +80,25 @@ PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions
       }
       out.removed[j] = bits;
     }
+  };
+  const size_t blocks = (n + block - 1) / block;
+  const int threads = options.keep_one_per_group ? 1 : std::max(1, options.threads);
+  if (threads == 1 || blocks < 2) {
+    std::vector<float> products;
+    for (size_t b = 0; b < blocks; ++b) do_block(b * block, products);
+    return out;
   }
+  // NeMo's rule: blocks are independent; the last (largest) first, for balance.
+  std::atomic<size_t> taken{0};
+  auto work = [&] {
+    std::vector<float> products;
+    for (size_t t = taken++; t < blocks; t = taken++) do_block((blocks - 1 - t) * block, products);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(blocks)); ++t)
+    pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
   return out;
 }
 

@@ -30,6 +30,9 @@ struct PruneOptions {
   size_t block = 1024;
   bool keep_one_per_group = false;
   std::vector<double> thresholds;  // similarity thresholds (1 - eps); at most 32
+  // Threads over column blocks (NeMo's rule only: keep_one_per_group decides in order). The
+  // result is the same for any count: each block's products and decisions are its own.
+  int threads = 1;
 };
 
 // `x`: n rows of d floats, in rank order.

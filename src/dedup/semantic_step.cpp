@@ -338,38 +338,52 @@ Status SemanticStep::finish_identify() {
   prune.thresholds.push_back(1.0 - options_.eps);
   for (double e : options_.eps_sweep) prune.thresholds.push_back(1.0 - e);
   std::vector<std::vector<ItemOutcome>> outcomes(spill.partitions());
+  // Clusters larger than `large` rows are pruned after the others, one at a time with every
+  // thread on its column blocks (NeMo's rule; keep_one_per_group decides in order), so one
+  // dominant cluster does not leave the other threads idle. The result is the same either way.
+  const size_t large = options_.keep_one_per_group ? SIZE_MAX : 4 * options_.block;
+  std::vector<uint8_t> has_large(spill.partitions(), 0);
   std::atomic<size_t> next{0};
   std::mutex error_mutex;
   Status first_error;
+  auto prune_one = [&](ClusterData& data, size_t p, int prune_threads) {
+    PruneOptions local = prune;
+    local.threads = prune_threads;
+    std::vector<uint32_t> order;
+    rank_members(data.members, order, options_.ranking);
+    std::vector<float> ranked(data.rows.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      std::memcpy(ranked.data() + i * d, data.rows.data() + size_t{order[i]} * d,
+                  d * sizeof(float));
+    }
+    std::vector<float>().swap(data.rows);
+    PruneResult result = prune_cluster(ranked.data(), order.size(), d, local);
+    for (size_t i = 0; i < order.size(); ++i) {
+      const ClusterMember& m = data.members[order[i]];
+      const ClusterMember& matched = data.members[order[result.matched[i]]];
+      ItemOutcome o;
+      o.key = m.key;
+      o.cluster = data.cluster;
+      o.similarity = result.max_similarity[i];
+      o.removed = result.removed[i];
+      o.matched_key = matched.key;
+      if (o.removed & 1) {
+        o.id = m.id;
+        o.matched_id = matched.id;
+        o.excerpt = m.excerpt;
+        o.matched_excerpt = matched.excerpt;
+      }
+      outcomes[p].push_back(std::move(o));
+    }
+  };
   auto work = [&] {
     for (size_t p = next++; p < spill.partitions(); p = next++) {
       Status status = spill.read_partition(p, [&](ClusterData& data) -> Status {
-        std::vector<uint32_t> order;
-        rank_members(data.members, order, options_.ranking);
-        std::vector<float> ranked(data.rows.size());
-        for (size_t i = 0; i < order.size(); ++i) {
-          std::memcpy(ranked.data() + i * d, data.rows.data() + size_t{order[i]} * d,
-                      d * sizeof(float));
+        if (data.members.size() > large) {
+          has_large[p] = 1;
+          return Status::ok();
         }
-        std::vector<float>().swap(data.rows);
-        PruneResult result = prune_cluster(ranked.data(), order.size(), d, prune);
-        for (size_t i = 0; i < order.size(); ++i) {
-          const ClusterMember& m = data.members[order[i]];
-          const ClusterMember& matched = data.members[order[result.matched[i]]];
-          ItemOutcome o;
-          o.key = m.key;
-          o.cluster = data.cluster;
-          o.similarity = result.max_similarity[i];
-          o.removed = result.removed[i];
-          o.matched_key = matched.key;
-          if (o.removed & 1) {
-            o.id = m.id;
-            o.matched_id = matched.id;
-            o.excerpt = m.excerpt;
-            o.matched_excerpt = matched.excerpt;
-          }
-          outcomes[p].push_back(std::move(o));
-        }
+        prune_one(data, p, 1);
         return Status::ok();
       });
       if (!status.is_ok()) {
@@ -387,6 +401,13 @@ Status SemanticStep::finish_identify() {
     for (std::thread& t : pool) t.join();
   }
   WINNOW_RETURN_IF_ERROR(first_error);
+  for (size_t p = 0; p < spill.partitions(); ++p) {
+    if (!has_large[p]) continue;
+    WINNOW_RETURN_IF_ERROR(spill.read_partition(p, [&](ClusterData& data) -> Status {
+      if (data.members.size() > large) prune_one(data, p, threads);
+      return Status::ok();
+    }));
+  }
   std::vector<ItemOutcome> all;
   for (auto& part : outcomes) {
     for (auto& o : part) all.push_back(std::move(o));

@@ -98,6 +98,22 @@ TEST(ClusterPruner, KeepOnePerGroupLetsOnlyKeptItemsRemove) {
   EXPECT_GT(greedy_removed, 0u);
 }
 
+TEST(ClusterPruner, SameResultForAnyThreadCount) {
+  const size_t n = 500, d = 11;
+  auto x = planted_rows(n, d, 9);
+  PruneOptions options;
+  options.block = 32;
+  options.thresholds = {0.99, 0.9};
+  PruneResult one = prune_cluster(x.data(), n, d, options);
+  for (int threads : {2, 3, 8}) {
+    options.threads = threads;
+    PruneResult other = prune_cluster(x.data(), n, d, options);
+    EXPECT_EQ(other.max_similarity, one.max_similarity) << threads;
+    EXPECT_EQ(other.matched, one.matched) << threads;
+    EXPECT_EQ(other.removed, one.removed) << threads;
+  }
+}
+
 TEST(ClusterPruner, FlopCountCoversTheUpperTriangle) {
   // One block: the whole square; many blocks: about half of it plus the diagonal blocks.
   EXPECT_DOUBLE_EQ(prune_flops(100, 10, 1000), 2.0 * 100 * 100 * 10);
