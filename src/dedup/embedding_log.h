@@ -34,7 +34,8 @@ class EmbeddingLog {
   // Appends one item to `out`; pass the result of many to add().
   static void serialize(std::string& out, const LoggedItem& item);
   Status add(std::string_view serialized);  // thread-safe
-  // Every item ever added, once. Call after the last add().
+  // Every item ever added, once, in an order fixed by the log's contents: a second call
+  // yields the same items in the same order. Call after the last add().
   Status for_each(const std::function<Status(const LoggedItem&)>& visit);
 
   uint64_t spilled_bytes() const { return spilled_; }

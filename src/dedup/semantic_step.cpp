@@ -162,28 +162,32 @@ Status SemanticStep::finish_identify() {
   const int threads = std::max(1, context_.threads);
 
   // ---- 1. Load, in key order ----
+  // Two reads of the log: the first keeps each item's facts (and its squared norm), the second
+  // writes each usable embedding straight into its row of the key-ordered matrix, so the
+  // embeddings are held once, never twice. The log yields the same order both times.
   struct Meta {
     uint64_t key;
     uint32_t shard;
     uint64_t line;
     double rank_value;
     std::string id, excerpt, problem;
-    uint64_t offset;  // into `floats`
+    uint64_t arrival;  // position in the log
     uint32_t dims;
+    double norm;  // squared
   };
   std::vector<Meta> meta;
-  std::vector<float> floats;
   WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
+    double norm = 0;
+    for (size_t j = 0; j < item.dims(); ++j) {
+      float v;
+      std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
+      norm += double{v} * v;
+    }
     meta.push_back({item.key, item.shard, item.line, item.rank_value, std::string(item.id),
-                    std::string(item.excerpt), std::string(item.problem), floats.size(),
-                    static_cast<uint32_t>(item.dims())});
-    size_t at = floats.size();
-    floats.resize(at + item.dims());
-    std::memcpy(floats.data() + at, item.floats.data(), item.dims() * sizeof(float));
+                    std::string(item.excerpt), std::string(item.problem), meta.size(),
+                    static_cast<uint32_t>(item.dims()), norm});
     return Status::ok();
   }));
-  const uint64_t log_spilled = log_->spilled_bytes();
-  log_.reset();
   std::sort(meta.begin(), meta.end(), [](const Meta& a, const Meta& b) { return a.key < b.key; });
 
   size_t d = options_.dimension;
@@ -202,36 +206,47 @@ Status SemanticStep::finish_identify() {
   };
   // Items without a usable embedding, with the message naming file and line.
   std::vector<std::pair<uint64_t, std::string>> bad;
-  std::vector<float> matrix;  // n x d, key order
   std::vector<Meta> items;
-  matrix.reserve(meta.size() * d);
+  std::vector<int64_t> row_of(meta.size(), -1);  // by arrival
   for (Meta& m : meta) {
     std::string problem = m.problem;
     if (problem.empty() && m.dims != d) {
       problem = fmt::format("embedding field '{}' has {} numbers, expected {}",
                             options_.embedding_field, m.dims, d);
     }
-    double norm = 0;
-    if (problem.empty()) {
-      for (size_t j = 0; j < d; ++j) norm += double{floats[m.offset + j]} * floats[m.offset + j];
-      if (options_.normalize && !(norm > 0)) {
-        problem = fmt::format("embedding field '{}' is a zero vector (cannot be normalised)",
-                              options_.embedding_field);
-      }
+    if (problem.empty() && options_.normalize && !(m.norm > 0)) {
+      problem = fmt::format("embedding field '{}' is a zero vector (cannot be normalised)",
+                            options_.embedding_field);
     }
     if (!problem.empty()) {
       bad.emplace_back(m.key,
                        fmt::format("{}: stage '{}': {}", where(m), options_.stage_label, problem));
       continue;
     }
-    const double scale = options_.normalize ? 1.0 / std::sqrt(norm) : 1.0;
-    for (size_t j = 0; j < d; ++j) {
-      matrix.push_back(static_cast<float>(floats[m.offset + j] * scale));
-    }
+    row_of[m.arrival] = static_cast<int64_t>(items.size());
     items.push_back(std::move(m));
   }
-  std::vector<float>().swap(floats);
   std::vector<Meta>().swap(meta);
+  std::vector<float> matrix(items.size() * d);  // n x d, key order
+  {
+    uint64_t arrival = 0;
+    WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
+      const int64_t row = row_of[arrival++];
+      if (row < 0) return Status::ok();
+      const double scale =
+          options_.normalize ? 1.0 / std::sqrt(items[static_cast<size_t>(row)].norm) : 1.0;
+      float* out = matrix.data() + static_cast<size_t>(row) * d;
+      for (size_t j = 0; j < d; ++j) {
+        float v;
+        std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
+        out[j] = static_cast<float>(v * scale);
+      }
+      return Status::ok();
+    }));
+  }
+  std::vector<int64_t>().swap(row_of);
+  const uint64_t log_spilled = log_->spilled_bytes();
+  log_.reset();
   const size_t n = items.size();
 
   // ---- 2. k-means on a key-based sample, then every item to its nearest centroid ----
