@@ -167,6 +167,32 @@ TEST_F(SemanticDedupCli, KilledRunResumesToTheSameResult) {
   EXPECT_GT(interrupted, 0) << "every kill came after the run had finished";
 }
 
+TEST_F(SemanticDedupCli, OneClusterEqualsANumpyAllPairsReference) {
+  if (run_command("/usr/bin/python3 -c 'import numpy' 2>/dev/null") != 0) {
+    GTEST_SKIP() << "no numpy for /usr/bin/python3";
+  }
+  // One shard (input order = key order), 1,067 items with 0.999 and 0.9 copies.
+  fs::create_directories(dir_->file("one-shard"));
+  fs::copy_file(dir_->file("in/shard-0.jsonl"), dir_->file("one-shard/shard-0.jsonl"),
+                fs::copy_options::overwrite_existing);
+  for (const char* ranking : {"hard", "easy"}) {
+    std::string out;
+    std::string target = dir_->file(std::string("numpy-") + ranking);
+    std::string p = dir_->file(std::string("numpy-") + ranking + ".yaml");
+    write_file(p,
+               "stages:\n  - stage: semantic_dedup\n    n_clusters: 1\n"
+               "    max_points_per_centroid: 100000\n    ranking: " +
+                   std::string(ranking) + "\n    eps_sweep: ['0.0005', '0.01', '0.05', '0.15']\n");
+    ASSERT_EQ(winnow("run " + p + " -i " + dir_->file("one-shard") + " -q -o " + target, &out), 0)
+        << out;
+    EXPECT_EQ(run_command("/usr/bin/python3 " + kSource + "/tests/cli/semantic_reference.py " +
+                              dir_->file("one-shard/shard-0.jsonl") + " " + target + " " + ranking,
+                          &out),
+              0)
+        << ranking << ": " << out;
+  }
+}
+
 TEST(SemanticDedupExample, RemovesNearCopiesOfTheMachinesLicenceTexts) {
   TempDir dir;
   std::string out;
