@@ -37,6 +37,7 @@ bench: build
 	@bench/warc_extract.sh $(BUILD)
 	@bench/warc_dedup.sh $(BUILD)
 	@$(BUILD)/bench/parquet_bench $(BUILD)/winnow $(BUILD)/bench/parquet
+	@$(BUILD)/bench/semantic_dedup_bench --n 200000 --d 384 --k 200 --iters 10
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 // Pipelines with several global steps run one identify pass per step, in stage order, each
 // seeing the documents the earlier steps keep.
 #include <string>
+#include <vector>
 
 #include "core/doc_batch.h"
 #include "core/status.h"
@@ -21,6 +22,7 @@ struct GlobalStepContext {
   std::string result_dir;  // exists and is empty; the step's durable result goes here
   std::string spill_dir;   // scratch for spill files; the pipeline removes it afterwards
   int threads = 1;         // threads the step may use in finish_identify()
+  std::vector<std::string> input_paths;  // by shard index, for messages naming a file
 };
 
 class GlobalStep {
@@ -40,6 +42,8 @@ class GlobalStep {
   // The result's summary as a JSON object (for stats.json), and as lines for the terminal.
   virtual std::string summary_json() const = 0;
   virtual std::string summary_text() const = 0;
+  // Optional: an HTML fragment for report.html (tables, charts); empty shows the text.
+  virtual std::string summary_html() const { return {}; }
 };
 
 }  // namespace winnow

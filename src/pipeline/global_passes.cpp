@@ -191,7 +191,8 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
           name, dir);
     } else {
       WINNOW_RETURN_IF_ERROR(reset_folder(dir));
-      GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads)};
+      GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads), {}};
+      for (const InputFile& input : *plan.inputs) context.input_paths.push_back(input.path);
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
       // Store before this step when a pass comes after this one (the next identify pass, or
       // the writing pass) and this pass runs stages that are worth not running again.
@@ -241,6 +242,7 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
     }
     summary.json = step->summary_json();
     summary.text = step->summary_text();
+    summary.html = step->summary_html();
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     outcome.summaries.push_back(std::move(summary));

@@ -250,6 +250,7 @@ std::string global_step_section(const RunReport& report) {
   for (const GlobalStepSummary& step : report.global_steps) {
     html += fmt::format("<h3>{}{}</h3><pre>{}</pre>\n", escape(step.name),
                         step.reused ? " (result reused)" : "", escape(step.text));
+    html += step.html;  // the step's own tables and charts, already HTML
   }
   return html;
 }

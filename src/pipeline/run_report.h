@@ -17,6 +17,7 @@ struct GlobalStepSummary {
   std::string name;
   std::string json;     // a JSON object, for stats.json
   std::string text;     // for the terminal summary
+  std::string html;     // report.html's section when the step gives one (else the text)
   bool reused = false;  // loaded from an earlier run instead of computed
   double seconds = 0;
 };

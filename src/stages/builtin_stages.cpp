@@ -14,6 +14,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(join_spec());
   registry.add(exact_dedup_spec());
   registry.add(fuzzy_dedup_spec());
+  registry.add(semantic_dedup_spec());
   // Heuristic text-quality filters (issue #3): NeMo's one per stage, then the Gopher, C4,
   // FineWeb sets and the code filters.
   add_nemo_char_filters(registry);

@@ -13,6 +13,7 @@ StageSpec chunk_spec();
 StageSpec join_spec();
 StageSpec exact_dedup_spec();
 StageSpec fuzzy_dedup_spec();
+StageSpec semantic_dedup_spec();
 StageSpec unicode_fix_spec();
 StageSpec language_id_spec();
 StageSpec fasttext_classify_spec();

@@ -1,0 +1,44 @@
+#pragma once
+// ClusterPruner: SemDeDup's decision inside one cluster. The rows come in rank order (the item
+// to keep first); for each row it finds the most similar earlier row, by blocked products:
+// a block of `block` rows is multiplied against all the rows before its end (single-threaded
+// BLAS, dedup/blas_gemm.h), and each row's maximum over the earlier ones is taken while the
+// block is in memory. Memory is O(rows x block), never rows x rows; the products cover the
+// upper triangle plus the diagonal blocks.
+//
+// Semantics (NeMo's): the maximum is over earlier rows only and is never below 0 (NeMo's
+// matrix holds 0 where a row is not earlier); an item is removed when it reaches the
+// threshold, even when the item it matched was itself removed. With keep_one_per_group only
+// kept earlier rows count, so each group of near-copies keeps exactly its first item.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace winnow {
+
+struct PruneResult {
+  // For each row: its maximum similarity to an earlier row (to an earlier kept row with
+  // keep_one_per_group, for the first threshold), and, for a row removed at some threshold,
+  // that earlier row's index (the first of equals); other rows get their own index.
+  std::vector<float> max_similarity;
+  std::vector<uint32_t> matched;
+  // Bit t set: removed at thresholds[t].
+  std::vector<uint32_t> removed;
+};
+
+struct PruneOptions {
+  size_t block = 1024;
+  bool keep_one_per_group = false;
+  std::vector<double> thresholds;  // similarity thresholds (1 - eps); at most 32
+  // Threads over column blocks (NeMo's rule only: keep_one_per_group decides in order). The
+  // result is the same for any count: each block's products and decisions are its own.
+  int threads = 1;
+};
+
+// `x`: n rows of d floats, in rank order.
+PruneResult prune_cluster(const float* x, size_t n, size_t d, const PruneOptions& options);
+
+// Floating-point operations prune_cluster spends on products for n rows (benchmarks).
+double prune_flops(size_t n, size_t d, size_t block);
+
+}  // namespace winnow

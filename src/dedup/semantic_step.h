@@ -1,0 +1,107 @@
+#pragma once
+// SemanticStep: the GlobalStep (core/global_step.h) of semantic_dedup (SemDeDup, NeMo
+// Curator's semantics; ../shared/reference/dedup.md).
+//   identify: every kept item -> EmbeddingLog (key, rank value, id, excerpt, embedding);
+//             then, in finish_identify():
+//             1. load, sort by key, normalise; items without a usable embedding are set
+//                aside (dropped as bad_embedding in the remove pass, each named by file/line)
+//             2. k-means (dedup/kmeans.h) on a seeded, key-based sample; assign every item
+//             3. write each cluster's members to checksummed spill files (dedup/cluster_spill.h)
+//             4. per partition, in parallel: rank each cluster's members, prune
+//                (dedup/cluster_pruner.h), at eps and at every eps of the sweep
+//             5. write duplicates.jsonl (item, matched item, similarity, cluster),
+//                bad_embeddings.jsonl, summary.json / .txt / .html to the result folder
+//   remove:   removal() / bad() tell the stage which items to drop.
+// Nothing depends on arrival order or thread count: items are sorted by key before anything
+// is computed, products run in fixed blocks (dedup/blas_gemm.h), results are sorted by key.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/global_step.h"
+#include "dedup/embedding_log.h"
+#include "dedup/embedding_reader.h"
+
+namespace winnow {
+
+class ClusterSpill;
+
+enum class SemanticRanking { kHard, kEasy, kRandom, kField };
+
+struct SemanticOptions {
+  std::string stage_label = "semantic_dedup";  // for messages
+  size_t n_clusters = 100;
+  int max_iter = 300;
+  double tol = 1e-4;
+  uint64_t seed = 42;
+  double sample_fraction = 1.0;
+  SemanticRanking ranking = SemanticRanking::kHard;
+  std::string ranking_field;  // kField: the highest value is kept first
+  double eps = 0.01;
+  std::vector<double> eps_sweep;
+  std::string embedding_field = "embedding";
+  size_t dimension = 0;  // 0: that of the first item (smallest key) with an embedding
+  bool normalize = true;
+  bool spherical = true;
+  bool keep_one_per_group = false;
+  size_t max_points_per_centroid = 256;
+  size_t memory_bytes = size_t{1} << 30;
+  size_t partitions = 64;
+  size_t block = 1024;  // rows per product block in the pruning
+};
+
+struct SemanticRemoval {
+  uint64_t key = 0;
+  uint32_t cluster = 0;
+  float similarity = 0;
+  std::string matched_id;
+};
+
+class SemanticStep : public GlobalStep {
+ public:
+  explicit SemanticStep(SemanticOptions options);
+
+  Status begin_identify(const GlobalStepContext& context) override;
+  Status observe(const DocBatch& batch) override;
+  Status finish_identify() override;
+  Status load_result(const std::string& result_dir) override;
+  std::string summary_json() const override { return summary_json_; }
+  std::string summary_text() const override { return summary_text_; }
+  std::string summary_html() const override { return summary_html_; }
+
+  const SemanticOptions& options() const { return options_; }
+  // The removal of `key`, when it must be dropped as a near-duplicate.
+  const SemanticRemoval* removal(uint64_t key) const;
+  // True when `key` had no usable embedding.
+  bool bad(uint64_t key) const;
+
+  // Tests: called once the clusters are on disk, before they are read back.
+  void set_after_spill(std::function<Status(const ClusterSpill&)> hook) {
+    after_spill_ = std::move(hook);
+  }
+
+  // Result file names in the result folder.
+  static constexpr const char* kTable = "duplicates.jsonl";
+  static constexpr const char* kBadTable = "bad_embeddings.jsonl";
+
+ private:
+  double field_value(const DocBatch& batch, size_t row) const;
+  Status write_summaries(const std::string& json, const std::string& run_json);
+
+  SemanticOptions options_;
+  EmbeddingReader reader_;
+  std::vector<std::string> field_path_;
+  GlobalStepContext context_;
+  std::unique_ptr<EmbeddingLog> log_;
+  std::atomic<uint64_t> observe_ns_{0};
+  std::vector<SemanticRemoval> removals_;  // sorted by key
+  std::vector<uint64_t> bad_;              // sorted
+  std::string summary_json_;
+  std::string summary_text_;
+  std::string summary_html_;
+  std::function<Status(const ClusterSpill&)> after_spill_;
+};
+
+}  // namespace winnow

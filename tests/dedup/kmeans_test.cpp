@@ -1,0 +1,84 @@
+// train_kmeans / assign_nearest: separated blobs are found; the result is bit-identical for
+// 1, 2 and 4 threads; max_points_per_centroid caps what the fit sees.
+#include "dedup/kmeans.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+namespace winnow {
+namespace {
+
+// `k` well-separated unit directions, `per` noisy unit points around each.
+std::vector<float> blobs(size_t k, size_t per, size_t d, std::vector<int>& truth) {
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  std::vector<float> centres(k * d);
+  for (float& v : centres) v = normal(rng);
+  std::vector<float> x;
+  for (size_t i = 0; i < k * per; ++i) {
+    size_t c = (i * 7919) % k;  // interleaved, so the input order is not by blob
+    truth.push_back(static_cast<int>(c));
+    double norm = 0;
+    std::vector<float> row(d);
+    for (size_t j = 0; j < d; ++j) {
+      row[j] = centres[c * d + j] + 0.05f * normal(rng);
+      norm += double{row[j]} * row[j];
+    }
+    for (float v : row) x.push_back(static_cast<float>(v / std::sqrt(norm)));
+  }
+  return x;
+}
+
+TEST(KMeans, FindsSeparatedBlobsTheSameForAnyThreadCount) {
+  // Three centroids per blob: random initialisation then never has to merge two blobs.
+  const size_t blob_count = 6, k = 18, per = 300, d = 24, n = blob_count * per;
+  std::vector<int> truth;
+  auto x = blobs(blob_count, per, d, truth);
+  std::vector<float> first_centroids;
+  std::vector<int64_t> first_labels;
+  for (int threads : {1, 2, 4}) {
+    KMeansOptions o;
+    o.clusters = k;
+    o.max_iter = 50;
+    o.seed = 11;
+    o.threads = threads;
+    auto fit = train_kmeans(x.data(), n, d, o);
+    ASSERT_TRUE(fit.is_ok()) << fit.status().message();
+    std::vector<int64_t> labels(n);
+    std::vector<float> score(n);
+    assign_nearest(x.data(), n, d, fit->centroids.data(), k, true, threads, labels.data(),
+                   score.data());
+    if (first_centroids.empty()) {
+      first_centroids = fit->centroids;
+      first_labels = labels;
+      // Every cluster holds points of one blob only.
+      std::map<int64_t, std::set<int>> blobs_of;
+      for (size_t i = 0; i < n; ++i) blobs_of[labels[i]].insert(truth[i]);
+      for (const auto& [cluster, found] : blobs_of) EXPECT_EQ(found.size(), 1u) << cluster;
+      EXPECT_LE(fit->iterations, 50);
+    } else {
+      EXPECT_EQ(fit->centroids, first_centroids) << threads << " threads";
+      EXPECT_EQ(labels, first_labels) << threads << " threads";
+    }
+  }
+}
+
+TEST(KMeans, MaxPointsPerCentroidCapsTheFit) {
+  std::vector<int> truth;
+  auto x = blobs(4, 500, 8, truth);
+  KMeansOptions o;
+  o.clusters = 4;
+  o.max_points_per_centroid = 50;
+  auto fit = train_kmeans(x.data(), 2000, 8, o);
+  ASSERT_TRUE(fit.is_ok());
+  EXPECT_EQ(fit->trained_on, 200u);
+  o.clusters = 3000;
+  EXPECT_FALSE(train_kmeans(x.data(), 2000, 8, o).is_ok());
+}
+
+}  // namespace
+}  // namespace winnow
