@@ -29,6 +29,8 @@ void register_builtin_stages(StageRegistry& registry) {
   // NeMo's tokenizer filters on a SentencePiece model.
   registry.add(token_count_spec());
   registry.add(tokenizer_fertility_spec());
+  // Neural and hashed embeddings (issue #13).
+  registry.add(embed_spec());
 }
 
 }  // namespace winnow
