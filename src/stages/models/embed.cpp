@@ -1,10 +1,12 @@
 // embed: annotates each kept document with a dense, L2-normalised vector (a float-vector field,
 // written as a JSON array). Without `model`, the built-in `hashed` embedder (models/
 // hashed_embedder.h): lexical features, no download, lexical rather than semantic similarity.
+// With `model: FOLDER`, a Hugging Face model exported to ONNX (models/onnx_text_embedder.h).
 #include <memory>
 #include <vector>
 
 #include "models/hashed_embedder.h"
+#include "models/onnx_text_embedder.h"
 #include "stages/builtin_stages.h"
 
 namespace winnow {
@@ -32,6 +34,74 @@ class HashedEmbedStage final : public Stage {
   std::string field_;
 };
 
+class ModelEmbedStage final : public Stage {
+ public:
+  ModelEmbedStage(std::unique_ptr<OnnxTextEmbedder> embedder, std::string field)
+      : embedder_(std::move(embedder)), field_(std::move(field)) {}
+
+  Status process(DocBatch& batch) override {
+    std::vector<std::string_view> texts;
+    std::vector<size_t> rows;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch.kept(i)) continue;
+      texts.push_back(batch.text(i));
+      rows.push_back(i);
+    }
+    AnnotationColumn& column = batch.annotation(field_, AnnotationType::kFloatVector);
+    if (texts.empty()) return Status::ok();
+    std::vector<float> vectors;
+    WINNOW_RETURN_IF_ERROR(embedder_->embed(texts, vectors));
+    const size_t dimensions = vectors.size() / texts.size();
+    for (size_t k = 0; k < rows.size(); ++k) {
+      column.set_vector(rows[k],
+                        std::span<const float>(vectors).subspan(k * dimensions, dimensions));
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::unique_ptr<OnnxTextEmbedder> embedder_;
+  std::string field_;
+};
+
+Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
+  OnnxTextEmbedderOptions options;
+  const std::string& pooling = p.get_string("pooling");
+  if (pooling == "mean") {
+    options.pooling = Pooling::kMean;
+  } else if (pooling == "cls") {
+    options.pooling = Pooling::kCls;
+  } else if (pooling == "model") {
+    options.pooling = Pooling::kModel;
+  } else {
+    return p.error("pooling", "must be mean, cls or model");
+  }
+  int64_t max_tokens = p.get_int("max_tokens");
+  if (max_tokens < 0 || max_tokens == 1 || max_tokens == 2) {
+    return p.error("max_tokens", "must be 0 (the model's) or at least 3");
+  }
+  options.max_tokens = static_cast<size_t>(max_tokens);
+  const std::string& batching = p.get_string("batching");
+  if (batching != "length" && batching != "fixed") {
+    return p.error("batching", "must be length or fixed");
+  }
+  options.batching.by_length = batching == "length";
+  int64_t batch_size = p.get_int("batch_size"), batch_tokens = p.get_int("batch_tokens");
+  if (batch_size < 1) return p.error("batch_size", "must be at least 1");
+  if (batch_tokens < 1) return p.error("batch_tokens", "must be at least 1");
+  options.batching.max_batch_size = static_cast<size_t>(batch_size);
+  options.batching.max_batch_tokens = static_cast<size_t>(batch_tokens);
+  const std::string& device = p.get_string("device");
+  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
+  options.session.gpu = device == "cuda";
+  // One intra-op thread: the stage's declared CPU per worker; more workers share the session.
+  options.session.intra_op_threads = 1;
+  auto embedder = OnnxTextEmbedder::load(p.get_string("model"), options);
+  if (!embedder.is_ok()) return p.error("model", embedder.status().message());
+  return std::unique_ptr<Stage>(
+      new ModelEmbedStage(std::move(embedder).value(), p.get_string("field")));
+}
+
 }  // namespace
 
 StageSpec embed_spec() {
@@ -39,11 +109,28 @@ StageSpec embed_spec() {
       "embed",
       "Annotates each document with an L2-normalised embedding (a JSON array of floats). "
       "Default: the built-in hashed embedder (word and character n-grams, sublinear TF, seeded "
-      "sparse random projection): lexical, not semantic, similarity, and no model to download.",
+      "sparse random projection): lexical, not semantic, similarity, and no model to download. "
+      "With `model`, a Hugging Face model folder exported to ONNX.",
       {
           {"field", ParamType::kString, "embedding", "field the vector is written to"},
-          {"embedder", ParamType::kString, "hashed", "hashed (built in, needs no model file)"},
-          {"dimensions", ParamType::kInt, "384", "length of the hashed embedder's vectors"},
+          {"model", ParamType::kString, "",
+           "a model folder (model.onnx, tokenizer.json with a WordPiece model, config.json); "
+           "empty: the built-in hashed embedder"},
+          {"pooling", ParamType::kString, "mean",
+           "model: mean (over real tokens), cls (first token) or model (the model's own "
+           "[batch, hidden] output)"},
+          {"max_tokens", ParamType::kInt, "0",
+           "model: tokens per document, special tokens included (0: tokenizer.json's "
+           "truncation, else config.json's max_position_embeddings)"},
+          {"batching", ParamType::kString, "length",
+           "model: length (sort by token count, batches under batch_tokens) or fixed (input "
+           "order, batch_size rows)"},
+          {"batch_size", ParamType::kInt, "64", "model: rows per batch at most"},
+          {"batch_tokens", ParamType::kInt, "8192",
+           "model, length batching: rows x longest row per batch at most"},
+          {"device", ParamType::kString, "cpu",
+           "model: cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+          {"dimensions", ParamType::kInt, "384", "hashed: length of the vectors"},
           {"word_ngrams", ParamType::kInt, "2",
            "hashed: longest word n-gram used as a feature (1: words only; 0: none)"},
           {"char_ngram", ParamType::kInt, "4",
@@ -53,9 +140,7 @@ StageSpec embed_spec() {
            "only between runs with the same seed and dimensions)"},
       },
       [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<Stage>> {
-        if (p.get_string("embedder") != "hashed") {
-          return p.error("embedder", "must be 'hashed'");
-        }
+        if (!p.get_string("model").empty()) return make_model_stage(p);
         HashedEmbedderOptions options;
         int64_t dimensions = p.get_int("dimensions");
         if (dimensions < 1 || dimensions > HashedEmbedder::kMaxDimensions) {

@@ -48,7 +48,6 @@ TEST(EmbedStage, BadParametersAreErrors) {
   for (const auto& [key, value, message] :
        std::vector<std::tuple<std::string, StageParams::Value, std::string>>{
            {"dimensions", int64_t(0), "between 1 and 8192"},
-           {"embedder", std::string("word2vec"), "must be 'hashed'"},
            {"char_ngram", int64_t(-1), "between 0 and 16"},
            {"word_ngrams", int64_t(9), "between 0 and 8"}}) {
     auto stage = build_stage(embed_spec(), {{key, value}}, context);
