@@ -67,6 +67,15 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
 
   // The output the pooling reads: a named one first, else the first of the right rank.
   const size_t rank = options.pooling == Pooling::kModel ? 2 : 3;
+  if (!options.output.empty()) {
+    const OnnxTensorInfo* t = s.find_output(options.output);
+    if (t == nullptr || t->element_type != "float" || t->shape.size() != rank) {
+      return Status::errorf(
+          "ONNX model '{}/model.onnx' has no float output {} of rank {}; its outputs are: {}",
+          folder, options.output, rank, describe(s.outputs()));
+    }
+    embedder->output_ = options.output;
+  }
   const char* preferred[] = {"last_hidden_state", "token_embeddings"};
   const char* preferred_pooled[] = {"sentence_embedding", "pooler_output"};
   for (const char* name : rank == 3 ? preferred : preferred_pooled) {
@@ -174,7 +183,7 @@ Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
       }
       double norm = 0;
       for (size_t h = 0; h < dimensions; ++h) norm += double(target[h]) * target[h];
-      if (norm > 0) {
+      if (options_.normalize && norm > 0) {
         const double inverse = 1.0 / std::sqrt(norm);
         for (size_t h = 0; h < dimensions; ++h) target[h] = static_cast<float>(target[h] * inverse);
       }

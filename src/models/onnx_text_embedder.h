@@ -9,6 +9,9 @@
 // [batch, hidden] output the model computes itself, such as sentence_embedding or
 // pooler_output). The model's inputs and outputs are checked against what the pooling needs
 // when it is loaded, so a mismatched model fails before any document is read.
+//
+// A sequence classifier runs the same way: pooling `model` on its `logits` output, not
+// normalised (`output` and `normalize` below).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -30,6 +33,8 @@ struct OnnxTextEmbedderOptions {
   size_t max_tokens = 0;  // special tokens included; 0: tokenizer.json's, else config.json's
   BatchPlanOptions batching;
   OnnxSessionOptions session;
+  std::string output;     // the output to read (empty: chosen by name and rank, see above)
+  bool normalize = true;  // L2-normalise each row
 };
 
 class OnnxTextEmbedder {

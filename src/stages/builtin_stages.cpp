@@ -31,6 +31,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(tokenizer_fertility_spec());
   // Neural and hashed embeddings (issue #13).
   registry.add(embed_spec());
+  registry.add(classify_spec());
 }
 
 }  // namespace winnow

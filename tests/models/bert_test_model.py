@@ -5,7 +5,7 @@ and numpy).
 
   bert_test_model.py build DIR [--seed S] [--vocab V] [--hidden H] [--heads A] [--layers L]
       [--max-positions P] [--no-token-types] [--head none|pooler|classifier|regression]
-      [--labels N] [--input-ids-name NAME] [--int32]
+      [--labels N] [--logit-shift S1,S2,...] [--input-ids-name NAME] [--int32]
     writes DIR/model.onnx, DIR/config.json and DIR/weights.npz (the weights the reference reads).
     Inputs: input_ids, attention_mask (and token_type_ids) [batch, sequence] int64. Outputs:
     last_hidden_state [batch, sequence, H]; with --head pooler also sentence_embedding
@@ -55,8 +55,13 @@ def make_weights(args):
         weights["pool_b"] = w(h, scale=0.1)
     if args.head in ("classifier", "regression"):
         n = args.labels if args.head == "classifier" else 1
-        weights["cls_w"] = w(h, n, scale=1.0)
-        weights["cls_b"] = w(n, scale=0.5)
+        # Spread enough that documents get different labels, and regression scores around the
+        # middle of FineWeb-Edu's 0-5 scale.
+        weights["cls_w"] = w(h, n, scale=2.0)
+        weights["cls_b"] = w(n, scale=0.1) + (2.5 if args.head == "regression" else 0.0)
+        if args.logit_shift:
+            weights["cls_b"] += np.array([float(x) for x in args.logit_shift.split(",")],
+                                         dtype=np.float32)
     return weights
 
 
@@ -92,6 +97,8 @@ def build(args):
     const("neg_big", -10000.0)
     const("scale", 1.0 / np.sqrt(d))
     const("axes_1_2", [1, 2], np.int64)
+    const("axis_1", [1], np.int64)
+    const("axis_2", [2], np.int64)
     const("i0", 0, np.int64)
     const("i1", 1, np.int64)
     const("shape_split", [0, 0, a, d], np.int64)
@@ -148,7 +155,14 @@ def build(args):
     outputs = [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
                                              ["batch", "sequence", h])]
     if args.head != "none":
-        first = node("Gather", [x, "i0"], axis=1)
+        if args.head == "pooler":
+            first = node("Gather", [x, "i0"], axis=1)
+        else:
+            # Classifier heads read the masked mean of the states (more spread between
+            # documents than the first token of a random model).
+            weights = node("Unsqueeze", [mask_f, "axis_2"])
+            total = node("ReduceSum", [node("Mul", [x, weights]), "axis_1"], keepdims=0)
+            first = node("Div", [total, node("ReduceSum", [mask_f, "axis_1"], keepdims=1)])
         pooled = node("Tanh", [dense(first, "pool_w", "pool_b")])
         if args.head == "pooler":
             nodes.append(helper.make_node("Identity", [pooled], ["sentence_embedding"]))
@@ -219,7 +233,8 @@ def forward(weights, ids, layers, heads, token_types):
     if "pool_w" in w:
         out["pooler"] = np.tanh(x[0] @ w["pool_w"] + w["pool_b"])
     if "cls_w" in w:
-        out["logits"] = out["pooler"] @ w["cls_w"] + w["cls_b"]
+        pooled = np.tanh(out["mean"] @ w["pool_w"] + w["pool_b"])
+        out["logits"] = pooled @ w["cls_w"] + w["cls_b"]
         del out["pooler"]
     return out
 
@@ -254,6 +269,8 @@ def main():
     b.add_argument("--no-token-types", action="store_true")
     b.add_argument("--head", default="none", choices=["none", "pooler", "classifier", "regression"])
     b.add_argument("--labels", type=int, default=3)
+    b.add_argument("--logit-shift", default="",
+                   help="added to the head's biases (tests centre the outputs on their texts)")
     b.add_argument("--input-ids-name", default="input_ids")
     b.add_argument("--int32", action="store_true")
     r = sub.add_parser("reference")

@@ -8,6 +8,7 @@
 #include "models/hashed_embedder.h"
 #include "models/onnx_text_embedder.h"
 #include "stages/builtin_stages.h"
+#include "stages/models/onnx_model_params.h"
 
 namespace winnow {
 
@@ -76,26 +77,7 @@ Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
   } else {
     return p.error("pooling", "must be mean, cls or model");
   }
-  int64_t max_tokens = p.get_int("max_tokens");
-  if (max_tokens < 0 || max_tokens == 1 || max_tokens == 2) {
-    return p.error("max_tokens", "must be 0 (the model's) or at least 3");
-  }
-  options.max_tokens = static_cast<size_t>(max_tokens);
-  const std::string& batching = p.get_string("batching");
-  if (batching != "length" && batching != "fixed") {
-    return p.error("batching", "must be length or fixed");
-  }
-  options.batching.by_length = batching == "length";
-  int64_t batch_size = p.get_int("batch_size"), batch_tokens = p.get_int("batch_tokens");
-  if (batch_size < 1) return p.error("batch_size", "must be at least 1");
-  if (batch_tokens < 1) return p.error("batch_tokens", "must be at least 1");
-  options.batching.max_batch_size = static_cast<size_t>(batch_size);
-  options.batching.max_batch_tokens = static_cast<size_t>(batch_tokens);
-  const std::string& device = p.get_string("device");
-  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
-  options.session.gpu = device == "cuda";
-  // One intra-op thread: the stage's declared CPU per worker; more workers share the session.
-  options.session.intra_op_threads = 1;
+  if (auto error = read_onnx_model_params(p, options)) return *error;
   auto embedder = OnnxTextEmbedder::load(p.get_string("model"), options);
   if (!embedder.is_ok()) return p.error("model", embedder.status().message());
   return std::unique_ptr<Stage>(
@@ -105,7 +87,7 @@ Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
 }  // namespace
 
 StageSpec embed_spec() {
-  return {
+  StageSpec spec{
       "embed",
       "Annotates each document with an L2-normalised embedding (a JSON array of floats). "
       "Default: the built-in hashed embedder (word and character n-grams, sublinear TF, seeded "
@@ -119,17 +101,6 @@ StageSpec embed_spec() {
           {"pooling", ParamType::kString, "mean",
            "model: mean (over real tokens), cls (first token) or model (the model's own "
            "[batch, hidden] output)"},
-          {"max_tokens", ParamType::kInt, "0",
-           "model: tokens per document, special tokens included (0: tokenizer.json's "
-           "truncation, else config.json's max_position_embeddings)"},
-          {"batching", ParamType::kString, "length",
-           "model: length (sort by token count, batches under batch_tokens) or fixed (input "
-           "order, batch_size rows)"},
-          {"batch_size", ParamType::kInt, "64", "model: rows per batch at most"},
-          {"batch_tokens", ParamType::kInt, "8192",
-           "model, length batching: rows x longest row per batch at most"},
-          {"device", ParamType::kString, "cpu",
-           "model: cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
           {"dimensions", ParamType::kInt, "384", "hashed: length of the vectors"},
           {"word_ngrams", ParamType::kInt, "2",
            "hashed: longest word n-gram used as a feature (1: words only; 0: none)"},
@@ -165,6 +136,10 @@ StageSpec embed_spec() {
         return std::unique_ptr<Stage>(new HashedEmbedStage(options, p.get_string("field")));
       },
   };
+  // After `pooling`, so the model's parameters stay together in the reference.
+  auto shared = onnx_model_params("model: ");
+  spec.params.insert(spec.params.begin() + 3, shared.begin(), shared.end());
+  return spec;
 }
 
 }  // namespace winnow
