@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "models/shared_model_cache.h"
 
@@ -350,6 +351,13 @@ void WordPieceTokenizer::encode_normalized_span(std::string_view text,
     }
   }
   flush(normalized.size());
+}
+
+size_t WordPieceTokenizer::count(std::string_view text) const {
+  thread_local std::vector<int64_t> ids;
+  ids.clear();
+  encode(text, ids, std::numeric_limits<size_t>::max());
+  return ids.size();
 }
 
 void WordPieceTokenizer::encode(std::string_view text, std::vector<int64_t>& ids,

@@ -43,6 +43,10 @@ class WordPieceTokenizer {
   // tokens in all (0: the tokenizer.json's own truncation, if any).
   void encode(std::string_view text, std::vector<int64_t>& ids, size_t max_length = 0) const;
 
+  // Tokens of `text` as encode() gives them but never truncated (what a token count filter
+  // counts: HF's encode without truncation, special tokens included).
+  size_t count(std::string_view text) const;
+
   // The truncation length tokenizer.json sets (0: none).
   size_t max_length() const { return max_length_; }
   int64_t pad_id() const { return pad_id_; }

@@ -42,6 +42,9 @@ struct Case {
   WordPieceConfig config;
 };
 
+// Test names and failure messages show the configuration's name, not its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class WordPieceVsHf : public ::testing::TestWithParam<Case> {
  protected:
   static void SetUpTestSuite() {
