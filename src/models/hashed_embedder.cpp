@@ -70,8 +70,12 @@ struct Scratch {
     if (touched[family].size() < most_features) touched[family].resize(most_features);
     touched_count[family] = 0;
   }
-  void count(int family, uint64_t hash) {
-    uint32_t bucket = static_cast<uint32_t>(hash >> (64 - HashedEmbedder::kBucketBits));
+  std::vector<uint32_t> gram_buckets;  // the character n-grams' buckets, before counting
+  static uint32_t bucket_of(uint64_t hash) {
+    return static_cast<uint32_t>(hash >> (64 - HashedEmbedder::kBucketBits));
+  }
+  void count(int family, uint64_t hash) { count_bucket(family, bucket_of(hash)); }
+  void count_bucket(int family, uint32_t bucket) {
     uint16_t& c = counts[family * kBuckets + bucket];
     touched[family][touched_count[family]] = bucket;
     touched_count[family] += c == 0;
@@ -153,9 +157,17 @@ void HashedEmbedder::embed(std::string_view text, std::span<float> out) const {
       }
       i += k;
       window[filled & 15] = packed;
-      if (++filled >= n) s.count(1, gram_hash(n));
+      if (++filled >= n) {
+        // Hashed first and counted after, with the count's cache line fetched meanwhile: the
+        // counts are mostly cache misses, and this lets them overlap.
+        uint32_t bucket = Scratch::bucket_of(gram_hash(n));
+        __builtin_prefetch(&s.counts[kBuckets + bucket], 1);
+        s.gram_buckets.push_back(bucket);
+      }
     }
-    if (filled < n) s.count(1, gram_hash(filled));  // a text shorter than one n-gram: itself
+    if (filled < n) s.gram_buckets.push_back(Scratch::bucket_of(gram_hash(filled)));
+    for (uint32_t bucket : s.gram_buckets) s.count_bucket(1, bucket);
+    s.gram_buckets.clear();
   }
 
   // Sublinear TF per bucket, each family scaled to unit norm, projected sparsely: one 64-bit
