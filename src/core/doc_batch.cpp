@@ -19,6 +19,9 @@ AnnotationColumn::AnnotationColumn(std::string name, AnnotationType type, size_t
     case AnnotationType::kString:
       strings_.assign(rows, std::string());
       break;
+    case AnnotationType::kFloatVector:
+      vector_spans_.assign(rows, VectorSpan{});
+      break;
   }
 }
 
@@ -32,6 +35,12 @@ void AnnotationColumn::set_int(size_t row, int64_t value) {
 }
 void AnnotationColumn::set_string(size_t row, std::string_view value) {
   strings_[row].assign(value);
+  present_[row] = 1;
+}
+
+void AnnotationColumn::set_vector(size_t row, std::span<const float> values) {
+  vector_spans_[row] = {vector_values_.size(), values.size()};
+  vector_values_.insert(vector_values_.end(), values.begin(), values.end());
   present_[row] = 1;
 }
 

@@ -13,6 +13,7 @@
 // (core/row_builder.h).
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,7 +45,8 @@ struct RowLineage {
 // in SIMD blocks (simdjson) can parse a record in place.
 inline constexpr size_t kRecordPadding = 64;
 
-enum class AnnotationType : uint8_t { kFloat, kInt, kString };
+// kFloatVector: a vector of floats per row (an embedding), written as a JSON array of numbers.
+enum class AnnotationType : uint8_t { kFloat, kInt, kString, kFloatVector };
 
 // A typed column a stage adds; documents it did not set have no value and write no field.
 class AnnotationColumn {
@@ -58,9 +60,15 @@ class AnnotationColumn {
   void set_float(size_t row, double value);
   void set_int(size_t row, int64_t value);
   void set_string(size_t row, std::string_view value);
+  // Copies `values`; rows of one column may hold vectors of different lengths.
+  void set_vector(size_t row, std::span<const float> values);
   double float_at(size_t row) const { return floats_[row]; }
   int64_t int_at(size_t row) const { return ints_[row]; }
   const std::string& string_at(size_t row) const { return strings_[row]; }
+  // Valid until the column is next changed.
+  std::span<const float> vector_at(size_t row) const {
+    return {vector_values_.data() + vector_spans_[row].offset, vector_spans_[row].length};
+  }
 
  private:
   std::string name_;
@@ -69,6 +77,14 @@ class AnnotationColumn {
   std::vector<double> floats_;
   std::vector<int64_t> ints_;
   std::vector<std::string> strings_;
+  // All rows' vectors in one buffer (one allocation for a batch of embeddings, not one per
+  // row); a row set twice leaves its old values unreferenced there.
+  struct VectorSpan {
+    size_t offset = 0;
+    size_t length = 0;
+  };
+  std::vector<float> vector_values_;
+  std::vector<VectorSpan> vector_spans_;
 };
 
 // Derived per-document data (segmentation: words, lines, n-grams...) that several stages of a

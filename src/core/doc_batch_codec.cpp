@@ -5,13 +5,15 @@
 // skipped_records, source_rows u64; rows u64, then per row: key u64, line u64, flags u8, reason
 // u16, score f64, lineage (parent u64, origin u16, depth u8, kind u8, index u32), id and text
 // (u64 length + bytes), the record (u64: 0 and then its bytes, or 1 + the earlier row whose
-// record it shares, as a fan-out's children share their parent's), a payload (u8 present; then media type, bytes, path, byte range,
-// time span); annotation columns u64, each: name, type u8, per row present u8 (+ value);
-// errors u64, each: kind u8, line u64, byte_offset u64, message, excerpt. Integrity is the
-// caller's: the pipeline stores each batch with a checksum.
+// record it shares, as a fan-out's children share their parent's), a payload (u8 present; then
+// media type, bytes, path, byte range, time span); annotation columns u64, each: name, type u8, per
+// row present u8 (+ value; a vector: u64 count + f32 each); errors u64, each: kind u8, line u64,
+// byte_offset u64, message, excerpt. Integrity is the caller's: the pipeline stores each batch with
+// a checksum.
 #include <cstring>
 #include <limits>
 #include <map>
+#include <span>
 #include <utility>
 
 #include "core/doc_batch.h"
@@ -35,6 +37,10 @@ class Writer {
     put<uint64_t>(bytes.size());
     out_.append(bytes);
   }
+  void put_floats(std::span<const float> values) {
+    put<uint64_t>(values.size());
+    out_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  }
 
  private:
   std::string& out_;
@@ -55,6 +61,14 @@ class Reader {
     if (!get(n) || in_.size() < n) return fail();
     bytes = in_.substr(0, n);
     in_.remove_prefix(n);
+    return true;
+  }
+  bool get_floats(std::vector<float>& values) {
+    uint64_t n = 0;
+    if (!get(n) || in_.size() / sizeof(float) < n) return fail();
+    values.resize(n);
+    std::memcpy(values.data(), in_.data(), n * sizeof(float));
+    in_.remove_prefix(n * sizeof(float));
     return true;
   }
   bool ok() const { return ok_; }
@@ -153,6 +167,9 @@ void DocBatch::serialize(std::string& out) const {
         case AnnotationType::kString:
           w.put_bytes(column->string_at(i));
           break;
+        case AnnotationType::kFloatVector:
+          w.put_floats(column->vector_at(i));
+          break;
       }
     }
   }
@@ -245,7 +262,8 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
   for (uint64_t c = 0; c < columns; ++c) {
     std::string_view name;
     uint8_t type = 0;
-    if (!r.get_bytes(name) || !r.get(type) || type > static_cast<uint8_t>(AnnotationType::kString)) {
+    if (!r.get_bytes(name) || !r.get(type) ||
+        type > static_cast<uint8_t>(AnnotationType::kFloatVector)) {
       return damaged("annotation column");
     }
     AnnotationColumn& column = batch->annotation(name, static_cast<AnnotationType>(type));
@@ -256,6 +274,7 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
       double f;
       int64_t n;
       std::string_view text;
+      std::vector<float> vector;
       switch (column.type()) {
         case AnnotationType::kFloat:
           if (!r.get(f)) return damaged("annotation value");
@@ -268,6 +287,10 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
         case AnnotationType::kString:
           if (!r.get_bytes(text)) return damaged("annotation value");
           column.set_string(i, text);
+          break;
+        case AnnotationType::kFloatVector:
+          if (!r.get_floats(vector)) return damaged("annotation value");
+          column.set_vector(i, vector);
           break;
       }
     }

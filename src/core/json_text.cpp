@@ -62,6 +62,28 @@ void append_json_number(std::string& out, double value) {
   out.append(buffer, end);
 }
 
+void append_json_float_array(std::string& out, std::span<const float> values) {
+  out.push_back('[');
+  char buffer[32];
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    float value = values[i];
+    if (!std::isfinite(value)) {
+      out += "null";
+      continue;
+    }
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), value).ptr;
+    // As for doubles: a bare integer beyond 64 bits is rejected by strict parsers.
+    if (std::fabs(value) >= 0x1p63f &&
+        std::string_view(buffer, end - buffer).find_first_of(".e") == std::string_view::npos) {
+      end =
+          std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific).ptr;
+    }
+    out.append(buffer, end);
+  }
+  out.push_back(']');
+}
+
 void JsonWriter::newline() {
   if (!pretty_) return;
   out_.push_back('\n');

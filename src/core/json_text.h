@@ -2,6 +2,7 @@
 // Writing JSON: string escaping for documents, and a small writer for reports (stats.json,
 // completion markers, error records). Documents themselves are written from raw bytes.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,10 @@ void append_json_string(std::string& out, std::string_view utf8);
 
 // Appends a double the way JSON wants it: shortest round-trip form, null for NaN/inf.
 void append_json_number(std::string& out, double value);
+
+// Appends floats as a JSON array, each in the shortest form that reads back as the same float
+// (not the double's digits: 0.1f is written 0.1, not 0.10000000149011612); null for NaN/inf.
+void append_json_float_array(std::string& out, std::span<const float> values);
 
 class JsonWriter {
  public:

@@ -109,6 +109,9 @@ void RowBuilder::finish() {
         case AnnotationType::kString:
           rebuilt->set_string(r, column->string_at(from));
           break;
+        case AnnotationType::kFloatVector:
+          rebuilt->set_vector(r, column->vector_at(from));
+          break;
       }
     }
     column = std::move(rebuilt);

@@ -25,6 +25,9 @@ void append_annotation(std::string& out, const AnnotationColumn& column, size_t 
     case AnnotationType::kString:
       append_json_string(out, column.string_at(i));
       break;
+    case AnnotationType::kFloatVector:
+      append_json_float_array(out, column.vector_at(i));
+      break;
   }
 }
 

@@ -30,6 +30,9 @@ void register_builtin_stages(StageRegistry& registry) {
   // NeMo's tokenizer filters on a SentencePiece model.
   registry.add(token_count_spec());
   registry.add(tokenizer_fertility_spec());
+  // Neural and hashed embeddings (issue #13).
+  registry.add(embed_spec());
+  registry.add(classify_spec());
 }
 
 }  // namespace winnow

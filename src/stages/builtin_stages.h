@@ -21,6 +21,8 @@ StageSpec fasttext_quality_spec();
 StageSpec html_extract_spec();
 StageSpec token_count_spec();          // tokenizer_filters.cpp
 StageSpec tokenizer_fertility_spec();  // tokenizer_filters.cpp
+StageSpec embed_spec();
+StageSpec classify_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

@@ -35,6 +35,9 @@ std::unique_ptr<DocBatch> rich_batch(ReasonTable& reasons) {
   batch->annotation("score", AnnotationType::kFloat).set_float(0, 1.5);
   batch->annotation("n", AnnotationType::kInt).set_int(2, -9);
   batch->annotation("lang", AnnotationType::kString).set_string(0, "en");
+  const float embedding[] = {0.5f, -1.25f, 3e-8f};
+  batch->annotation("embedding", AnnotationType::kFloatVector).set_vector(0, embedding);
+  batch->annotation("embedding", AnnotationType::kFloatVector).set_vector(2, {});
   RowBuilder rows(*batch);
   rows.carry_as(0, split);
   rows.add_child(0, 0, split, batch->text(0).substr(0, 5));
@@ -91,6 +94,16 @@ TEST(DocBatchCodec, ABatchComesBackWhole) {
   EXPECT_EQ(b.find_annotation("score")->float_at(1), 1.5);  // inherited by the child
   EXPECT_EQ(b.find_annotation("n")->int_at(4), -9);
   EXPECT_FALSE(b.find_annotation("lang")->has(3));
+  const AnnotationColumn& embedding = *b.find_annotation("embedding");
+  EXPECT_EQ(embedding.type(), AnnotationType::kFloatVector);
+  for (size_t row : {0, 1, 2}) {  // the parent's vector, inherited by both children
+    ASSERT_TRUE(embedding.has(row));
+    EXPECT_EQ(std::vector<float>(embedding.vector_at(row).begin(), embedding.vector_at(row).end()),
+              (std::vector<float>{0.5f, -1.25f, 3e-8f}));
+  }
+  EXPECT_FALSE(embedding.has(3));
+  ASSERT_TRUE(embedding.has(4));  // an empty vector is a value
+  EXPECT_TRUE(embedding.vector_at(4).empty());
   ASSERT_EQ(b.errors.size(), 1u);
   EXPECT_EQ(b.errors[0].message, "f.jsonl:9: bad");
   EXPECT_EQ(b.errors[0].excerpt, "\xff{oops");

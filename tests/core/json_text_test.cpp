@@ -121,6 +121,48 @@ TEST(JsonText, LargeDoublesStayReadable) {
   EXPECT_EQ(number(123456789012345680.0), "123456789012345680");
 }
 
+std::string float_array(std::vector<float> values) {
+  std::string out;
+  append_json_float_array(out, values);
+  return out;
+}
+
+TEST(JsonText, FloatArrays) {
+  EXPECT_EQ(float_array({}), "[]");
+  EXPECT_EQ(float_array({0.1f}), "[0.1]");
+  EXPECT_EQ(float_array({1.0f, -0.5f, std::numeric_limits<float>::quiet_NaN(),
+                         std::numeric_limits<float>::infinity()}),
+            "[1,-0.5,null,null]");
+}
+
+// Every finite float reads back (as a double, rounded to float) as itself, and large ones keep
+// an exponent or a point so strict parsers take them.
+TEST(JsonText, FloatArraysRoundTripExactly) {
+  std::mt19937 rng(9);
+  std::vector<float> values;
+  while (values.size() < 2000) {
+    uint32_t bits = rng();
+    float v;
+    std::memcpy(&v, &bits, sizeof(v));
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  values.push_back(1.8446744e19f);
+  values.push_back(std::numeric_limits<float>::max());
+  values.push_back(std::numeric_limits<float>::denorm_min());
+  std::string json = float_array(values);
+  simdjson::dom::parser parser;
+  simdjson::dom::array array;
+  ASSERT_FALSE(parser.parse(json).get(array));
+  size_t i = 0;
+  for (auto element : array) {
+    double back = 0;
+    ASSERT_FALSE(element.get(back)) << i;
+    ASSERT_EQ(static_cast<float>(back), values[i]) << i;
+    ++i;
+  }
+  EXPECT_EQ(i, values.size());
+}
+
 TEST(JsonWriter, CompactNesting) {
   JsonWriter w(false);
   w.begin_object();

@@ -190,6 +190,29 @@ TEST(JsonlEncoder, NonFiniteFloatAnnotationIsNull) {
   EXPECT_EQ(m[3], (std::pair<std::string, std::string>{"inf", "null"}));
 }
 
+// An embedding is written as an array of the floats' shortest round-trip forms, so reading
+// the output back as float32 gives the very same vector.
+TEST(JsonlEncoder, FloatVectorAnnotationIsAJsonArray) {
+  auto batch = parsed_batch({"{\"id\":0,\"text\":\"x\"}", "{\"id\":1,\"text\":\"y\"}"});
+  const std::vector<float> vector = {0.1f, -2.0f, 1e-30f, 3.4028235e38f, 0.0f, 0.33333334f};
+  AnnotationColumn& column = batch->annotation("embedding", AnnotationType::kFloatVector);
+  column.set_vector(0, vector);
+  column.set_vector(1, {});
+  ReasonTable reasons;
+  JsonlEncoder(EncodeOptions{}, reasons).encode(*batch, "in.jsonl");
+  std::vector<std::string> lines = json_lines(batch->encoded_kept);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "{\"id\":0,\"text\":\"x\",\"embedding\":[0.1,-2,1e-30,3.4028235e+38,0,0.33333334]}");
+  EXPECT_EQ(lines[1], "{\"id\":1,\"text\":\"y\",\"embedding\":[]}");
+  simdjson::dom::parser parser;
+  simdjson::dom::array array;
+  ASSERT_FALSE(parser.parse(lines[0])["embedding"].get(array));
+  std::vector<float> back;
+  for (auto value : array) back.push_back(static_cast<float>(value.get_double().value()));
+  EXPECT_EQ(back, vector);
+}
+
 TEST(JsonlEncoder, AnnotationReplacesAFieldOfTheSameName) {
   auto batch = parsed_batch({"{\"lang\":\"xx\",\"text\":\"hello\",\"n\":7,\"id\":\"q\"}"});
   batch->annotation("lang", AnnotationType::kString).set_string(0, "en");

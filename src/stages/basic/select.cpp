@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/json_text.h"
 #include "stages/builtin_stages.h"
 
 namespace winnow {
@@ -88,6 +89,12 @@ class SelectStage final : public Stage {
         return FieldValue{std::to_string(column.int_at(i)), static_cast<double>(column.int_at(i))};
       case AnnotationType::kString:
         return FieldValue{column.string_at(i), std::nullopt};
+      case AnnotationType::kFloatVector: {
+        // Compared as its JSON text, as a vector field read from the record would be.
+        std::string text;
+        append_json_float_array(text, column.vector_at(i));
+        return FieldValue{std::move(text), std::nullopt};
+      }
     }
     return std::nullopt;
   }

@@ -1,0 +1,300 @@
+#include "models/onnx_session.h"
+
+#include <fmt/format.h>
+#include <onnxruntime_c_api.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace winnow {
+
+namespace {
+
+// The C API table of the version these headers declare; the library answers for every version
+// up to its own, so a newer ORT (ONNXRUNTIME_ROOT) works too.
+const OrtApi* api() {
+  static const OrtApi* table = OrtGetApiBase()->GetApi(ORT_API_VERSION);
+  return table;
+}
+
+// Takes ownership of an OrtStatus: empty when it was null (success), else ORT's message.
+std::string consume(OrtStatus* status) {
+  if (status == nullptr) return {};
+  std::string message = api()->GetErrorMessage(status);
+  api()->ReleaseStatus(status);
+  return message.empty() ? "unknown ONNX Runtime error" : message;
+}
+
+// One environment per process (ORT allows only one), created on first use. Errors only: ORT's
+// warnings about graph rewrites would be noise in a run's output.
+OrtEnv* environment(std::string& error) {
+  static OrtEnv* env = nullptr;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (api() == nullptr) {
+      failure = fmt::format("the ONNX Runtime library ({}) lacks C API version {}",
+                            OrtGetApiBase()->GetVersionString(), ORT_API_VERSION);
+      return;
+    }
+    failure = consume(api()->CreateEnv(ORT_LOGGING_LEVEL_ERROR, "winnow", &env));
+  });
+  error = failure;
+  return env;
+}
+
+std::string element_type_name(ONNXTensorElementDataType type) {
+  switch (type) {
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT:
+      return "float";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16:
+      return "float16";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_DOUBLE:
+      return "double";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64:
+      return "int64";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32:
+      return "int32";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_BOOL:
+      return "bool";
+    default:
+      return fmt::format("type {}", static_cast<int>(type));
+  }
+}
+
+// Describes a type info (null: not a tensor).
+std::string describe_tensor(const OrtTypeInfo* type_info, OnnxTensorInfo& info) {
+  const OrtTensorTypeAndShapeInfo* tensor = nullptr;
+  std::string error = consume(api()->CastTypeInfoToTensorInfo(type_info, &tensor));
+  if (!error.empty()) return error;
+  if (tensor == nullptr) {
+    info.element_type = "not a tensor";
+    return {};
+  }
+  ONNXTensorElementDataType type;
+  size_t rank = 0;
+  error = consume(api()->GetTensorElementType(tensor, &type));
+  if (error.empty()) error = consume(api()->GetDimensionsCount(tensor, &rank));
+  info.shape.assign(rank, 0);
+  if (error.empty()) error = consume(api()->GetDimensions(tensor, info.shape.data(), rank));
+  info.element_type = element_type_name(type);
+  return error;
+}
+
+}  // namespace
+
+struct OnnxSession::Handles {
+  OrtSession* session = nullptr;
+  OrtMemoryInfo* memory = nullptr;
+  ~Handles() {
+    if (session) api()->ReleaseSession(session);
+    if (memory) api()->ReleaseMemoryInfo(memory);
+  }
+};
+
+OnnxSession::~OnnxSession() = default;
+
+std::string OnnxSession::runtime_version() { return OrtGetApiBase()->GetVersionString(); }
+
+bool OnnxSession::has_cuda() {
+  if (api() == nullptr) return false;
+  char** providers = nullptr;
+  int count = 0;
+  if (!consume(api()->GetAvailableProviders(&providers, &count)).empty()) return false;
+  bool found = false;
+  for (int i = 0; i < count; ++i)
+    found |= std::string_view(providers[i]) == "CUDAExecutionProvider";
+  consume(api()->ReleaseAvailableProviders(providers, count));
+  return found;
+}
+
+Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& path,
+                                                             const OnnxSessionOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Status::errorf("ONNX model '{}' does not exist or is not a file", path);
+  }
+  std::string canonical = std::filesystem::canonical(path, ec).string();
+  if (ec) canonical = path;
+  std::string key = fmt::format("{}|{}|{}|{}", canonical, options.intra_op_threads, options.gpu,
+                                options.gpu_device);
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const OnnxSession>> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto shared = loaded[key].lock()) return shared;
+
+  std::string error;
+  OrtEnv* env = environment(error);
+  if (env == nullptr) return Status::errorf("ONNX model '{}': {}", path, error);
+  if (options.gpu && !has_cuda()) {
+    return Status::errorf(
+        "ONNX model '{}': a GPU was asked for, but this ONNX Runtime build ({}) has no CUDA "
+        "execution provider; build winnow against a GPU build of ONNX Runtime (ONNXRUNTIME_ROOT) "
+        "or run the stage on the CPU",
+        path, runtime_version());
+  }
+
+  OrtSessionOptions* session_options = nullptr;
+  error = consume(api()->CreateSessionOptions(&session_options));
+  auto set = [&](OrtStatus* status) {
+    if (error.empty())
+      error = consume(status);
+    else
+      consume(status);
+  };
+  if (error.empty()) {
+    set(api()->SetIntraOpNumThreads(session_options, std::max(1, options.intra_op_threads)));
+    set(api()->SetInterOpNumThreads(session_options, 1));
+    set(api()->SetSessionExecutionMode(session_options, ORT_SEQUENTIAL));
+    set(api()->SetSessionGraphOptimizationLevel(session_options, ORT_ENABLE_ALL));
+    // Idle pool threads sleep instead of spinning, so they use no CPU beyond the budget.
+    set(api()->AddSessionConfigEntry(session_options, "session.intra_op.allow_spinning", "0"));
+    set(api()->AddSessionConfigEntry(session_options, "session.inter_op.allow_spinning", "0"));
+    if (options.gpu) {
+      OrtCUDAProviderOptionsV2* cuda = nullptr;
+      set(api()->CreateCUDAProviderOptions(&cuda));
+      if (cuda) {
+        std::string device = std::to_string(options.gpu_device);
+        const char* keys[] = {"device_id"};
+        const char* values[] = {device.c_str()};
+        set(api()->UpdateCUDAProviderOptions(cuda, keys, values, 1));
+        set(api()->SessionOptionsAppendExecutionProvider_CUDA_V2(session_options, cuda));
+        api()->ReleaseCUDAProviderOptions(cuda);
+      }
+    }
+  }
+  std::shared_ptr<OnnxSession> session(new OnnxSession());
+  session->handles_ = std::make_unique<Handles>();
+  session->path_ = path;
+  session->provider_ = options.gpu ? "CUDA" : "CPU";
+  if (error.empty()) {
+    error = consume(
+        api()->CreateSession(env, path.c_str(), session_options, &session->handles_->session));
+    if (!error.empty()) error = "ONNX Runtime cannot load it: " + error;
+  }
+  if (session_options) api()->ReleaseSessionOptions(session_options);
+  if (error.empty()) {
+    error = consume(api()->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault,
+                                               &session->handles_->memory));
+  }
+  // The model's declared inputs and outputs, for the stage to check against what it needs.
+  OrtAllocator* allocator = nullptr;
+  if (error.empty()) error = consume(api()->GetAllocatorWithDefaultOptions(&allocator));
+  for (int side = 0; side < 2 && error.empty(); ++side) {
+    OrtSession* s = session->handles_->session;
+    size_t count = 0;
+    error = consume(side == 0 ? api()->SessionGetInputCount(s, &count)
+                              : api()->SessionGetOutputCount(s, &count));
+    for (size_t i = 0; i < count && error.empty(); ++i) {
+      OnnxTensorInfo info;
+      char* name = nullptr;
+      error = consume(side == 0 ? api()->SessionGetInputName(s, i, allocator, &name)
+                                : api()->SessionGetOutputName(s, i, allocator, &name));
+      if (!error.empty()) break;
+      info.name = name;
+      consume(api()->AllocatorFree(allocator, name));
+      OrtTypeInfo* type_info = nullptr;
+      error = consume(side == 0 ? api()->SessionGetInputTypeInfo(s, i, &type_info)
+                                : api()->SessionGetOutputTypeInfo(s, i, &type_info));
+      if (!error.empty()) break;
+      error = describe_tensor(type_info, info);
+      api()->ReleaseTypeInfo(type_info);
+      (side == 0 ? session->inputs_ : session->outputs_).push_back(std::move(info));
+    }
+  }
+  if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path, error);
+  std::fprintf(stderr, "winnow: model %s runs on the %s (ONNX Runtime %s, %d intra-op thread%s)\n",
+               path.c_str(), session->provider_ == "CPU" ? "CPU" : "GPU (CUDA)",
+               runtime_version().c_str(), std::max(1, options.intra_op_threads),
+               options.intra_op_threads > 1 ? "s" : "");
+  loaded[key] = session;
+  return std::shared_ptr<const OnnxSession>(std::move(session));
+}
+
+const OnnxTensorInfo* OnnxSession::find_input(std::string_view name) const {
+  for (const auto& info : inputs_) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+const OnnxTensorInfo* OnnxSession::find_output(std::string_view name) const {
+  for (const auto& info : outputs_) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
+                        std::span<const std::string> output_names,
+                        std::vector<OnnxFloatTensor>& outputs) const {
+  std::vector<OrtValue*> values(inputs.size(), nullptr);
+  std::vector<OrtValue*> results(output_names.size(), nullptr);
+  std::vector<std::vector<int32_t>> narrowed(inputs.size());
+  std::vector<std::string> input_names;
+  std::string error;
+  auto release = [&] {
+    for (OrtValue* v : values) {
+      if (v) api()->ReleaseValue(v);
+    }
+    for (OrtValue* v : results) {
+      if (v) api()->ReleaseValue(v);
+    }
+  };
+  for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
+    const OnnxIdMatrix& input = inputs[i];
+    const OnnxTensorInfo* info = find_input(input.name);
+    if (info == nullptr) {
+      error = fmt::format("the model has no input '{}'", input.name);
+      break;
+    }
+    input_names.push_back(info->name);
+    int64_t shape[2] = {input.rows, input.columns};
+    void* data = const_cast<int64_t*>(input.values.data());
+    size_t bytes = input.values.size_bytes();
+    ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
+    if (info->element_type == "int32") {
+      narrowed[i].assign(input.values.begin(), input.values.end());
+      data = narrowed[i].data();
+      bytes = narrowed[i].size() * sizeof(int32_t);
+      type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
+    }
+    error = consume(api()->CreateTensorWithDataAsOrtValue(handles_->memory, data, bytes, shape, 2,
+                                                          type, &values[i]));
+  }
+  std::vector<const char*> in_names, out_names;
+  for (const auto& n : input_names) in_names.push_back(n.c_str());
+  for (const auto& n : output_names) out_names.push_back(n.c_str());
+  if (error.empty()) {
+    error = consume(api()->Run(handles_->session, nullptr, in_names.data(), values.data(),
+                               values.size(), out_names.data(), out_names.size(), results.data()));
+  }
+  outputs.resize(output_names.size());
+  for (size_t o = 0; o < results.size() && error.empty(); ++o) {
+    OrtTensorTypeAndShapeInfo* info = nullptr;
+    error = consume(api()->GetTensorTypeAndShape(results[o], &info));
+    if (!error.empty()) break;
+    ONNXTensorElementDataType type;
+    size_t rank = 0, count = 0;
+    error = consume(api()->GetTensorElementType(info, &type));
+    if (error.empty()) error = consume(api()->GetDimensionsCount(info, &rank));
+    outputs[o].shape.assign(rank, 0);
+    if (error.empty()) error = consume(api()->GetDimensions(info, outputs[o].shape.data(), rank));
+    if (error.empty()) error = consume(api()->GetTensorShapeElementCount(info, &count));
+    api()->ReleaseTensorTypeAndShapeInfo(info);
+    if (error.empty() && type != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
+      error = fmt::format("output '{}' is {}, not float", output_names[o], element_type_name(type));
+    }
+    float* data = nullptr;
+    if (error.empty())
+      error = consume(api()->GetTensorMutableData(results[o], reinterpret_cast<void**>(&data)));
+    if (error.empty()) outputs[o].values.assign(data, data + count);
+  }
+  release();
+  if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);
+  return Status::ok();
+}
+
+}  // namespace winnow

@@ -1,0 +1,90 @@
+#pragma once
+// OnnxSession: one ONNX model loaded into ONNX Runtime (through its C API, which stays in the
+// .cpp), run on batches of token-id matrices. One session per model file and settings per
+// process, shared by every worker of every stage that names it: ORT's Run is thread-safe, and a
+// second copy would only cost memory.
+//
+// Threads: `intra_op_threads` (the stage's CPU budget) run each operator; there is no
+// inter-op parallelism and the pool does not spin, so a worker's model never keeps more CPUs
+// busy than it was given. Provider: CUDA when the stage asks for a GPU and this ORT build has
+// the CUDA execution provider (ONNXRUNTIME_ROOT pointing at a GPU build), else the CPU; a GPU
+// asked of a build without CUDA is an error, not a silent fallback. The choice is printed once
+// per load.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace winnow {
+
+struct OnnxSessionOptions {
+  int intra_op_threads = 1;
+  bool gpu = false;  // run on CUDA device `gpu_device` (an error when this build has no CUDA)
+  int gpu_device = 0;
+};
+
+// A model input or output as the model declares it. Element types are ONNX's names ("int64",
+// "float", ...); dynamic dimensions are -1.
+struct OnnxTensorInfo {
+  std::string name;
+  std::string element_type;
+  std::vector<int64_t> shape;
+};
+
+// A [rows, columns] matrix of ids given to an input (converted to the input's integer type).
+struct OnnxIdMatrix {
+  std::string_view name;
+  std::span<const int64_t> values;  // row-major, rows * columns
+  int64_t rows = 0;
+  int64_t columns = 0;
+};
+
+// A float output: its values, row-major, and its shape.
+struct OnnxFloatTensor {
+  std::vector<float> values;
+  std::vector<int64_t> shape;
+};
+
+class OnnxSession {
+ public:
+  ~OnnxSession();
+  OnnxSession(const OnnxSession&) = delete;
+  OnnxSession& operator=(const OnnxSession&) = delete;
+
+  // Loads `path` (an .onnx file), or returns the copy already loaded with the same options.
+  // Errors name the path: missing file, a file ORT cannot load, a provider this build lacks.
+  static Result<std::shared_ptr<const OnnxSession>> load(const std::string& path,
+                                                         const OnnxSessionOptions& options);
+
+  const std::string& path() const { return path_; }
+  const std::vector<OnnxTensorInfo>& inputs() const { return inputs_; }
+  const std::vector<OnnxTensorInfo>& outputs() const { return outputs_; }
+  const OnnxTensorInfo* find_input(std::string_view name) const;
+  const OnnxTensorInfo* find_output(std::string_view name) const;
+  // "CPU" or "CUDA".
+  const std::string& provider() const { return provider_; }
+
+  // Runs the model on `inputs` (every input the model has, integer typed) and returns the named
+  // float outputs in order. Thread-safe.
+  Status run(std::span<const OnnxIdMatrix> inputs, std::span<const std::string> output_names,
+             std::vector<OnnxFloatTensor>& outputs) const;
+
+  // The ORT library's version ("1.30.0") and whether it has the CUDA execution provider.
+  static std::string runtime_version();
+  static bool has_cuda();
+
+ private:
+  struct Handles;
+  OnnxSession() = default;
+  std::string path_;
+  std::string provider_;
+  std::vector<OnnxTensorInfo> inputs_;
+  std::vector<OnnxTensorInfo> outputs_;
+  std::unique_ptr<Handles> handles_;
+};
+
+}  // namespace winnow

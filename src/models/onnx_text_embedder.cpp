@@ -1,0 +1,195 @@
+#include "models/onnx_text_embedder.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace winnow {
+
+namespace {
+
+std::string describe(const std::vector<OnnxTensorInfo>& tensors) {
+  std::string out;
+  for (const auto& t : tensors) {
+    if (!out.empty()) out += ", ";
+    out += t.name + " " + t.element_type + "[";
+    for (size_t i = 0; i < t.shape.size(); ++i) {
+      out += (i ? "," : "") + (t.shape[i] < 0 ? std::string("?") : std::to_string(t.shape[i]));
+    }
+    out += "]";
+  }
+  return out;
+}
+
+bool integer_matrix(const OnnxTensorInfo& t) {
+  return (t.element_type == "int64" || t.element_type == "int32") && t.shape.size() == 2;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
+    const std::string& folder, const OnnxTextEmbedderOptions& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) {
+    return Status::errorf("model folder '{}' does not exist or is not a folder", folder);
+  }
+  auto embedder = std::make_unique<OnnxTextEmbedder>();
+  embedder->options_ = options;
+  std::string tokenizer_path = folder + "/tokenizer.json";
+  auto tokenizer = WordPieceTokenizer::load(tokenizer_path);
+  if (!tokenizer.is_ok()) return tokenizer.status();
+  embedder->tokenizer_ = std::move(tokenizer).value();
+  auto session = OnnxSession::load(folder + "/model.onnx", options.session);
+  if (!session.is_ok()) return session.status();
+  embedder->session_ = std::move(session).value();
+  const OnnxSession& s = *embedder->session_;
+
+  // Inputs: input_ids, and attention_mask and token_type_ids when the model has them; nothing
+  // else can be fed.
+  for (const OnnxTensorInfo& input : s.inputs()) {
+    bool known = input.name == "input_ids" || input.name == "attention_mask" ||
+                 input.name == "token_type_ids";
+    if (!known || !integer_matrix(input)) {
+      return Status::errorf(
+          "ONNX model '{}/model.onnx': input {} is not one winnow can feed (input_ids, "
+          "attention_mask, token_type_ids: int64 or int32 [batch, sequence]); its inputs are: {}",
+          folder, input.name, describe(s.inputs()));
+    }
+  }
+  if (!s.find_input("input_ids")) {
+    return Status::errorf("ONNX model '{}/model.onnx' has no input_ids input; its inputs are: {}",
+                          folder, describe(s.inputs()));
+  }
+  embedder->attention_mask_ = s.find_input("attention_mask") != nullptr;
+  embedder->token_types_ = s.find_input("token_type_ids") != nullptr;
+
+  // The output the pooling reads: a named one first, else the first of the right rank.
+  const size_t rank = options.pooling == Pooling::kModel ? 2 : 3;
+  if (!options.output.empty()) {
+    const OnnxTensorInfo* t = s.find_output(options.output);
+    if (t == nullptr || t->element_type != "float" || t->shape.size() != rank) {
+      return Status::errorf(
+          "ONNX model '{}/model.onnx' has no float output {} of rank {}; its outputs are: {}",
+          folder, options.output, rank, describe(s.outputs()));
+    }
+    embedder->output_ = options.output;
+  }
+  const char* preferred[] = {"last_hidden_state", "token_embeddings"};
+  const char* preferred_pooled[] = {"sentence_embedding", "pooler_output"};
+  for (const char* name : rank == 3 ? preferred : preferred_pooled) {
+    const OnnxTensorInfo* t = s.find_output(name);
+    if (t && t->element_type == "float" && t->shape.size() == rank) {
+      embedder->output_ = name;
+      break;
+    }
+  }
+  for (const OnnxTensorInfo& t : s.outputs()) {
+    if (embedder->output_.empty() && t.element_type == "float" && t.shape.size() == rank) {
+      embedder->output_ = t.name;
+    }
+  }
+  if (embedder->output_.empty()) {
+    return Status::errorf(
+        "ONNX model '{}/model.onnx' has no float {} output for pooling '{}'; its outputs are: {}",
+        folder, rank == 3 ? "[batch, sequence, hidden]" : "[batch, hidden]",
+        options.pooling == Pooling::kMean  ? "mean"
+        : options.pooling == Pooling::kCls ? "cls"
+                                           : "model",
+        describe(s.outputs()));
+  }
+
+  // Length: the caller's, else the tokenizer's truncation, else the model's positions.
+  size_t max_tokens = options.max_tokens;
+  if (max_tokens == 0) max_tokens = embedder->tokenizer_->max_length();
+  if (max_tokens == 0 && fs::exists(folder + "/config.json")) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element config;
+    uint64_t positions = 0;
+    if (parser.load(folder + "/config.json").get(config)) {
+      return Status::errorf("'{}/config.json' is not valid JSON", folder);
+    }
+    if (!config["max_position_embeddings"].get(positions)) max_tokens = positions;
+  }
+  embedder->max_tokens_ = max_tokens == 0 ? 512 : max_tokens;
+  return embedder;
+}
+
+void OnnxTextEmbedder::tokenize(std::string_view text, std::vector<int64_t>& ids) const {
+  ids.clear();
+  tokenizer_->encode(text, ids, max_tokens_);
+}
+
+Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
+                               std::vector<float>& out) const {
+  std::vector<std::vector<int64_t>> tokens(texts.size());
+  std::vector<size_t> lengths(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    tokenize(texts[i], tokens[i]);
+    lengths[i] = tokens[i].size();
+  }
+  std::vector<std::vector<size_t>> batches = plan_batches(lengths, options_.batching);
+  std::vector<int64_t> ids, mask, types;
+  std::vector<OnnxFloatTensor> outputs;
+  const std::string names[] = {output_};
+  size_t dimensions = 0;
+  for (const auto& batch : batches) {
+    size_t rows = batch.size(), columns = 0;
+    for (size_t i : batch) columns = std::max(columns, lengths[i]);
+    columns = std::max<size_t>(columns, 1);  // a tokenizer without special tokens, empty texts
+    // Padding trimmed to this batch's longest row.
+    ids.assign(rows * columns, tokenizer_->pad_id());
+    mask.assign(rows * columns, 0);
+    types.assign(rows * columns, 0);
+    for (size_t r = 0; r < rows; ++r) {
+      const std::vector<int64_t>& row = tokens[batch[r]];
+      std::copy(row.begin(), row.end(), ids.begin() + r * columns);
+      std::fill(mask.begin() + r * columns, mask.begin() + r * columns + row.size(), 1);
+    }
+    std::vector<OnnxIdMatrix> inputs = {{"input_ids", ids, int64_t(rows), int64_t(columns)}};
+    if (attention_mask_)
+      inputs.push_back({"attention_mask", mask, int64_t(rows), int64_t(columns)});
+    if (token_types_) inputs.push_back({"token_type_ids", types, int64_t(rows), int64_t(columns)});
+    WINNOW_RETURN_IF_ERROR(session_->run(inputs, names, outputs));
+    const OnnxFloatTensor& result = outputs[0];
+    size_t hidden = result.shape.empty() ? 0 : static_cast<size_t>(result.shape.back());
+    if (dimensions == 0) {
+      dimensions = hidden;
+      out.assign(texts.size() * dimensions, 0.0f);
+    }
+    if (hidden != dimensions || hidden == 0) {
+      return Status::errorf("ONNX model '{}': output {} has {} values per row, not {}",
+                            session_->path(), output_, hidden, dimensions);
+    }
+    for (size_t r = 0; r < rows; ++r) {
+      float* target = out.data() + batch[r] * dimensions;
+      const size_t real = lengths[batch[r]];
+      if (options_.pooling == Pooling::kMean) {
+        // Sum in double: the mean must not depend on the padding around it.
+        std::vector<double> sum(dimensions, 0.0);
+        for (size_t c = 0; c < real; ++c) {
+          const float* state = result.values.data() + (r * columns + c) * dimensions;
+          for (size_t h = 0; h < dimensions; ++h) sum[h] += state[h];
+        }
+        for (size_t h = 0; h < dimensions; ++h) {
+          target[h] = real > 0 ? static_cast<float>(sum[h] / real) : 0.0f;
+        }
+      } else {
+        const float* source = options_.pooling == Pooling::kCls
+                                  ? result.values.data() + r * columns * dimensions
+                                  : result.values.data() + r * dimensions;
+        std::copy(source, source + dimensions, target);
+      }
+      double norm = 0;
+      for (size_t h = 0; h < dimensions; ++h) norm += double(target[h]) * target[h];
+      if (options_.normalize && norm > 0) {
+        const double inverse = 1.0 / std::sqrt(norm);
+        for (size_t h = 0; h < dimensions; ++h) target[h] = static_cast<float>(target[h] * inverse);
+      }
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace winnow

@@ -1,0 +1,65 @@
+#pragma once
+// OnnxTextEmbedder: sentence embeddings from a Hugging Face model folder exported to ONNX
+// (`optimum-cli export onnx`): model.onnx, tokenizer.json (WordPiece for now) and, optionally,
+// config.json. Texts are tokenised (special tokens, truncation), batched by length
+// (models/length_batcher.h), run through the shared OnnxSession, pooled and L2-normalised.
+//
+// Pooling: `mean` over the real tokens of the [batch, sequence, hidden] output (what
+// sentence-transformers' MiniLM models use), `cls` (the first token's state) or `model` (a
+// [batch, hidden] output the model computes itself, such as sentence_embedding or
+// pooler_output). The model's inputs and outputs are checked against what the pooling needs
+// when it is loaded, so a mismatched model fails before any document is read.
+//
+// A sequence classifier runs the same way: pooling `model` on its `logits` output, not
+// normalised (`output` and `normalize` below).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "models/length_batcher.h"
+#include "models/onnx_session.h"
+#include "models/wordpiece_tokenizer.h"
+
+namespace winnow {
+
+enum class Pooling { kMean, kCls, kModel };
+
+struct OnnxTextEmbedderOptions {
+  Pooling pooling = Pooling::kMean;
+  size_t max_tokens = 0;  // special tokens included; 0: tokenizer.json's, else config.json's
+  BatchPlanOptions batching;
+  OnnxSessionOptions session;
+  std::string output;     // the output to read (empty: chosen by name and rank, see above)
+  bool normalize = true;  // L2-normalise each row
+};
+
+class OnnxTextEmbedder {
+ public:
+  // `folder`: the model folder. Errors name the file at fault and what is wrong.
+  static Result<std::unique_ptr<OnnxTextEmbedder>> load(const std::string& folder,
+                                                        const OnnxTextEmbedderOptions& options);
+
+  // Embeds `texts`; `out` gets texts.size() × dimensions() floats, row i for texts[i].
+  Status embed(std::span<const std::string_view> texts, std::vector<float>& out) const;
+  // Tokens per text at most (special tokens included).
+  size_t max_tokens() const { return max_tokens_; }
+  const OnnxSession& session() const { return *session_; }
+
+  // Token ids of one text as embed() feeds them (for tests and benchmarks).
+  void tokenize(std::string_view text, std::vector<int64_t>& ids) const;
+
+ private:
+  OnnxTextEmbedderOptions options_;
+  std::shared_ptr<const WordPieceTokenizer> tokenizer_;
+  std::shared_ptr<const OnnxSession> session_;
+  std::string output_;  // the output pooled (or taken as is)
+  bool token_types_ = false;
+  bool attention_mask_ = false;
+  size_t max_tokens_ = 512;
+};
+
+}  // namespace winnow

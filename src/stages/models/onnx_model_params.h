@@ -1,0 +1,56 @@
+#pragma once
+// The parameters every stage that runs an ONNX model folder shares (embed with `model`,
+// classify): tokens per document, batching and device; and reading them into the options of
+// models/onnx_text_embedder.h.
+#include <optional>
+#include <vector>
+
+#include "core/stage_params.h"
+#include "core/status.h"
+#include "models/onnx_text_embedder.h"
+
+namespace winnow {
+
+inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
+  return {
+      {"max_tokens", ParamType::kInt, "0",
+       prefix + "tokens per document, special tokens included (0: tokenizer.json's truncation, "
+                "else config.json's max_position_embeddings)"},
+      {"batching", ParamType::kString, "length",
+       prefix + "length (sort by token count, batches under batch_tokens) or fixed (input order, "
+                "batch_size rows)"},
+      {"batch_size", ParamType::kInt, "64", prefix + "rows per batch at most"},
+      {"batch_tokens", ParamType::kInt, "8192",
+       prefix + "length batching: rows x longest row per batch at most"},
+      {"device", ParamType::kString, "cpu",
+       prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+  };
+}
+
+// Fills `options` from the parameters above; the error names the key.
+inline std::optional<Status> read_onnx_model_params(const StageParams& p,
+                                                    OnnxTextEmbedderOptions& options) {
+  int64_t max_tokens = p.get_int("max_tokens");
+  if (max_tokens < 0 || max_tokens == 1 || max_tokens == 2) {
+    return p.error("max_tokens", "must be 0 (the model's) or at least 3");
+  }
+  options.max_tokens = static_cast<size_t>(max_tokens);
+  const std::string& batching = p.get_string("batching");
+  if (batching != "length" && batching != "fixed") {
+    return p.error("batching", "must be length or fixed");
+  }
+  options.batching.by_length = batching == "length";
+  int64_t batch_size = p.get_int("batch_size"), batch_tokens = p.get_int("batch_tokens");
+  if (batch_size < 1) return p.error("batch_size", "must be at least 1");
+  if (batch_tokens < 1) return p.error("batch_tokens", "must be at least 1");
+  options.batching.max_batch_size = static_cast<size_t>(batch_size);
+  options.batching.max_batch_tokens = static_cast<size_t>(batch_tokens);
+  const std::string& device = p.get_string("device");
+  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
+  options.session.gpu = device == "cuda";
+  // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
+  options.session.intra_op_threads = 1;
+  return std::nullopt;
+}
+
+}  // namespace winnow
