@@ -19,6 +19,19 @@ EmbeddingReader::EmbeddingReader(std::string field) : field_(std::move(field)) {
 std::string EmbeddingReader::read(const DocBatch& batch, size_t row,
                                   std::vector<float>& out) const {
   out.clear();
+  // An `embed` stage earlier in the pipeline: its float-vector column of that name.
+  if (const AnnotationColumn* column = batch.find_annotation(field_);
+      column && column->type() == AnnotationType::kFloatVector && column->has(row)) {
+    std::span<const float> values = column->vector_at(row);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!std::isfinite(values[i])) {
+        return fmt::format("embedding field '{}': item {} is not a finite float", field_, i);
+      }
+    }
+    out.assign(values.begin(), values.end());
+    if (out.empty()) return fmt::format("embedding field '{}' is an empty array", field_);
+    return {};
+  }
   thread_local simdjson::dom::parser parser;
   simdjson::dom::element element;
   std::string_view record = batch.record(row);

@@ -1,8 +1,8 @@
 #pragma once
-// EmbeddingReader: where semantic dedup gets each item's embedding. Today: a field of the
-// input record holding a JSON array of numbers ("a.b" reaches into nested objects). The one
-// place to plug in a float-vector annotation column (the `embed` stage) or a Parquet list
-// column later: the step calls read() and nothing else.
+// EmbeddingReader: where semantic dedup gets each item's embedding: the float-vector column of
+// that name an `embed` stage earlier in the pipeline wrote, else a field of the input record
+// holding a JSON array of numbers ("a.b" reaches into nested objects; a Parquet list column
+// arrives as such an array). The step calls read() and nothing else.
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -23,6 +23,8 @@ std::string annotation_type(AnnotationType type) {
       return "BIGINT";
     case AnnotationType::kString:
       return "VARCHAR";
+    case AnnotationType::kFloatVector:
+      return "FLOAT[]";
   }
   return "JSON";
 }

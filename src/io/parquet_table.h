@@ -13,7 +13,7 @@
 //   - the generated id (`id_field`, VARCHAR) when some row has one and the input has no such
 //     column;
 //   - the annotation columns the stages added, by their declared type: float -> DOUBLE,
-//     int -> BIGINT, string -> VARCHAR, in the order they first appear in the rows (an
+//     int -> BIGINT, string -> VARCHAR, float vector (an embedding) -> FLOAT[], in the order they first appear in the rows (an
 //     annotation of an input column's name replaces that column's type);
 //   - for the rejected table, `winnow_drop STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)`.
 // Rows keep their order. Values go back through DuckDB's JSON reader with these explicit types,

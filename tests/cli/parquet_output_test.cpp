@@ -230,5 +230,32 @@ TEST_F(ParquetExample, NemoEnglishDecidesTheSameOnAParquetCopy) {
   EXPECT_EQ(db.differences(rejected_jsonl, rejected_parquet), "0");
 }
 
+// examples/embed_semantic_dedup.yaml: the hashed embedder's vectors reach semantic dedup as a
+// float-vector column, and Parquet output writes them as FLOAT[] lists; the decisions are the
+// same as with JSON Lines output, where they are arrays of numbers.
+TEST_F(ParquetExample, EmbedThenSemanticDedupWritesEmbeddingsAsFloatLists) {
+  DuckDbSql db;
+  std::string example = kSource + "/examples/embed_semantic_dedup.yaml";
+  run_winnow(example, "embedded_jsonl", "-q --output-format jsonl");
+  run_winnow(example, "embedded_parquet", "-q --output-format parquet");
+  std::string kept = read_parquet(dir_->file("embedded_parquet/shard-*.parquet"));
+  EXPECT_THAT(db.columns(kept), ::testing::Contains("embedding FLOAT[]"));
+  // Every kept document has a unit vector of 384 floats.
+  EXPECT_EQ(db.value("SELECT count(*) FROM " + kept +
+                     " WHERE len(embedding) <> 384 OR abs(list_sum(list_transform(embedding, "
+                     "x -> x * x)) - 1) > 1e-4"),
+            "0");
+  EXPECT_NE(db.value("SELECT count(*) FROM " + read_parquet(dir_->file(
+                                                   "embedded_parquet/rejected/*.parquet")) +
+                     " WHERE winnow_drop.reason = 'semantic_duplicate'"),
+            "0");
+  EXPECT_EQ(db.differences("SELECT id, embedding FROM " + kept,
+                           "SELECT id, embedding FROM read_json('" +
+                               dir_->file("embedded_jsonl/shard-*.jsonl") +
+                               "', format = 'newline_delimited', columns = {'id': 'VARCHAR', "
+                               "'embedding': 'FLOAT[]'})"),
+            "0");
+}
+
 }  // namespace
 }  // namespace winnow::testing
