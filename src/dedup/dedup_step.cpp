@@ -10,29 +10,15 @@
 #include <sstream>
 
 #include "core/json_text.h"
+#include "dedup/field_number.h"
 #include "io/atomic_file.h"
 
 namespace winnow {
 
-namespace {
-
-std::vector<std::string> split_path(const std::string& field) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = field.find('.', start);
-    parts.push_back(field.substr(start, dot - start));
-    if (dot == std::string::npos) return parts;
-    start = dot + 1;
-  }
-}
-
-}  // namespace
-
 DedupStep::DedupStep(std::unique_ptr<BucketKeyer> keyer, DedupStepOptions options)
-    : keyer_(std::move(keyer)), options_(std::move(options)) {
-  if (!options_.survivor_field.empty()) field_path_ = split_path(options_.survivor_field);
-}
+    : keyer_(std::move(keyer)),
+      options_(std::move(options)),
+      survivor_field_(options_.survivor_field) {}
 
 std::string DedupStep::table_name(TableFormat format) {
   return format == TableFormat::kJsonl ? "duplicates.jsonl" : "duplicates.bin";
@@ -62,28 +48,7 @@ double DedupStep::metric(const DocBatch& batch, size_t i) const {
     case SurvivorRule::kHighestField:
       break;
   }
-  // An annotation of an earlier stage first, then the input record.
-  if (const AnnotationColumn* column = batch.find_annotation(options_.survivor_field)) {
-    if (!column->has(i)) return NAN;
-    if (column->type() == AnnotationType::kFloat) return column->float_at(i);
-    if (column->type() == AnnotationType::kInt) return static_cast<double>(column->int_at(i));
-    return NAN;
-  }
-  thread_local simdjson::dom::parser parser;
-  simdjson::dom::element element;
-  std::string_view record = batch.record(i);
-  if (parser.parse(record.data(), record.size(), false).get(element)) return NAN;
-  for (const std::string& key : field_path_) {
-    simdjson::dom::object object;
-    if (element.get(object) || object[key].get(element)) return NAN;
-  }
-  double value;
-  if (!element.get_double().get(value)) return value;
-  int64_t integer;
-  if (!element.get_int64().get(integer)) return static_cast<double>(integer);
-  uint64_t unsigned_integer;
-  if (!element.get_uint64().get(unsigned_integer)) return static_cast<double>(unsigned_integer);
-  return NAN;
+  return survivor_field_.of(batch, i);
 }
 
 Status DedupStep::observe(const DocBatch& batch) {

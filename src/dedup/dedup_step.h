@@ -12,6 +12,7 @@
 #include "dedup/bucket_keyer.h"
 #include "dedup/duplicate_clusterer.h"
 #include "dedup/duplicates_table.h"
+#include "dedup/field_number.h"
 
 namespace winnow {
 
@@ -53,7 +54,7 @@ class DedupStep : public GlobalStep {
 
   std::unique_ptr<BucketKeyer> keyer_;
   DedupStepOptions options_;
-  std::vector<std::string> field_path_;
+  FieldNumber survivor_field_;  // kHighestField
   GlobalStepContext context_;
   std::string result_dir_;
   std::unique_ptr<DuplicateClusterer> clusterer_;

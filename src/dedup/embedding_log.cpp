@@ -57,17 +57,8 @@ Status EmbeddingLog::visit_block(std::string_view block,
 
 Status EmbeddingLog::for_each(const std::function<Status(const LoggedItem&)>& visit) {
   if (writer_) {
-    uint64_t bytes = writer_->bytes_written();
-    WINNOW_RETURN_IF_ERROR(writer_->close());
-    SpillReader reader;
-    WINNOW_RETURN_IF_ERROR(reader.open(path_, bytes));
-    std::string block;
-    while (true) {
-      auto more = reader.next_block(block);
-      if (!more.is_ok()) return more.status();
-      if (!*more) break;
-      WINNOW_RETURN_IF_ERROR(visit_block(block, visit));
-    }
+    WINNOW_RETURN_IF_ERROR(read_back_blocks(
+        *writer_, [&](std::string_view block) { return visit_block(block, visit); }));
   }
   return visit_block(buffer_, visit);
 }

@@ -5,16 +5,12 @@
 
 #include <cmath>
 
+#include "dedup/field_number.h"
+
 namespace winnow {
 
-EmbeddingReader::EmbeddingReader(std::string field) : field_(std::move(field)) {
-  for (size_t start = 0;;) {
-    size_t dot = field_.find('.', start);
-    path_.push_back(field_.substr(start, dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-}
+EmbeddingReader::EmbeddingReader(std::string field)
+    : field_(std::move(field)), path_(split_field_path(field_)) {}
 
 std::string EmbeddingReader::read(const DocBatch& batch, size_t row,
                                   std::vector<float>& out) const {

@@ -89,14 +89,9 @@ void rank_members(std::vector<ClusterMember>& members, std::vector<uint32_t>& or
 }  // namespace
 
 SemanticStep::SemanticStep(SemanticOptions options)
-    : options_(std::move(options)), reader_(options_.embedding_field) {
-  for (size_t start = 0; !options_.ranking_field.empty();) {
-    size_t dot = options_.ranking_field.find('.', start);
-    field_path_.push_back(options_.ranking_field.substr(start, dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-}
+    : options_(std::move(options)),
+      reader_(options_.embedding_field),
+      ranking_field_(options_.ranking_field) {}
 
 Status SemanticStep::begin_identify(const GlobalStepContext& context) {
   context_ = context;
@@ -104,30 +99,6 @@ Status SemanticStep::begin_identify(const GlobalStepContext& context) {
                                         options_.memory_bytes);
   observe_ns_ = 0;
   return Status::ok();
-}
-
-double SemanticStep::field_value(const DocBatch& batch, size_t row) const {
-  if (const AnnotationColumn* column = batch.find_annotation(options_.ranking_field)) {
-    if (!column->has(row)) return NAN;
-    if (column->type() == AnnotationType::kFloat) return column->float_at(row);
-    if (column->type() == AnnotationType::kInt) return static_cast<double>(column->int_at(row));
-    return NAN;
-  }
-  thread_local simdjson::dom::parser parser;
-  simdjson::dom::element element;
-  std::string_view record = batch.record(row);
-  if (record.empty() || parser.parse(record.data(), record.size(), false).get(element)) return NAN;
-  for (const std::string& key : field_path_) {
-    simdjson::dom::object object;
-    if (element.get(object) || object[key].get(element)) return NAN;
-  }
-  double value;
-  if (!element.get_double().get(value)) return value;
-  int64_t integer;
-  if (!element.get_int64().get(integer)) return static_cast<double>(integer);
-  uint64_t unsigned_integer;
-  if (!element.get_uint64().get(unsigned_integer)) return static_cast<double>(unsigned_integer);
-  return NAN;
 }
 
 Status SemanticStep::observe(const DocBatch& batch) {
@@ -142,7 +113,8 @@ Status SemanticStep::observe(const DocBatch& batch) {
     item.key = batch.key(i).value();
     item.shard = batch.shard;
     item.line = batch.line(i);
-    item.rank_value = options_.ranking == SemanticRanking::kField ? field_value(batch, i) : 0.0;
+    item.rank_value =
+        options_.ranking == SemanticRanking::kField ? ranking_field_.of(batch, i) : 0.0;
     item.id = batch.id(i);
     item.excerpt = excerpt_of(batch.text(i), kExcerptBytes);
     item.problem = problem;

@@ -23,6 +23,7 @@
 #include "core/global_step.h"
 #include "dedup/embedding_log.h"
 #include "dedup/embedding_reader.h"
+#include "dedup/field_number.h"
 
 namespace winnow {
 
@@ -87,12 +88,11 @@ class SemanticStep : public GlobalStep {
   static constexpr const char* kBadTable = "bad_embeddings.jsonl";
 
  private:
-  double field_value(const DocBatch& batch, size_t row) const;
   Status write_summaries(const std::string& json, const std::string& run_json);
 
   SemanticOptions options_;
   EmbeddingReader reader_;
-  std::vector<std::string> field_path_;
+  FieldNumber ranking_field_;  // ranking: field
   GlobalStepContext context_;
   std::unique_ptr<EmbeddingLog> log_;
   std::atomic<uint64_t> observe_ns_{0};

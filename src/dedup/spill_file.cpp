@@ -95,4 +95,20 @@ Result<bool> SpillReader::next_block(std::string& payload) {
   return true;
 }
 
+Status read_back_blocks(SpillWriter& writer,
+                        const std::function<Status(std::string_view block)>& visit) {
+  uint64_t bytes = writer.bytes_written();
+  std::string path = writer.path();
+  WINNOW_RETURN_IF_ERROR(writer.close());
+  SpillReader reader;
+  WINNOW_RETURN_IF_ERROR(reader.open(path, bytes));
+  std::string block;
+  while (true) {
+    auto more = reader.next_block(block);
+    if (!more.is_ok()) return more.status();
+    if (!*more) return Status::ok();
+    WINNOW_RETURN_IF_ERROR(visit(block));
+  }
+}
+
 }  // namespace winnow

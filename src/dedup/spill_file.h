@@ -6,7 +6,9 @@
 // never silently used (datatrove's "marked complete but truncated" trap).
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 
@@ -50,5 +52,9 @@ class SpillReader {
   uint64_t offset_ = 0;
   uint64_t size_ = 0;
 };
+
+// Closes `writer` and visits every block it wrote, in order, each verified as it is read.
+Status read_back_blocks(SpillWriter& writer,
+                        const std::function<Status(std::string_view block)>& visit);
 
 }  // namespace winnow
