@@ -230,6 +230,37 @@ TEST_F(ParquetExample, NemoEnglishDecidesTheSameOnAParquetCopy) {
   EXPECT_EQ(db.differences(rejected_jsonl, rejected_parquet), "0");
 }
 
+// Semantic dedup on embeddings that arrive as a Parquet list column (FLOAT[]): 150 vectors
+// drawn from hashes, each twice, so exactly one of every pair goes; the output keeps the
+// column's type.
+TEST(ParquetOutput, SemanticDedupReadsEmbeddingsFromAParquetListColumn) {
+  TempDir dir;
+  DuckDbSql db;
+  std::string input = dir.file("embedded.parquet");
+  db.exec(
+      "COPY (SELECT i AS id, 'document ' || i AS text, list_transform(range(16), "
+      "k -> ((hash(i % 150, k) % 2000)::FLOAT / 1000 - 1)) AS embedding FROM range(300) "
+      "t(i)) TO '" +
+      input + "' (FORMAT parquet)");
+  std::string pipeline =
+      pipeline_file(dir,
+                    "stages:\n  - stage: semantic_dedup\n    embedding_field: embedding\n"
+                    "    n_clusters: 4\n    eps: 0.01\n");
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + input + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  std::string kept = read_parquet(dir.file("out/embedded.parquet"));
+  EXPECT_THAT(db.columns(kept), ::testing::Contains("embedding FLOAT[]"));
+  EXPECT_EQ(db.value("SELECT count(*) FROM " + kept), "150");
+  EXPECT_EQ(db.value("SELECT count(DISTINCT id % 150) FROM " + kept), "150");
+  EXPECT_EQ(db.value("SELECT count(*) FROM " + read_parquet(dir.file("out/rejected/*.parquet")) +
+                     " WHERE winnow_drop.reason = 'semantic_duplicate'"),
+            "150");
+}
+
 // examples/embed_semantic_dedup.yaml: the hashed embedder's vectors reach semantic dedup as a
 // float-vector column, and Parquet output writes them as FLOAT[] lists; the decisions are the
 // same as with JSON Lines output, where they are arrays of numbers.
