@@ -6,6 +6,10 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -24,6 +28,28 @@ inline double thread_cpu_seconds() {
   timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// The NUL-separated texts of bench/make_filter_corpus's DOCS.txt (real documents from this
+// machine), built first with the script under `source_dir` where the file is missing. `blob`
+// holds the bytes the views point into. Throws when the corpus cannot be made.
+inline std::vector<std::string_view> load_filter_corpus(const std::string& docs_path,
+                                                        const std::string& source_dir,
+                                                        std::string& blob) {
+  if (!std::filesystem::exists(docs_path)) {
+    std::string dir = std::filesystem::path(docs_path).parent_path().string();
+    std::string command = source_dir + "/bench/make_filter_corpus " + dir;
+    if (std::system(command.c_str()) != 0) throw std::runtime_error(command + " failed");
+  }
+  std::ifstream in(docs_path, std::ios::binary);
+  blob.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::vector<std::string_view> docs;
+  for (size_t start = 0; start < blob.size();) {
+    size_t end = std::min(blob.find('\0', start), blob.size());
+    docs.emplace_back(blob.data() + start, end - start);
+    start = end + 1;
+  }
+  return docs;
 }
 
 // Batches of `batch_size` documents whose texts are `docs` (which must outlive them); keys

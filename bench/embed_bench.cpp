@@ -87,22 +87,15 @@ int main(int argc, char** argv) {
   using namespace winnow;
   std::string docs_path = argc > 1 ? argv[1] : kSource + "/build/bench/filters/docs.txt";
   int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
-  if (!std::filesystem::exists(docs_path)) {
-    std::string dir = std::filesystem::path(docs_path).parent_path().string();
-    std::string command = kSource + "/bench/make_filter_corpus " + dir;
-    if (std::system(command.c_str()) != 0) {
-      fmt::print(stderr, "embed_bench: {} failed\n", command);
-      return 1;
-    }
+  std::string blob;
+  std::vector<std::string_view> docs;
+  try {
+    docs = bench::load_filter_corpus(docs_path, kSource, blob);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "embed_bench: {}\n", e.what());
+    return 1;
   }
-  std::ifstream in(docs_path, std::ios::binary);
-  std::string blob((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string_view> docs, cut_docs;
-  for (size_t start = 0; start < blob.size();) {
-    size_t end = std::min(blob.find('\0', start), blob.size());
-    docs.emplace_back(blob.data() + start, end - start);
-    start = end + 1;
-  }
+  std::vector<std::string_view> cut_docs;
   if (docs.size() > 8000) docs.resize(8000);
   for (auto d : docs) {
     if (d.size() >= 3000) cut_docs.push_back(cut(d, 3000));

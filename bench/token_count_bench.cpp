@@ -73,21 +73,13 @@ int main(int argc, char** argv) {
   using namespace winnow;
   std::string docs_path = argc > 1 ? argv[1] : kSource + "/build/bench/filters/docs.txt";
   int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
-  if (!std::filesystem::exists(docs_path)) {
-    std::string dir = std::filesystem::path(docs_path).parent_path().string();
-    std::string command = kSource + "/bench/make_filter_corpus " + dir;
-    if (std::system(command.c_str()) != 0) {
-      fmt::print(stderr, "token_count_bench: {} failed\n", command);
-      return 1;
-    }
-  }
-  std::ifstream in(docs_path, std::ios::binary);
-  std::string blob((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string blob;
   std::vector<std::string_view> docs;
-  for (size_t start = 0; start < blob.size();) {
-    size_t end = std::min(blob.find('\0', start), blob.size());
-    docs.emplace_back(blob.data() + start, end - start);
-    start = end + 1;
+  try {
+    docs = bench::load_filter_corpus(docs_path, kSource, blob);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "token_count_bench: {}\n", e.what());
+    return 1;
   }
   if (docs.size() < kTrainDocs + 100) {
     fmt::print(stderr, "token_count_bench: {} holds only {} documents\n", docs_path, docs.size());

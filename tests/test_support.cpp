@@ -205,4 +205,17 @@ int signal_midway(const std::string& args, const std::string& output, int delay_
   return status;
 }
 
+void kill_midway(const std::string& args, int delay_ms) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + kWinnow + " " + args + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+}
+
 }  // namespace winnow::testing

@@ -57,6 +57,9 @@ uint64_t stats_total(const std::string& stats_path, const char* key);
 int signal_midway(const std::string& args, const std::string& output, int delay_ms,
                   int signal_number);
 
+// Starts `winnow ARGS` and kills it with SIGKILL `delay_ms` after the fork.
+void kill_midway(const std::string& args, int delay_ms);
+
 // Writes `yaml` as DIR/pipeline.yaml and returns its path.
 inline std::string pipeline_file(const TempDir& dir, const std::string& yaml) {
   std::string path = dir.file("pipeline.yaml");

@@ -136,20 +136,6 @@ TEST_F(SemanticDedupCli, SameOutputForAnyThreadsBatchSizeAndMemoryBudget) {
   EXPECT_FALSE(fs::exists(dir_->file("small/global/semantic_dedup/_spill")));
 }
 
-// Starts `winnow ARGS`, kills it with SIGKILL after `delay_ms`.
-void kill_midway(const std::string& args, int delay_ms) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + kWinnow + " " + args + " >/dev/null 2>&1").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-  kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-}
-
 TEST_F(SemanticDedupCli, KilledRunResumesToTheSameResult) {
   std::string out;
   std::string p = pipeline(*dir_, "kill", "");
