@@ -82,13 +82,9 @@ std::string pipeline(const TempDir& dir, const std::string& name, const std::str
   return path;
 }
 
-// The output without run bookkeeping that legitimately differs between pipelines (markers
-// carry the pipeline's fingerprint).
-std::map<std::string, std::string> result_tree(const std::string& dir) {
-  auto tree = read_output_tree(dir);
-  std::erase_if(tree, [](const auto& entry) {
-    return entry.first.starts_with("_done/") || entry.first.ends_with("_complete.json");
-  });
+// result_tree with zstd files decompressed (their bytes compared as text).
+std::map<std::string, std::string> decompressed_result_tree(const std::string& dir) {
+  auto tree = result_tree(dir);
   for (auto& [name, bytes] : tree) {
     if (name.ends_with(".zst")) bytes = read_decompressed(dir + "/" + name);
   }
@@ -145,18 +141,18 @@ TEST_F(DedupCli, SameResultForAnyThreadsBatchSizeAndMemoryBudget) {
   std::string out;
   std::string p = pipeline(*dir_, "det", "");
   ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("t1") + " -t 1", &out), 0) << out;
-  auto expected = result_tree(dir_->file("t1"));
+  auto expected = decompressed_result_tree(dir_->file("t1"));
   ASSERT_TRUE(expected.count("global/fuzzy_dedup/duplicates.jsonl"));
   for (const char* args : {"-t 2 --batch-size 7", "-t 4 --batch-size 1000", "-t 3"}) {
     std::string target = dir_->file(std::string("t-") + args);
     ASSERT_EQ(winnow("run " + p + input() + " -q -o '" + target + "' " + args, &out), 0) << out;
-    EXPECT_TRUE(result_tree(target) == expected) << args;
+    EXPECT_TRUE(decompressed_result_tree(target) == expected) << args;
   }
   // 1 MB of memory for bucket records: they spill to disk, and nothing changes.
   std::string small = pipeline(*dir_, "small", "    memory_mb: 1\n    partitions: 3\n");
   ASSERT_EQ(winnow("run " + small + input() + " -q -o " + dir_->file("small") + " -t 2", &out), 0)
       << out;
-  EXPECT_TRUE(result_tree(dir_->file("small")) == expected);
+  EXPECT_TRUE(decompressed_result_tree(dir_->file("small")) == expected);
   simdjson::dom::parser parser;
   auto run = stats(dir_->file("small"), parser)["global_steps"]["fuzzy_dedup"]["identify_run"];
   EXPECT_GT(run["spill_flushes"].get_uint64().value(), 0u);
@@ -190,7 +186,8 @@ TEST_F(DedupCli, JaccardVerificationRunsASecondPassAndStaysDeterministic) {
   std::string p = pipeline(*dir_, "verify", "    jaccard_threshold: 0.8\n");
   ASSERT_EQ(winnow("run " + p + input() + " -o " + dir_->file("v1") + " -t 1", &out), 0) << out;
   ASSERT_EQ(winnow("run " + p + input() + " -q -o " + dir_->file("v3") + " -t 3", &out), 0) << out;
-  EXPECT_TRUE(result_tree(dir_->file("v1")) == result_tree(dir_->file("v3")));
+  EXPECT_TRUE(decompressed_result_tree(dir_->file("v1")) ==
+              decompressed_result_tree(dir_->file("v3")));
   simdjson::dom::parser parser;
   auto s = stats(dir_->file("v1"), parser);
   uint64_t fuzzy =
@@ -217,7 +214,7 @@ TEST_F(DedupCli, StoringBatchesBetweenPassesRunsEachStageOnceAndChangesNothing) 
                    &out),
             0)
       << out;
-  auto expected = result_tree(dir_->file("m-never"));
+  auto expected = decompressed_result_tree(dir_->file("m-never"));
   for (const char* mode : {"always", "auto"}) {
     for (const char* threads : {"1", "3"}) {
       std::string target = dir_->file(std::string("m-") + mode + threads);
@@ -225,7 +222,7 @@ TEST_F(DedupCli, StoringBatchesBetweenPassesRunsEachStageOnceAndChangesNothing) 
                        &out),
                 0)
           << out;
-      EXPECT_TRUE(result_tree(target) == expected) << mode << " " << threads;
+      EXPECT_TRUE(decompressed_result_tree(target) == expected) << mode << " " << threads;
       EXPECT_FALSE(fs::exists(target + "/_work")) << "stored batches left behind";
     }
   }

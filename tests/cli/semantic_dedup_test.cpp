@@ -38,24 +38,14 @@ size_t write_corpus(const std::string& dir) {
 }
 
 std::string pipeline(const TempDir& dir, const std::string& name, const std::string& extra) {
-  return [&] {
-    std::string path = dir.file(name + ".yaml");
-    write_file(path,
-               "stages:\n"
-               "  - stage: semantic_dedup\n"
-               "    n_clusters: 10\n"
-               "    eps_sweep: ['0.001', '0.01', '0.05', '0.2']\n" +
-                   extra);
-    return path;
-  }();
-}
-
-std::map<std::string, std::string> result_tree(const std::string& dir) {
-  auto tree = read_output_tree(dir);
-  std::erase_if(tree, [](const auto& entry) {
-    return entry.first.starts_with("_done/") || entry.first.ends_with("_complete.json");
-  });
-  return tree;
+  std::string path = dir.file(name + ".yaml");
+  write_file(path,
+             "stages:\n"
+             "  - stage: semantic_dedup\n"
+             "    n_clusters: 10\n"
+             "    eps_sweep: ['0.001', '0.01', '0.05', '0.2']\n" +
+                 extra);
+  return path;
 }
 
 class SemanticDedupCli : public ::testing::Test {

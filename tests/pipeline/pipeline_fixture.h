@@ -60,6 +60,16 @@ inline std::vector<std::string> write_corpus(const std::string& dir, int shards,
 // metrics.jsonl and report.html excluded (they hold timings).
 std::map<std::string, std::string> read_output_tree(const std::string& dir);
 
+// The same without the run bookkeeping that legitimately differs between pipelines (markers
+// carry the pipeline's fingerprint).
+inline std::map<std::string, std::string> result_tree(const std::string& dir) {
+  auto tree = read_output_tree(dir);
+  std::erase_if(tree, [](const auto& entry) {
+    return entry.first.starts_with("_done/") || entry.first.ends_with("_complete.json");
+  });
+  return tree;
+}
+
 // A suite of end-to-end tests over this machine's example corpus (scripts/make_example_corpus),
 // made once per suite.
 class ExampleCorpusTest : public ::testing::Test {

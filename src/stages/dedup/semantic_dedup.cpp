@@ -68,7 +68,8 @@ StageSpec semantic_dedup_spec() {
       "semantic_duplicate, bad_embedding).",
       {
           {"embedding_field", ParamType::kString, "embedding",
-           "record field holding the embedding, a JSON array of numbers (a.b nested)"},
+           "the embedding: an embed stage's field of that name, else a record field holding an "
+           "array of numbers (a Parquet list column; a.b nested)"},
           {"n_clusters", ParamType::kInt, "100",
            "k-means clusters (NeMo warns below 1000 at scale)"},
           {"max_iter", ParamType::kInt, "300", "k-means iterations at most"},
