@@ -215,6 +215,8 @@ void assign_piece_ids(std::string_view text, const std::vector<TextPiece>& piece
 void DocSegments::reset(std::string_view text) {
   text_ = text;
   done_ = 0;
+  for (auto& l : word_ladders_) l.forget();
+  token_ladder_.forget();
 }
 
 const CharCounts& DocSegments::chars() {
@@ -293,19 +295,24 @@ const std::vector<uint32_t>& DocSegments::word_ids(WordSplit split) {
   return word_ids_[k];
 }
 
+NgramLadder& DocSegments::ladder(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n) {
+  if (!ladder.started() || n < ladder.lo()) ladder.reset(ids, n);
+  return ladder;
+}
+
+TopNgram DocSegments::top_word_ngram(size_t n, WordSplit split) {
+  const auto& ids = word_ids(split);
+  return ladder(word_ladders_[static_cast<int>(split)], ids, n).top(n);
+}
+
 const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n, WordSplit split) {
-  const int k = static_cast<int>(split);
-  const uint32_t flag = kRepeatLevels << (8 * k);
-  const bool held = done_ & flag;
-  if (!held || n < levels_lo_[k] || n > levels_hi_[k]) {
-    size_t lo = held ? std::min(n, levels_lo_[k]) : n;
-    size_t hi = std::max<size_t>({n, held ? levels_hi_[k] : 0, 10});
-    repeat_levels(word_ids(split), lo, std::min<size_t>(hi, 255), repeat_levels_[k]);
-    levels_lo_[k] = lo;
-    levels_hi_[k] = std::min<size_t>(hi, 255);
-    done_ |= flag;
-  }
-  return repeat_levels_[k];
+  const auto& ids = word_ids(split);
+  return ladder(word_ladders_[static_cast<int>(split)], ids, n).levels(n);
+}
+
+TopNgram DocSegments::top_token_ngram(size_t n) {
+  const auto& ids = token_ids();
+  return ladder(token_ladder_, ids, n).top(n);
 }
 
 const std::vector<TextPiece>& DocSegments::lines() {
@@ -410,12 +417,13 @@ void DocSegments::trim() {
   for (int k = 0; k < 2; ++k) {
     trim_vector(words_[k]);
     trim_vector(word_ids_[k]);
-    trim_vector(repeat_levels_[k]);
+    word_ladders_[k].trim();
   }
   trim_vector(lines_);
   trim_vector(paragraphs_);
   trim_vector(tokens_);
   trim_vector(token_ids_);
+  token_ladder_.trim();
   done_ = 0;
   text_ = {};
 }

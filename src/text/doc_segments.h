@@ -15,15 +15,10 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "text/ngram_stats.h"
+#include "text/text_piece.h"
 
 namespace winnow {
-
-// A piece of the text: byte offset and size, and its length in code points.
-struct TextPiece {
-  uint32_t begin = 0;
-  uint32_t bytes = 0;
-  uint32_t chars = 0;
-};
 
 // Character classes counted in one pass over the text.
 struct CharCounts {
@@ -55,10 +50,15 @@ class DocSegments {
   // Dense ids for words(): equal words (byte for byte) have equal ids. N-gram statistics run
   // on these, so an n-gram is compared as integers, exactly.
   const std::vector<uint32_t>& word_ids(WordSplit split = WordSplit::kWhitespace);
-  // repeat_levels (ngram_stats.h) over word_ids(), covering n: computed once for n up to at
-  // least 10 (NeMo's chain asks 5..10), recomputed only for an n outside the range held.
+  // N-gram statistics over word_ids() from one NgramLadder (ngram_stats.h) per document: the
+  // top n-gram, and the repeat levels covering n (`levels[i] >= n`: the n-gram at i occurred
+  // before). NeMo's chain asks top 2-, 3-, 4-grams, then duplicate 5..10-grams: one climb.
+  // The ladder restarts only when asked for a size below the one it started at.
+  TopNgram top_word_ngram(size_t n, WordSplit split = WordSplit::kWhitespace);
   const std::vector<uint8_t>& word_repeat_levels(size_t n,
                                                  WordSplit split = WordSplit::kWhitespace);
+  // The same over token_ids() (datatrove's top n-grams).
+  TopNgram top_token_ngram(size_t n);
   const std::vector<TextPiece>& lines();
   const std::vector<TextPiece>& paragraphs();
   const std::vector<TextPiece>& tokens();
@@ -73,16 +73,16 @@ class DocSegments {
     kParagraphs = 16,
     kTokens = 32,
     kTokenIds = 64,
-    kRepeatLevels = 128
   };
+  NgramLadder& ladder(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n);
   std::string_view text_;
   uint32_t done_ = 0;
   CharCounts chars_;
-  // Per WordSplit: the words, their ids, their repeat levels (done_ bits shifted by 8 for kIcu).
+  // Per WordSplit: the words, their ids, their n-gram ladder (done_ bits shifted by 8 for kIcu;
+  // a ladder that has started is valid until reset()).
   std::vector<TextPiece> words_[2];
   std::vector<uint32_t> word_ids_[2];
-  std::vector<uint8_t> repeat_levels_[2];
-  size_t levels_lo_[2] = {0, 0}, levels_hi_[2] = {0, 0};
+  NgramLadder word_ladders_[2], token_ladder_;
   std::vector<TextPiece> lines_, paragraphs_, tokens_;
   std::vector<uint32_t> token_ids_;
 };

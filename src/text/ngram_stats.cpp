@@ -71,14 +71,21 @@ KeyTable& table() {
 // ids themselves, packed, and equal keys are equal n-grams; otherwise the key is a polynomial
 // hash and n-grams with equal keys are compared id by id. Either way the comparison is exact,
 // and both kinds of key roll from one position to the next in O(1).
+// The bit width of the largest id (at least 1).
+int id_bits(const std::vector<uint32_t>& ids) {
+  uint32_t max_id = 0;
+  for (uint32_t id : ids) max_id = std::max(max_id, id);
+  return std::max(1, static_cast<int>(std::bit_width(max_id)));
+}
+
 class Keyer {
  public:
   static constexpr uint64_t kBase = 0x100000001B3ULL * 2 + 1;  // odd
 
-  Keyer(const std::vector<uint32_t>& ids, size_t n) : ids_(ids.data()), n_(n) {
-    uint32_t max_id = 0;
-    for (uint32_t id : ids) max_id = std::max(max_id, id);
-    bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
+  Keyer(const std::vector<uint32_t>& ids, size_t n) : Keyer(ids, n, id_bits(ids)) {}
+  // `bits`: id_bits(ids), when the caller keys several sizes over the same ids.
+  Keyer(const std::vector<uint32_t>& ids, size_t n, int bits)
+      : ids_(ids.data()), n_(n), bits_(bits) {
     packed_ = n * bits_ <= 64;
     mask_ = n * bits_ >= 64 ? ~0ULL : (1ULL << (n * bits_)) - 1;
     top_power_ = 1;
@@ -158,19 +165,49 @@ PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
   return r;
 }
 
-TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
+void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
+  ids_ = &ids;
+  lo_ = next_ = std::clamp<size_t>(lo, 1, 255);
+  bits_ = id_bits(ids);
+  levels_.assign(ids.size(), 0);
+  tops_.clear();
+  positions_.clear();
+  if (ids.size() >= lo_) {
+    positions_.resize(ids.size() - lo_ + 1);
+    for (size_t i = 0; i < positions_.size(); ++i) positions_[i] = static_cast<uint32_t>(i);
+  }
+}
+
+void NgramLadder::trim() {
+  for (auto* v : {&positions_, &next_positions_, &slots_}) {
+    if (v->capacity() > (size_t{1} << 11)) std::vector<uint32_t>().swap(*v);
+  }
+  if (levels_.capacity() > (size_t{1} << 11)) std::vector<uint8_t>().swap(levels_);
+  ids_ = nullptr;
+}
+
+void NgramLadder::climb() {
+  const std::vector<uint32_t>& ids = *ids_;
+  const size_t m = next_++;
   TopNgram top;
-  if (n == 0 || ids.size() < n) return top;
-  size_t grams = ids.size() - n + 1;
+  if (ids.size() >= m) top = {0, 1};  // every m-gram occurs once until one is counted twice
+  if (positions_.empty()) {
+    tops_.push_back(top);
+    return;
+  }
+  Keyer keyer(ids, m, bits_);
   KeyTable& t = table();
-  t.start(grams);
-  Keyer keyer(ids, n);
-  uint64_t key = keyer.key_at(0);
-  for (size_t i = 0; i < grams; ++i) {
-    if (i) key = keyer.next_key(key, i - 1);  // reads ids[i - 1 + n], inside the sequence
-    auto& slot = t[t.find(key, static_cast<uint32_t>(i),
-                          [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
-    ++slot.count;
+  t.start(positions_.size());
+  slots_.resize(positions_.size());
+  uint64_t key = 0;
+  for (size_t k = 0; k < positions_.size(); ++k) {
+    const uint32_t i = positions_[k];
+    // Consecutive positions roll the key in O(1); after a gap it is built afresh.
+    key = (k > 0 && positions_[k - 1] + 1 == i) ? keyer.next_key(key, i - 1) : keyer.key_at(i);
+    size_t s = t.find(key, i, [&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
+    slots_[k] = static_cast<uint32_t>(s);
+    auto& slot = t[s];
+    if (slot.count++ > 0) levels_[i] = static_cast<uint8_t>(m);
     // Among equally frequent n-grams the one met first (smallest first position) wins, as
     // Counter.most_common does; every n-gram is compared when it reaches its final count.
     if (slot.count > top.count || (slot.count == top.count && slot.first < top.position)) {
@@ -178,38 +215,42 @@ TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
       top.position = slot.first;
     }
   }
-  return top;
+  tops_.push_back(top);
+  // Only an m-gram that occurs twice can start an (m+1)-gram that occurs twice.
+  next_positions_.clear();
+  for (size_t k = 0; k < positions_.size(); ++k) {
+    const uint32_t i = positions_[k];
+    if (t[slots_[k]].count >= 2 && i + m + 1 <= ids.size()) next_positions_.push_back(i);
+  }
+  positions_.swap(next_positions_);
+}
+
+TopNgram NgramLadder::top(size_t n) {
+  while (next_ <= n) climb();
+  return tops_[n - lo_];
+}
+
+const std::vector<uint8_t>& NgramLadder::levels(size_t hi) {
+  while (next_ <= hi && !positions_.empty()) climb();
+  return levels_;
+}
+
+TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
+  if (n == 0) return {};
+  NgramLadder ladder;
+  ladder.reset(ids, n);
+  return ladder.top(n);
 }
 
 void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
                    std::vector<uint8_t>& level) {
-  level.assign(ids.size(), 0);
-  if (lo == 0 || ids.size() < lo) return;
-  thread_local std::vector<uint32_t> positions, next, slots;
-  positions.resize(ids.size() - lo + 1);
-  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<uint32_t>(i);
-  KeyTable& t = table();
-  for (size_t m = lo; m <= hi && !positions.empty(); ++m) {
-    Keyer keyer(ids, m);
-    t.start(positions.size());
-    slots.resize(positions.size());
-    const bool contiguous = positions.back() + 1 == positions.size();
-    uint64_t key = 0;
-    for (size_t k = 0; k < positions.size(); ++k) {
-      uint32_t i = positions[k];
-      key = (contiguous && k > 0) ? keyer.next_key(key, i - 1) : keyer.key_at(i);
-      size_t s = t.find(key, i, [&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
-      slots[k] = static_cast<uint32_t>(s);
-      if (t[s].count++ > 0) level[i] = static_cast<uint8_t>(m);
-    }
-    // Only an m-gram that occurs twice can start an (m+1)-gram that occurs twice.
-    next.clear();
-    for (size_t k = 0; k < positions.size(); ++k) {
-      uint32_t i = positions[k];
-      if (t[slots[k]].count >= 2 && i + m + 1 <= ids.size()) next.push_back(i);
-    }
-    positions.swap(next);
+  if (lo == 0) {
+    level.assign(ids.size(), 0);
+    return;
   }
+  NgramLadder ladder;
+  ladder.reset(ids, lo);
+  level = ladder.levels(hi);
 }
 
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,

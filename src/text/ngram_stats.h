@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "text/doc_segments.h"
+#include "text/text_piece.h"
 
 namespace winnow {
 
@@ -28,12 +28,44 @@ struct TopNgram {
   size_t position = 0;
   size_t count = 0;
 };
-TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n);
 
-// For every position i: the largest m in [lo, hi] such that the m-gram starting at i also
-// starts at an earlier position (0 when none). "Seen before" for every n-gram size of a chain at
-// once: level m is only computed for positions whose (m-1)-gram occurs twice, so in ordinary
-// text the levels above the first cost little. hi <= 255.
+// Word n-gram statistics for the sizes lo, lo + 1, ..., computed one size at a time and only as
+// far as asked. Size m is counted only at the positions whose (m-1)-gram occurs more than once:
+// an n-gram whose prefix is unique is itself unique, so every n-gram that occurs twice is
+// counted at all of its positions, and the rest are known to occur once. In ordinary text the
+// sizes after the first cost a fraction of it, which is why NeMo's chain (top 2-, 3-, 4-grams,
+// then duplicate 5- to 10-grams) climbs one ladder per document instead of making nine passes.
+// Exact: top(n) is top_ngram(ids, n), levels(hi) is repeat_levels(ids, lo, hi).
+class NgramLadder {
+ public:
+  // Starts a ladder at size lo (1 <= lo <= 255) over `ids`, which must outlive it.
+  void reset(const std::vector<uint32_t>& ids, size_t lo);
+  // Until the next reset, started() is false; the buffers are kept for reuse.
+  void forget() { ids_ = nullptr; }
+  // forget(), and free oversized buffers (the ladder is pooled with its document's segments).
+  void trim();
+  bool started() const { return ids_ != nullptr; }
+  size_t lo() const { return lo_; }
+  // The top n-gram of size n, lo <= n <= 255 (climbing to n if needed).
+  TopNgram top(size_t n);
+  // For every position i: the largest m in [lo, hi] whose m-gram at i also starts at an
+  // earlier position, 0 when none (climbing to hi; hi <= 255). The vector holds at least the
+  // sizes up to hi, so `levels(hi)[i] >= n` answers "seen before" for any lo <= n <= hi.
+  const std::vector<uint8_t>& levels(size_t hi);
+
+ private:
+  void climb();  // computes size next_
+  const std::vector<uint32_t>* ids_ = nullptr;
+  size_t lo_ = 0, next_ = 0;
+  int bits_ = 1;                     // bit width of the largest id (packed n-gram keys)
+  std::vector<uint32_t> positions_;  // where size next_ is counted
+  std::vector<uint32_t> next_positions_, slots_;
+  std::vector<TopNgram> tops_;  // per size from lo
+  std::vector<uint8_t> levels_;
+};
+
+// One-off forms of the ladder.
+TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n);
 void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
                    std::vector<uint8_t>& level);
 

@@ -71,8 +71,8 @@ std::string_view python_rstrip(std::string_view s);
 // "i̇", U+212A KELVIN → "k"); those are the one place it differs, and it is documented.
 // str.splitlines(): pieces between \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e, \x85, \u2028, \u2029.
 void python_splitlines(std::string_view s, std::vector<std::string_view>& out);
-// haystack.find(needle, from), with glibc's memmem (much faster than a memchr on the first
-// byte when that byte is common).
+// haystack.find(needle, from): candidates by first and last byte with SSE2, checked with
+// memcmp, falling back to glibc's memmem (linear) on degenerate input (python_text.cpp).
 size_t find_bytes(std::string_view haystack, std::string_view needle, size_t from = 0);
 // Non-overlapping occurrences of `needle` (non-empty), as str.count() finds them.
 size_t count_occurrences(std::string_view haystack, std::string_view needle);

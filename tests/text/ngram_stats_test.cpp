@@ -138,6 +138,38 @@ TEST(NgramStats, RandomSequencesMatchTheReferences) {
   }
 }
 
+TEST(NgramStats, OneLadderClimbingFromTwoMatchesTheReferencesAtEverySize) {
+  // The path NeMo's chain takes: one ladder per document, top n-grams asked first, then the
+  // duplicate n-gram levels, each size counted only where the size below repeats.
+  std::mt19937 rng(29);
+  NgramLadder ladder;  // reused across documents, as DocSegments reuses it
+  for (int round = 0; round < 400; ++round) {
+    size_t length = rng() % 90;
+    uint32_t alphabet = 1 + rng() % (round % 3 == 0 ? 2 : 9);
+    bool huge = round % 5 == 0;
+    std::vector<uint32_t> ids(length);
+    for (auto& id : ids) id = (rng() % alphabet) + (huge ? 0x7FFFFF00u : 0u);
+    std::vector<uint32_t> lengths(length);
+    for (auto& l : lengths) l = 1 + rng() % 5;
+    auto w = pieces_with_lengths(lengths);
+    const size_t lo = 1 + round % 3;
+    ladder.reset(ids, lo);
+    for (size_t n = lo; n <= 4; ++n) {
+      TopNgram fast = ladder.top(n), slow = reference_top(ids, n);
+      ASSERT_EQ(fast.count, slow.count) << "round " << round << " n " << n;
+      ASSERT_EQ(fast.position, slow.position) << "round " << round << " n " << n;
+    }
+    for (size_t n = 5; n <= 12; ++n) {
+      ASSERT_EQ(nemo_duplicate_ngram_chars(ladder.levels(n), w, n), reference_nemo_dup(ids, w, n))
+          << "round " << round << " n " << n;
+    }
+    // Asked again below where it stands: the sizes already climbed are kept.
+    TopNgram again = ladder.top(lo), slow = reference_top(ids, lo);
+    ASSERT_EQ(again.count, slow.count) << "round " << round;
+    ASSERT_EQ(again.position, slow.position) << "round " << round;
+  }
+}
+
 TEST(NgramStats, PieceRepetitionComparesExactStrings) {
   std::string text = "x\ny\nx\nX\nx ";
   std::vector<TextPiece> pieces = {{0, 1, 1}, {2, 1, 1}, {4, 1, 1}, {6, 1, 1}, {8, 2, 2}};

@@ -12,6 +12,7 @@
 
 #include "stages/text_quality/check_set.h"
 #include "stages/text_quality/quality_sets.h"
+#include "text/doc_segments.h"
 #include "text/ngram_stats.h"
 #include "text/python_text.h"
 
@@ -110,7 +111,7 @@ class GopherRepetitionStage final : public Stage {
         for (size_t k = 0; k < o_.top_n_grams.size(); ++k) {
           size_t n = o_.top_n_grams[k].n;
           if (words.size() < n) continue;  // no n-grams: datatrove skips the check
-          TopNgram top = top_ngram(ids, n);
+          TopNgram top = d.top_token_ngram(n);
           size_t length = n - 1;  // " ".join
           for (size_t j = 0; j < n; ++j) length += words[top.position + j].chars;
           if (!check(top_[k], per_char(length * top.count), o_.top_n_grams[k].fraction)) goto done;

@@ -17,8 +17,6 @@ namespace {
 constexpr std::array<std::string_view, 12> kBullets = {"•", "‣", "⁃", "⁌", "⁍", "∙",
                                                        "○", "●", "◘", "◦", "⦾", "⦿"};
 constexpr std::array<char, 5> kEndMarks = {'.', '?', '!', '"', '\''};
-constexpr std::array<std::string_view, 8> kEllipsisMarks = {
-    "...", "[...]", "…", "(...)", "[…]", "-»", "read more..", "read more"};
 
 // NeMo's policy_substrings: the short phrases and the standard cookie-banner sentences
 // (lower-cased, as NeMo compares them).

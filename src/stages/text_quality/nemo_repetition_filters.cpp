@@ -54,7 +54,7 @@ Status check_n(const StageParams& p) {
 double top_ngram_score(DocSegments& d, size_t n, WordSplit split) {
   const auto& words = d.words(split);
   if (words.size() < n) return 1.0;  // fewer than n words (filters.md)
-  TopNgram top = top_ngram(d.word_ids(split), n);
+  TopNgram top = d.top_word_ngram(n, split);
   // Words split on white space are joined with a space, as NeMo does. Segmented (zh / ja)
   // words were contiguous in the text, so they are joined as they stood: a space-joined string
   // would never occur in unspaced text.

@@ -13,10 +13,34 @@ namespace winnow {
 
 namespace {
 
-// NeMo's ellipsis marks. A word never holds a space, so "read more" cannot match a word; it is
-// kept for parity with the list the line filters use.
-constexpr std::array<std::string_view, 8> kEllipsisMarks = {
-    "...", "[...]", "…", "(...)", "[…]", "-»", "read more..", "read more"};
+// A word that is one of NeMo's ellipsis marks. Those a word can be are 3 or 5 bytes long and
+// start with '.', '[', '(', '-' or the lead byte of '…', which rules out most words at once.
+bool is_ellipsis_word(std::string_view word) {
+  if (word.size() != 3 && word.size() != 5) return false;
+  const char first = word[0];
+  if (first != '.' && first != '[' && first != '(' && first != '-' && first != '\xE2') return false;
+  return std::find(kEllipsisMarks.begin(), kEllipsisMarks.end(), word) != kEllipsisMarks.end();
+}
+
+// filters.md: a word whose '#' code points are more than half of it. (NeMo's code counts
+// matches of the regex "#+", i.e. runs of '#'; for "#", "#tag" and "##x" both agree, for "##"
+// or "###" they differ: the filters.md rule is used.) Only the words holding a '#' are looked
+// at: the text's '#'s are found with memchr and matched to words in order (no word holds a
+// space, and '#' is not one, so every '#' is inside a word).
+size_t hash_symbol_words(DocSegments& d, const std::vector<TextPiece>& words) {
+  std::string_view text = d.text();
+  size_t symbols = 0;
+  size_t w = 0;
+  for (size_t at = text.find('#'); at != std::string_view::npos;) {
+    while (w < words.size() && words[w].begin + words[w].bytes <= at) ++w;
+    if (w == words.size()) break;
+    std::string_view word = d.piece(words[w]);
+    const auto hashes = static_cast<size_t>(std::count(word.begin(), word.end(), '#'));
+    symbols += 2 * hashes > words[w].chars;
+    at = text.find('#', words[w].begin + words[w].bytes);
+  }
+  return symbols;
+}
 
 constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
                                                                  "and", "that", "have", "with"};
@@ -43,27 +67,9 @@ StageSpec symbols_to_words_spec() {
         return ScoreRule{
             [split](DocSegments& d) {
               const auto& words = d.words(split);
-              const bool any_hash = d.chars().hashes > 0;
-              size_t symbols = 0;
-              for (const TextPiece& w : words) {
-                std::string_view word = d.piece(w);
-                // filters.md: a word whose '#' code points are more than half of it. (NeMo's
-                // code counts matches of the regex "#+", i.e. runs of '#'; for "#", "#tag" and
-                // "##x" both agree, for "##" or "###" they differ: the filters.md rule is used.)
-                bool symbol = false;
-                if (any_hash) {
-                  size_t hashes = static_cast<size_t>(std::count(word.begin(), word.end(), '#'));
-                  symbol = 2 * hashes > w.chars;
-                }
-                // Every ellipsis mark starts with '.', '[', '(', '-', 'r' or the lead byte of '…'.
-                char first = word[0];
-                if (!symbol && (first == '.' || first == '[' || first == '(' || first == '-' ||
-                                first == 'r' || first == '\xE2')) {
-                  symbol = std::find(kEllipsisMarks.begin(), kEllipsisMarks.end(), word) !=
-                           kEllipsisMarks.end();
-                }
-                symbols += symbol;
-              }
+              // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
+              size_t symbols = d.chars().hashes > 0 ? hash_symbol_words(d, words) : 0;
+              for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
               return ratio_or_one(static_cast<double>(symbols), static_cast<double>(words.size()));
             },
             -1.0, p.get_float("max_symbol_to_word_ratio")};
