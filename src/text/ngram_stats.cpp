@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/hash.h"
 #include "core/utf8.h"
 
@@ -172,10 +176,28 @@ void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
   levels_.assign(ids.size(), 0);
   tops_.clear();
   positions_.clear();
-  if (ids.size() >= lo_) {
-    positions_.resize(ids.size() - lo_ + 1);
-    for (size_t i = 0; i < positions_.size(); ++i) positions_[i] = static_cast<uint32_t>(i);
+  if (ids.size() < lo_) return;
+  const size_t grams = ids.size() - lo_ + 1;
+  const uint32_t max_id = *std::max_element(ids.begin(), ids.end());
+  if (lo_ == 1 || max_id > 2 * ids.size() + 64) {  // sparse ids (not DocSegments'): no counting
+    positions_.resize(grams);
+    for (size_t i = 0; i < grams; ++i) positions_[i] = static_cast<uint32_t>(i);
+    return;
   }
+  // Size 1 for free: an n-gram can occur twice only if each of its words does. Word ids are
+  // dense (DocSegments'), so counting them is an array, and the first size is counted only at
+  // positions starting n words that all occur twice (a third fewer positions in ordinary prose).
+  thread_local std::vector<uint32_t> occurrences;
+  occurrences.assign(size_t{max_id} + 1, 0);
+  for (uint32_t id : ids) ++occurrences[id];
+  size_t run = 0;  // words from i on that occur twice, counted from the end
+  positions_.resize(grams);
+  size_t kept = grams;
+  for (size_t i = ids.size(); i-- > 0;) {
+    run = occurrences[ids[i]] >= 2 ? run + 1 : 0;
+    if (i < grams && run >= lo_) positions_[--kept] = static_cast<uint32_t>(i);
+  }
+  positions_.erase(positions_.begin(), positions_.begin() + static_cast<std::ptrdiff_t>(kept));
 }
 
 void NgramLadder::trim() {
@@ -255,17 +277,36 @@ void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
 
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
                                   const std::vector<TextPiece>& words, size_t n, bool spaces) {
-  if (n == 0 || words.size() < n) return 0;
-  size_t grams = words.size() - n + 1;
+  if (n == 0 || n > 255 || words.size() < n) return 0;  // levels stop at 255
+  const size_t grams = words.size() - n + 1;
   size_t total = 0;
-  size_t overlap = 0;  // leading words of the current n-gram already counted
-  for (size_t i = 0; i < grams; ++i) {
-    if (levels[i] >= n) {
-      for (size_t k = overlap; k < n; ++k) total += words[i + k].chars;
-      if (spaces) total += std::min(n - overlap, n - 1);
-      overlap = n;
+  bool any = false;
+  size_t previous = 0;  // the last duplicate's position
+  // A duplicate at i whose predecessor was at p < i has its first max(0, n - (i - p)) words
+  // counted already. Only the duplicates are visited: found 16 levels at a time.
+  auto count = [&](size_t i) {
+    const size_t overlap = any && i - previous < n ? n - (i - previous) : 0;
+    for (size_t k = overlap; k < n; ++k) total += words[i + k].chars;
+    if (spaces) total += std::min(n - overlap, n - 1);
+    any = true;
+    previous = i;
+  };
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i threshold = _mm_set1_epi8(static_cast<char>(std::min<size_t>(n, 255)));
+  for (; i + 16 <= grams; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(levels.data() + i));
+    // v >= n, unsigned: max(v, n) == v.
+    auto mask =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, threshold), v)));
+    while (mask) {
+      count(i + static_cast<size_t>(std::countr_zero(mask)));
+      mask &= mask - 1;
     }
-    if (overlap > 0) --overlap;
+  }
+#endif
+  for (; i < grams; ++i) {
+    if (levels[i] >= n) count(i);
   }
   return total;
 }

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The NeMo English chain on real, long documents (issue #20), against NeMo Curator's own filter
-# code in the same run: Debian documentation and manual pages (bench/make_long_corpus, mean
-# ~20 KB per document) through `winnow run examples/nemo_english.yaml --threads 1`, counted as
-# user+sys CPU seconds of the whole process (read, parse, filter, write; best of 3), and through
-# NeMo Curator's filter classes (bench/nemo_chain.py: only the filters' code is timed, NeMo's
-# most favourable figure). Prints both rates, the ratio and how many documents the two decide
-# alike (kept, or dropped by the same filter).
+# The NeMo English chain against NeMo Curator's own filter code in the same run (issue #20), on
+# real documents of two kinds:
+#   long  (default): Debian documentation and manual pages (bench/make_long_corpus, 1,670
+#         documents, mean ~20 KB);
+#   short: web-like pages of 300-2,000 bytes cut from the Python manual and the Debian Reference
+#         (bench/make_filter_corpus --min-bytes 300 --max-bytes 2000, 20,000 documents).
+# winnow: `winnow run examples/nemo_english.yaml --threads 1`, counted as user+sys CPU seconds
+# of the whole process (read, parse, filter, write; best of 3). NeMo: its filter classes
+# (bench/nemo_chain.py: only the filters' code is timed, NeMo's most favourable figure). Prints
+# both rates, the ratio and how many documents the two decide alike (kept, or dropped by the
+# same filter).
 #
-# Usage: bench/long_chain.sh [BUILD_DIR=build] [WORK_DIR=build/bench/long]
+# Usage: bench/nemo_chain.sh [BUILD_DIR=build] [long|short]
 # Environment: NEMO_CURATOR_SRC, a checkout of https://github.com/NVIDIA-NeMo/Curator (the folder
 # holding nemo_curator/); without it only winnow's figures are printed.
 # BENCH_PIPELINE (default examples/nemo_english.yaml).
@@ -16,10 +20,18 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 build_dir=$(abspath "${1:-$repo/build}")
-work_dir=$(abspath "${2:-$repo/build/bench/long}")
+corpus=${2:-long}
+work_dir=$build_dir/bench/$corpus
 pipeline=${BENCH_PIPELINE:-$repo/examples/nemo_english.yaml}
 mkdir -p "$work_dir/in"
-[ -f "$work_dir/in/docs.jsonl" ] || "$repo/bench/make_long_corpus" "$work_dir/in/docs.jsonl"
+if [ ! -f "$work_dir/in/docs.jsonl" ]; then
+  case $corpus in
+    long) "$repo/bench/make_long_corpus" "$work_dir/in/docs.jsonl" ;;
+    short) "$repo/bench/make_filter_corpus" "$work_dir/make" --min-bytes 300 --max-bytes 2000
+           mv "$work_dir/make/docs.jsonl" "$work_dir/in/docs.jsonl" ;;
+    *) echo "nemo_chain: corpus is long or short, not '$corpus'" >&2; exit 2 ;;
+  esac
+fi
 docs=$(wc -l < "$work_dir/in/docs.jsonl")
 bytes=$(/usr/bin/python3 -c 'import json,sys
 print(sum(len(json.loads(l)["text"].encode()) for l in open(sys.argv[1], encoding="utf-8")))' \
@@ -39,8 +51,8 @@ cpu_seconds() {  # PIPELINE OUT -> best user+sys over 3 runs
 printf 'stages: []\n' > "$work_dir/passthrough.yaml"
 chain_cpu=$(cpu_seconds "$pipeline" "$work_dir/out")
 pass_cpu=$(cpu_seconds "$work_dir/passthrough.yaml" "$work_dir/out-passthrough")
-awk -v d="$docs" -v b="$bytes" -v c="$chain_cpu" -v p="$pass_cpu" 'BEGIN {
-  printf "corpus: %d documents, %.1f MB, mean %.1f KB (bench/make_long_corpus)\n", d, b / 1e6, b / d / 1024
+awk -v k="$corpus" -v d="$docs" -v b="$bytes" -v c="$chain_cpu" -v p="$pass_cpu" 'BEGIN {
+  printf "%s corpus: %d documents, %.1f MB, mean %.1f KB\n", k, d, b / 1e6, b / d / 1024
   printf "winnow run --threads 1, whole process: %.0f docs/CPU-s, %.1f MB/CPU-s (%.2f s)\n", d / c, b / 1e6 / c, c
   printf "  pass-through (no stages): %.2f s; the chain alone: %.0f docs/CPU-s\n", p, d / (c - p) }'
 
