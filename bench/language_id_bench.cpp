@@ -197,22 +197,25 @@ int main(int argc, char** argv) {
           measure([&] { (void)q->process(*fresh); }, n, seconds, refresh));
     }
     if (wanted("predict")) {
-      // The model alone, both ways, to show what winnow's reading and forward pass save.
-      auto model = FastTextModel::load(quality).value();
-      std::vector<FastTextPrediction> out;
-      row("  quality predict, libfasttext", measure(
-                                                [&] {
-                                                  for (size_t i = 0; i < n; ++i)
-                                                    model->predict_reference(batch->text(i), 1,
-                                                                             out);
-                                                },
-                                                n, seconds));
-      row("  quality predict, winnow", measure(
-                                           [&] {
-                                             for (size_t i = 0; i < n; ++i)
-                                               model->predict(batch->text(i), 1, out);
-                                           },
-                                           n, seconds));
+      // Each model alone, both ways, to show what winnow's reading (and, for the dense quality
+      // model, its forward pass) save over libfasttext's in the same run.
+      for (const auto& [name, path] : {std::pair{"quality", quality}, std::pair{"lid.176", lid}}) {
+        auto model = FastTextModel::load(path).value();
+        std::vector<FastTextPrediction> out;
+        auto all = [&](bool reference) {
+          return [&, reference] {
+            for (size_t i = 0; i < n; ++i) {
+              if (reference) {
+                model->predict_reference(batch->text(i), 1, out);
+              } else {
+                model->predict(batch->text(i), 1, out);
+              }
+            }
+          };
+        };
+        row(fmt::format("  {} predict, libfasttext", name), measure(all(true), n, seconds));
+        row(fmt::format("  {} predict, winnow", name), measure(all(false), n, seconds));
+      }
     }
     if (wanted("unicode_fix")) {
       auto fix = bench::build_stage(unicode_fix_spec(), {}, reasons);

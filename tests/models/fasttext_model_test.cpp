@@ -161,6 +161,51 @@ TEST(FastTextModel, SoftmaxFastPathEqualsLibFastText) {
   }
 }
 
+// Subword models (character n-grams) and pruned, quantized ones (.ftz) take winnow's reading
+// too: the same ids in the same order as libfasttext's getLine, so the same probabilities,
+// bit for bit. Texts hold unknown words (read as n-grams), multi-byte characters, labels and
+// a literal end-of-sentence token (where getLine stops reading).
+TEST(FastTextModel, SubwordAndPrunedModelsReadAsLibFastTextDoes) {
+  testing::TempDir dir;
+  std::vector<std::string> paths = {testing::train_quality_model(dir, 1, 2, 4),
+                                    testing::train_quality_model(dir, 2, 3, 5),
+                                    testing::train_quality_model(dir, 1, 2, 4, true),
+                                    testing::train_quality_model(dir, 2, 2, 4, true), kLid};
+  const std::vector<std::string> extra = {"déjà vu naïve café",
+                                          "Привет мир, как дела?",
+                                          "日本語のテキスト",
+                                          "κόσμε ελληνικά",
+                                          "x",
+                                          "</s>",
+                                          "__label__hq",
+                                          "\t\v\f\r",
+                                          "unknownword",
+                                          "ab\xC3",
+                                          "\xE2\x80\x99quoted"};
+  for (const std::string& path : paths) {
+    auto model = FastTextModel::load(path);
+    ASSERT_TRUE(model.is_ok()) << path;
+    std::mt19937 rng(17);
+    std::vector<FastTextPrediction> fast, reference;
+    for (int i = 0; i < 300; ++i) {
+      std::string text = testing::quality_text(i % 2 == 0, rng, 1 + i % 60);
+      for (int j = 0; j < 1 + i % 4; ++j) {
+        text += (rng() % 3 == 0 ? "\n" : " ") + extra[rng() % extra.size()];
+      }
+      if (i % 9 == 0) text += " " + testing::quality_text(false, rng, 5);
+      for (int k : {1, -1}) {
+        model.value()->predict(text, k, fast);
+        model.value()->predict_reference(text, k, reference);
+        ASSERT_EQ(fast.size(), reference.size()) << path << ": " << text;
+        for (size_t j = 0; j < fast.size(); ++j) {
+          ASSERT_EQ(fast[j].label, reference[j].label) << path << ": " << text;
+          ASSERT_EQ(fast[j].probability, reference[j].probability) << path << ": " << text;
+        }
+      }
+    }
+  }
+}
+
 TEST(FastTextModel, LoadErrorsNameThePath) {
   testing::TempDir dir;
   auto missing = FastTextModel::load(dir.file("nope.bin"));

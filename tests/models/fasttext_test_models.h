@@ -35,8 +35,11 @@ inline std::string quality_text(bool high, std::mt19937& rng, int words = 30) {
   return text;
 }
 
-// Trains the quality model into `dir` and returns its path.
-inline std::string train_quality_model(const TempDir& dir, int word_ngrams = 1) {
+// Trains the quality model into `dir` and returns its path. With `maxn` > 0 it also learns
+// character n-grams of minn..maxn characters (as lid.176 does); `quantize` then prunes it to
+// `cutoff` rows and product-quantizes it (a .ftz, the shape of lid.176.ftz).
+inline std::string train_quality_model(const TempDir& dir, int word_ngrams = 1, int minn = 0,
+                                       int maxn = 0, bool quantize = false) {
   std::mt19937 rng(7);
   std::string train;
   for (int i = 0; i < 400; ++i) {
@@ -50,8 +53,8 @@ inline std::string train_quality_model(const TempDir& dir, int word_ngrams = 1) 
   args.model = fasttext::model_name::sup;
   args.loss = fasttext::loss_name::softmax;
   args.minCount = 1;
-  args.minn = 0;
-  args.maxn = 0;
+  args.minn = minn;
+  args.maxn = maxn;
   args.lr = 0.5;
   args.dim = 16;
   args.epoch = 10;
@@ -61,7 +64,17 @@ inline std::string train_quality_model(const TempDir& dir, int word_ngrams = 1) 
   args.verbose = 0;
   fasttext::FastText model;
   model.train(args);
-  std::string path = dir.file("quality-" + std::to_string(word_ngrams) + ".bin");
+  std::string path =
+      dir.file("quality-" + std::to_string(word_ngrams) + "-" + std::to_string(minn) + "-" +
+               std::to_string(maxn) + (quantize ? ".ftz" : ".bin"));
+  if (quantize) {
+    fasttext::Args q = args;
+    q.cutoff = 300;  // keep the 300 most useful rows: words and n-gram buckets pruned
+    q.retrain = false;
+    q.qnorm = true;
+    q.dsub = 2;
+    model.quantize(q);
+  }
   model.saveModel(path);
   return path;
 }
