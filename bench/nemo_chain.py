@@ -16,7 +16,9 @@ empty namespaces pointing at the checkout. Needs python3-loguru and python3-yaml
 
 Usage: bench/nemo_chain.py NEMO_CURATOR_SRC PIPELINE.yaml DOCS.jsonl DECISIONS.tsv
   NEMO_CURATOR_SRC: a checkout of https://github.com/NVIDIA-NeMo/Curator (the folder that holds
-  nemo_curator/). Prints documents, bytes, CPU seconds; writes "id<TAB>kept|FILTER" per document.
+  nemo_curator/). Prints documents, bytes, CPU seconds; writes "id<TAB>kept|FILTER<TAB>" per
+  document, the last column "order-dependent" where NeMo's verdict depends on its hash order
+  (see order_dependent; checked after the timing).
 """
 import importlib
 import json
@@ -86,6 +88,31 @@ def build_chain(pipeline_path, classes):
     return chain
 
 
+def order_dependent(chain, text):
+    """Whether NeMo's verdict on `text` depends on Python's string hashing: RepeatingTopNGrams
+    takes max() over a dict built from a set of n-grams, so among equally frequent n-grams the
+    one it removes is whichever the set yields first, which changes with PYTHONHASHSEED. True
+    when, at the first such filter the document reaches, some tied n-gram would keep it and
+    another would drop it (winnow takes the first met, a fixed choice)."""
+    for _, nemo_filter in chain:
+        if type(nemo_filter).__name__ == "RepeatingTopNGramsFilter":
+            words = nemo_filter._word_splitter(text.strip())
+            n = nemo_filter._n
+            if len(words) >= n and len(text) > 0:
+                counts = {}
+                for gram in zip(*[words[i:] for i in range(n)]):
+                    counts[gram] = counts.get(gram, 0) + 1
+                top = max(counts.values())
+                verdicts = {nemo_filter.keep_document(
+                                (len(text) - len(text.replace(" ".join(gram), ""))) / len(text))
+                            for gram, count in counts.items() if count == top}
+                if len(verdicts) > 1:
+                    return True
+        if not nemo_filter.keep_document(nemo_filter.score_document(text)):
+            return False
+    return False
+
+
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
@@ -105,7 +132,8 @@ def main():
     seconds = time.process_time() - start
     with open(decisions_path, "w", encoding="utf-8") as out:
         for doc, verdict in zip(docs, decisions):
-            out.write(f"{doc['id']}\t{verdict}\n")
+            dependent = "order-dependent" if order_dependent(chain, doc["text"]) else ""
+            out.write(f"{doc['id']}\t{verdict}\t{dependent}\n")
     total_bytes = sum(len(doc["text"].encode("utf-8")) for doc in docs)
     print(f"{len(docs)} {total_bytes} {seconds:.3f}")
 

@@ -73,9 +73,12 @@ for path in glob.glob(f"{sys.argv[1]}/rejected/*.jsonl"):
     for line in open(path, encoding="utf-8"):
         record = json.loads(line)
         winnow[record["id"]] = record["winnow_drop"]["stage"]
-nemo = dict(line.rstrip("\n").split("\t") for line in open(sys.argv[2], encoding="utf-8"))
-same = sum(winnow.get(doc) == verdict for doc, verdict in nemo.items())
-print(f"{same} of {len(nemo)} ({same / len(nemo):.4f})")
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[2], encoding="utf-8")]
+same = sum(winnow.get(doc) == verdict for doc, verdict, _ in rows)
+settled = [(doc, verdict) for doc, verdict, dependent in rows if not dependent]
+same_settled = sum(winnow.get(doc) == verdict for doc, verdict in settled)
+print(f"{same} of {len(rows)} ({same / len(rows):.4f}); where NeMo's verdict does not depend on "
+      f"its hash order: {same_settled} of {len(settled)} ({same_settled / len(settled):.4f})")
 EOF
 )
 awk -v d="$docs" -v c="$chain_cpu" -v n="$nemo_cpu" -v a="$agreement" 'BEGIN {

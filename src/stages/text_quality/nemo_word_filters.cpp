@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 
-#include "core/ascii.h"
+#include "core/ascii.h"  // is_ascii_alpha
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
 
@@ -44,14 +44,6 @@ size_t hash_symbol_words(DocSegments& d, const std::vector<TextPiece>& words) {
 
 constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
                                                                  "and", "that", "have", "with"};
-
-constexpr std::string_view kPythonPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
-
-const std::array<bool, 256> kIsPunctuation = [] {
-  std::array<bool, 256> t{};
-  for (char c : kPythonPunctuation) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}();
 
 StageSpec symbols_to_words_spec() {
   return score_filter_spec(
@@ -118,8 +110,7 @@ StageSpec word_count_spec() {
 StageSpec mean_word_length_spec() {
   return score_filter_spec(
       "mean_word_length",
-      "NeMo MeanWordLengthFilter: keeps documents whose mean word length (words that are runs of "
-      "Python's string.punctuation excluded) lies in [min, max].",
+      "NeMo MeanWordLengthFilter: keeps documents whose mean word length lies in [min, max].",
       "mean_word_length",
       {{"min_mean_word_length", ParamType::kFloat, "3", "shortest mean kept"},
        {"max_mean_word_length", ParamType::kFloat, "10", "longest mean kept"},
@@ -129,23 +120,16 @@ StageSpec mean_word_length_spec() {
         WINNOW_RETURN_IF_ERROR(check_non_negative(p, "min_mean_word_length"));
         if (p.get_float("max_mean_word_length") < p.get_float("min_mean_word_length"))
           return p.error("max_mean_word_length", "must be at least min_mean_word_length");
-        // NeMo skips a word when `w in string.punctuation`, a substring test: "." and "()" are
-        // skipped, "..." is not. With no word left NeMo's mean is NaN and the document is
+        // NeMo's code (stages/text/filters/heuristic/string.py) averages the length of every
+        // word, punctuation included. With no word NeMo divides by zero and the document is
         // dropped; NaN is never kept here either (the recorded score is then NaN).
         return ScoreRule{[split](DocSegments& d) {
-                           size_t total = 0, count = 0;
-                           for (const TextPiece& w : d.words(split)) {
-                             // Only a word of ASCII punctuation can be a substring of it.
-                             std::string_view word = d.piece(w);
-                             if (w.bytes <= kPythonPunctuation.size() &&
-                                 kIsPunctuation[static_cast<unsigned char>(word[0])] &&
-                                 kPythonPunctuation.find(word) != std::string_view::npos)
-                               continue;
-                             total += w.chars;
-                             ++count;
-                           }
-                           return count ? static_cast<double>(total) / static_cast<double>(count)
-                                        : std::numeric_limits<double>::quiet_NaN();
+                           const auto& words = d.words(split);
+                           size_t total = 0;
+                           for (const TextPiece& w : words) total += w.chars;
+                           return words.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                                : static_cast<double>(total) /
+                                                      static_cast<double>(words.size());
                          },
                          p.get_float("min_mean_word_length"), p.get_float("max_mean_word_length")};
       });
@@ -155,7 +139,8 @@ StageSpec common_english_words_spec() {
   return score_filter_spec(
       "common_english_words",
       "NeMo CommonEnglishWordsFilter: keeps documents with at least min_num_common_words of "
-      "{the, be, to, of, and, that, have, with} (case-insensitive).",
+      "{the, be, to, of, and, that, have, with}, lower case only (NeMo's code: \"The\" does "
+      "not count, to drop over-capitalised text).",
       "common_english_words",
       {{"min_num_common_words", ParamType::kInt, "2", "fewest common words kept"},
        {"stop_at_false", ParamType::kBool, "true",
@@ -170,7 +155,7 @@ StageSpec common_english_words_spec() {
                              if (w.bytes > 4 || w.bytes < 2) continue;
                              std::string_view word = d.piece(w);
                              for (std::string_view common : kCommonEnglishWords) {
-                               if (ascii_iequals(word, common)) {
+                               if (word == common) {
                                  ++count;
                                  break;
                                }

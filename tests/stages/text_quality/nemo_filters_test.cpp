@@ -148,9 +148,9 @@ TEST(NemoWordFilters, MeanWordLength) {
   const char* s = "mean_word_length";
   EXPECT_KEPT(f(s, "abc abc"), 3.0);
   EXPECT_DROPPED(f(s, "ab abc"), "mean_word_length/mean_word_length", 2.5);
-  // "." and "()" are substrings of string.punctuation and skipped; "..." is not.
-  EXPECT_KEPT(f(s, "abc . ()"), 3.0);
-  EXPECT_DROPPED(f(s, "ab ..."), "mean_word_length/mean_word_length", 2.5);
+  // NeMo's code averages every word, punctuation included: (3 + 1 + 2) / 3.
+  EXPECT_DROPPED(f(s, "abc . ()"), "mean_word_length/mean_word_length", 2.0);
+  EXPECT_KEPT(f(s, "abcd ..."), 3.5);
   EXPECT_KEPT(f(s, "abcdefghij"), 10.0);
   EXPECT_DROPPED(f(s, "abcdefghijk"), "mean_word_length/mean_word_length", 11.0);
   EXPECT_KEPT(f(s, "ééé"), 3.0);
@@ -161,7 +161,9 @@ TEST(NemoWordFilters, MeanWordLength) {
 
 TEST(NemoWordFilters, CommonEnglishWords) {
   const char* s = "common_english_words";
-  EXPECT_KEPT(f(s, "The cat AND dog"), 2.0);
+  EXPECT_KEPT(f(s, "the cat and dog"), 2.0);
+  // Lower case only, as NeMo's set lookup: "The" and "AND" do not count.
+  EXPECT_DROPPED(f(s, "The cat AND dog"), "common_english_words/common_english_words", 0.0);
   EXPECT_DROPPED(f(s, "the cat"), "common_english_words/common_english_words", 1.0);
   EXPECT_KEPT(f(s, "the the the"), 2.0);  // stop_at_false caps the count
   EXPECT_KEPT(f(s, "the the the", {{"stop_at_false", false}}), 3.0);
