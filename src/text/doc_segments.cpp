@@ -220,54 +220,10 @@ void DocSegments::reset(std::string_view text) {
 }
 
 const CharCounts& DocSegments::chars() {
-  if (done_ & kChars) return chars_;
-  // A byte histogram (a few cycles per byte, no branches), then the classes summed from it;
-  // only texts with non-ASCII bytes take a second, decoding pass for their non-ASCII letters
-  // and the ⟨ ⟩ brackets.
-  uint32_t hist[4][256] = {};
-  const auto* p = reinterpret_cast<const unsigned char*>(text_.data());
-  size_t size = text_.size(), i = 0;
-  for (; i + 4 <= size; i += 4) {
-    ++hist[0][p[i]];
-    ++hist[1][p[i + 1]];
-    ++hist[2][p[i + 2]];
-    ++hist[3][p[i + 3]];
+  if (!(done_ & kChars)) {
+    chars_ = count_char_classes(text_);
+    done_ |= kChars;
   }
-  for (; i < size; ++i) ++hist[0][p[i]];
-  uint32_t h[256];
-  for (int b = 0; b < 256; ++b) h[b] = hist[0][b] + hist[1][b] + hist[2][b] + hist[3][b];
-  auto range = [&](int from, int to) {
-    uint32_t sum = 0;
-    for (int b = from; b <= to; ++b) sum += h[b];
-    return sum;
-  };
-  CharCounts c;
-  uint32_t continuation = range(0x80, 0xBF);
-  uint32_t leads = range(0xC0, 0xFF);
-  c.chars = static_cast<uint32_t>(size) - continuation;
-  c.digits = range('0', '9');
-  uint32_t ascii_letters = range('a', 'z') + range('A', 'Z');
-  c.nemo_alnum = ascii_letters + c.digits + h['\n'] + h['?'] + h['!'] + h[','] + h['.'];
-  c.white_space = h['\t'] + h['\n'] + h['\r'] + h['\b'] + h[' '];
-  c.parentheses = h['{'] + h['}'] + h['['] + h[']'] + h['('] + h[')'];
-  c.hashes = h['#'];
-  c.newlines = h['\n'];
-  c.letters = ascii_letters;
-  if (leads > 0 || continuation > 0) {
-    const char* q = text_.data();
-    const char* end = q + size;
-    while (q < end) {
-      if (static_cast<unsigned char>(*q) < 0x80) {
-        ++q;
-        continue;
-      }
-      uint32_t cp = decode_utf8(q, end);
-      if (cp == 0x27E8 || cp == 0x27E9) ++c.parentheses;  // ⟨ ⟩
-      if (cp >= 0x80 && is_python_alpha(cp)) ++c.letters;
-    }
-  }
-  chars_ = c;
-  done_ |= kChars;
   return chars_;
 }
 

@@ -15,22 +15,11 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "text/char_classes.h"
 #include "text/ngram_stats.h"
 #include "text/text_piece.h"
 
 namespace winnow {
-
-// Character classes counted in one pass over the text.
-struct CharCounts {
-  uint32_t chars = 0;        // code points (len(text))
-  uint32_t nemo_alnum = 0;   // in [a-zA-Z0-9\n?!,.] (NeMo's NonAlphaNumeric keeps these)
-  uint32_t digits = 0;       // [0-9]
-  uint32_t white_space = 0;  // \t \n \r \b and space (NeMo's WhiteSpace list)
-  uint32_t parentheses = 0;  // { } ⟨ ⟩ [ ] ( )
-  uint32_t letters = 0;      // str.isalpha() code points
-  uint32_t hashes = 0;       // '#'
-  uint32_t newlines = 0;     // '\n'
-};
 
 // How a text is split into words: Python's white-space split (NeMo's default), or ICU's
 // dictionary segmentation (NeMo's jieba / MeCab for Chinese / Japanese; see icu_words.h).
