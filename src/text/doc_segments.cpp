@@ -43,32 +43,35 @@ class PieceIdTable {
 
   // A piece of at most 8 bytes is its own key (its bytes packed, with its length): equal keys
   // are equal pieces. Longer pieces are keyed by a hash and compared byte for byte.
-  uint32_t id(std::string_view text, const TextPiece& piece) {
-    std::string_view bytes = text.substr(piece.begin, piece.bytes);
-    const bool short_piece = piece.bytes <= 8;
-    uint64_t key;
-    if (short_piece) {
-      uint64_t packed = 0;
-      if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
-        // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
-        std::memcpy(&packed, text.data() + piece.begin, 8);
-        if (piece.bytes < 8) packed &= (uint64_t{1} << (8 * piece.bytes)) - 1;
-      } else {
-        std::memcpy(&packed, bytes.data(), bytes.size());
-      }
-      key = packed;
+  static uint64_t key(std::string_view text, const TextPiece& piece) {
+    if (piece.bytes > 8) return hash64(text.substr(piece.begin, piece.bytes));
+    uint64_t packed = 0;
+    if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
+      // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
+      std::memcpy(&packed, text.data() + piece.begin, 8);
+      if (piece.bytes < 8) packed &= (uint64_t{1} << (8 * piece.bytes)) - 1;
     } else {
-      key = hash64(bytes);
+      std::memcpy(&packed, text.data() + piece.begin, piece.bytes);
     }
-    uint64_t h = (key ^ piece.bytes) * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = (h >> 32) & mask_;; i = (i + 1) & mask_) {
+    return packed;
+  }
+
+  // Starts loading the slot where id(..., key) begins: a long document's table outgrows L1.
+  void prefetch(uint64_t key, const TextPiece& piece) const {
+    __builtin_prefetch(&slots_[first_slot(key, piece)]);
+  }
+
+  uint32_t id(std::string_view text, const TextPiece& piece, uint64_t key) {
+    const bool short_piece = piece.bytes <= 8;
+    for (size_t i = first_slot(key, piece);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
         s = {key, piece.begin, piece.bytes, next_id_, generation_};
         return next_id_++;
       }
       if (s.hash == key && s.bytes == piece.bytes &&
-          (short_piece || text.compare(s.begin, s.bytes, bytes) == 0)) {
+          (short_piece ||
+           text.compare(s.begin, s.bytes, text.substr(piece.begin, piece.bytes)) == 0)) {
         return s.id;
       }
     }
@@ -80,6 +83,9 @@ class PieceIdTable {
     uint32_t begin = 0, bytes = 0, id = 0, generation = 0;
   };
   std::vector<Slot> slots_;
+  size_t first_slot(uint64_t key, const TextPiece& piece) const {
+    return (((key ^ piece.bytes) * 0x9E3779B97F4A7C15ULL) >> 32) & mask_;
+  }
   size_t mask_ = 0;
   uint32_t generation_ = 0;
   uint32_t next_id_ = 0;
@@ -207,9 +213,18 @@ bool is_blank(std::string_view s) {
 void assign_piece_ids(std::string_view text, const std::vector<TextPiece>& pieces,
                       std::vector<uint32_t>& ids) {
   thread_local PieceIdTable table;
+  thread_local std::vector<uint64_t> keys;
   table.start(pieces.size());
   ids.resize(pieces.size());
-  for (size_t i = 0; i < pieces.size(); ++i) ids[i] = table.id(text, pieces[i]);
+  // Keys first, then the lookups, each fetching the slot of the piece a few ahead.
+  keys.resize(pieces.size());
+  for (size_t i = 0; i < pieces.size(); ++i) keys[i] = PieceIdTable::key(text, pieces[i]);
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < std::min(kAhead, pieces.size()); ++i) table.prefetch(keys[i], pieces[i]);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (i + kAhead < pieces.size()) table.prefetch(keys[i + kAhead], pieces[i + kAhead]);
+    ids[i] = table.id(text, pieces[i], keys[i]);
+  }
 }
 
 void DocSegments::reset(std::string_view text) {
