@@ -286,6 +286,11 @@ TopNgram DocSegments::top_token_ngram(size_t n) {
   return ladder(token_ladder_, ids, n).top(n);
 }
 
+const std::vector<uint8_t>& DocSegments::token_repeat_spans(size_t n) {
+  const auto& ids = token_ids();
+  return ladder(token_ladder_, ids, n).repeat_spans(n);
+}
+
 const std::vector<TextPiece>& DocSegments::lines() {
   if (!(done_ & kLines)) {
     lines_.clear();

@@ -46,8 +46,10 @@ class DocSegments {
   TopNgram top_word_ngram(size_t n, WordSplit split = WordSplit::kWhitespace);
   const std::vector<uint8_t>& word_repeat_levels(size_t n,
                                                  WordSplit split = WordSplit::kWhitespace);
-  // The same over token_ids() (datatrove's top n-grams).
+  // The same over token_ids() (datatrove's top n-grams), and the ladder's repeat spans covering
+  // n (datatrove's duplicate n-grams skip the n-grams that occur once).
   TopNgram top_token_ngram(size_t n);
+  const std::vector<uint8_t>& token_repeat_spans(size_t n);
   const std::vector<TextPiece>& lines();
   const std::vector<TextPiece>& paragraphs();
   const std::vector<TextPiece>& tokens();

@@ -179,6 +179,7 @@ void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
   lo_ = next_ = std::clamp<size_t>(lo, 1, 255);
   bits_ = id_bits(ids);
   levels_.assign(ids.size(), 0);
+  spans_.assign(ids.size(), 0);
   tops_.clear();
   positions_.clear();
   if (ids.size() < lo_) return;
@@ -209,7 +210,9 @@ void NgramLadder::trim() {
   for (auto* v : {&positions_, &next_positions_, &slots_}) {
     if (v->capacity() > (size_t{1} << 11)) std::vector<uint32_t>().swap(*v);
   }
-  if (levels_.capacity() > (size_t{1} << 11)) std::vector<uint8_t>().swap(levels_);
+  for (auto* v : {&levels_, &spans_}) {
+    if (v->capacity() > (size_t{1} << 11)) std::vector<uint8_t>().swap(*v);
+  }
   ids_ = nullptr;
 }
 
@@ -256,7 +259,9 @@ void NgramLadder::climb() {
   next_positions_.clear();
   for (size_t k = 0; k < positions_.size(); ++k) {
     const uint32_t i = positions_[k];
-    if (t[slots_[k]].count >= 2 && i + m + 1 <= ids.size()) next_positions_.push_back(i);
+    if (t[slots_[k]].count < 2) continue;
+    spans_[i] = static_cast<uint8_t>(m);
+    if (i + m + 1 <= ids.size()) next_positions_.push_back(i);
   }
   positions_.swap(next_positions_);
 }
@@ -269,6 +274,11 @@ TopNgram NgramLadder::top(size_t n) {
 const std::vector<uint8_t>& NgramLadder::levels(size_t hi) {
   while (next_ <= hi && !positions_.empty()) climb();
   return levels_;
+}
+
+const std::vector<uint8_t>& NgramLadder::repeat_spans(size_t hi) {
+  while (next_ <= hi && !positions_.empty()) climb();
+  return spans_;
 }
 
 TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
@@ -326,7 +336,8 @@ size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
 }
 
 size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
-                                       const std::vector<TextPiece>& words, size_t n) {
+                                       const std::vector<TextPiece>& words, size_t n,
+                                       const std::vector<uint8_t>* spans) {
   if (n == 0 || ids.size() < n) return 0;
   size_t grams = ids.size() - n + 1;
   KeyTable& t = table();
@@ -334,17 +345,22 @@ size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
   Keyer keyer(ids, n);
   size_t total = 0;
   size_t i = 0;
+  size_t keyed = 0;  // the position `key` belongs to
   uint64_t key = keyer.key_at(0);
   while (i < grams) {
+    if (spans && (*spans)[i] < n) {  // occurs once: never seen, remembering it is moot
+      ++i;
+      continue;
+    }
+    key = keyed + 1 == i ? keyer.next_key(key, keyed) : keyed == i ? key : keyer.key_at(i);
+    keyed = i;
     auto& slot = t[t.find(key, static_cast<uint32_t>(i),
                           [&](uint32_t a, uint32_t b) { return keyer.same(a, b); })];
     if (slot.count > 0) {
       for (size_t k = 0; k < n; ++k) total += words[i + k].chars;
       i += n;
-      if (i < grams) key = keyer.key_at(i);
     } else {
       slot.count = 1;
-      if (i + 1 < grams) key = keyer.next_key(key, i);
       ++i;
     }
   }

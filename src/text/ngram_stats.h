@@ -52,6 +52,10 @@ class NgramLadder {
   // earlier position, 0 when none (climbing to hi; hi <= 255). The vector holds at least the
   // sizes up to hi, so `levels(hi)[i] >= n` answers "seen before" for any lo <= n <= hi.
   const std::vector<uint8_t>& levels(size_t hi);
+  // For every position i: the largest m in [lo, hi] whose m-gram at i occurs at least twice
+  // (anywhere in the text), 0 when none (climbing to hi). `repeat_spans(hi)[i] < n`: the n-gram
+  // at i is unique, so a walk that looks n-grams up (datatrove's) can pass it by.
+  const std::vector<uint8_t>& repeat_spans(size_t hi);
 
  private:
   void climb();  // computes size next_
@@ -61,7 +65,7 @@ class NgramLadder {
   std::vector<uint32_t> positions_;  // where size next_ is counted
   std::vector<uint32_t> next_positions_, slots_;
   std::vector<TopNgram> tops_;  // per size from lo
-  std::vector<uint8_t> levels_;
+  std::vector<uint8_t> levels_, spans_;
 };
 
 // One-off forms of the ladder.
@@ -80,8 +84,11 @@ size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,
 
 // datatrove's find_all_duplicate: walking from the start, an n-gram already seen adds the code
 // points of its words (joined without spaces) and the walk jumps n words; otherwise it is
-// remembered and the walk steps one word.
+// remembered and the walk steps one word. With `spans` (NgramLadder::repeat_spans covering n)
+// the n-grams that occur once are stepped over without a lookup: remembering them changes
+// nothing, as they never come again.
 size_t datatrove_duplicate_ngram_chars(const std::vector<uint32_t>& ids,
-                                       const std::vector<TextPiece>& words, size_t n);
+                                       const std::vector<TextPiece>& words, size_t n,
+                                       const std::vector<uint8_t>* spans = nullptr);
 
 }  // namespace winnow

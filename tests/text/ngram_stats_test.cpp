@@ -162,6 +162,9 @@ TEST(NgramStats, OneLadderClimbingFromTwoMatchesTheReferencesAtEverySize) {
     for (size_t n = 5; n <= 12; ++n) {
       ASSERT_EQ(nemo_duplicate_ngram_chars(ladder.levels(n), w, n), reference_nemo_dup(ids, w, n))
           << "round " << round << " n " << n;
+      ASSERT_EQ(datatrove_duplicate_ngram_chars(ids, w, n, &ladder.repeat_spans(n)),
+                reference_datatrove_dup(ids, w, n))
+          << "round " << round << " n " << n;
     }
     // Asked again below where it stands: the sizes already climbed are kept.
     TopNgram again = ladder.top(lo), slow = reference_top(ids, lo);

@@ -118,7 +118,7 @@ class GopherRepetitionStage final : public Stage {
         }
         for (size_t k = 0; k < o_.dup_n_grams.size(); ++k) {
           size_t n = o_.dup_n_grams[k].n;
-          size_t dup = datatrove_duplicate_ngram_chars(ids, words, n);
+          size_t dup = datatrove_duplicate_ngram_chars(ids, words, n, &d.token_repeat_spans(n));
           if (!check(dup_[k], per_char(dup), o_.dup_n_grams[k].fraction)) goto done;
         }
       }
