@@ -11,8 +11,7 @@ from . import _native
 from .progress import make_progress
 from .stages import Stage, by_type
 
-# Top-level keys of a pipeline file other than input, output and stages (the loader checks
-# them: pipeline/config_keys.cpp).
+# Each in-memory record's position, carried through the run and taken off again.
 _ROW_FIELD = "_winnow_row"
 
 
@@ -247,7 +246,8 @@ class Pipeline:
         the kept records (with annotations), the dropped ones (with ``winnow_drop``: stage,
         reason, score; in a DataFrame the columns ``drop_stage``, ``drop_reason``,
         ``drop_score``), the error records and the stats, in the type given. A DataFrame's
-        index follows its rows. Dedup stages see only these records."""
+        index follows its rows; a record without an id gets the engine's generated one (from
+        its position). Dedup stages see only these records."""
         kind, rows, index, columns = _to_rows(records)
         with tempfile.TemporaryDirectory(prefix="winnow-") as tmp:
             path = os.path.join(tmp, "records.jsonl")
