@@ -25,13 +25,13 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = os.path.abspath(os.environ.get("WINNOW_BUILD_DIR",
                                                    os.path.join(ROOT, "build", "pip")))
-        configure = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                     "-DWINNOW_PYTHON=ON", f"-DPython3_EXECUTABLE={sys.executable}"]
         if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
-            configure.append("-DBUILD_TESTING=OFF")
+            configure = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                         "-DWINNOW_PYTHON=ON", f"-DPython3_EXECUTABLE={sys.executable}",
+                         "-DBUILD_TESTING=OFF"]
             if shutil.which("ccache"):
                 configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
-        subprocess.check_call(configure)
+            subprocess.check_call(configure)
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "winnow_native",
                                "-j", str(os.cpu_count() or 2)])
         built = glob.glob(os.path.join(build_dir, "python", "winnow", "_native*.so"))
