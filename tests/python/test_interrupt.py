@@ -41,7 +41,7 @@ def test_sigint_stops_a_run_cleanly(tmp_path):
     corpus.mkdir()
     for shard in range(8):
         with open(corpus / f"s{shard}.jsonl", "w") as f:
-            for i in range(300):
+            for i in range(500):
                 f.write(json.dumps({"id": f"{shard}-{i}", "text": f"words {i} " * 20}) + "\n")
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-c", SCRIPT, str(corpus), str(out)],
@@ -68,4 +68,4 @@ def test_sigint_stops_a_run_cleanly(tmp_path):
                            capture_output=True, text=True, timeout=120)
     assert rerun.stdout.splitlines()[-1] == "finished", rerun.stderr
     with open(out / "stats.json") as f:
-        assert json.load(f)["totals"]["documents"] == 8 * 300
+        assert json.load(f)["totals"]["documents"] == 8 * 500
