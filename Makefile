@@ -38,6 +38,7 @@ bench: build
 	@bench/warc_dedup.sh $(BUILD)
 	@$(BUILD)/bench/parquet_bench $(BUILD)/winnow $(BUILD)/bench/parquet
 	@$(BUILD)/bench/semantic_dedup_bench --n 200000 --d 384 --k 200 --iters 10
+	@[ ! -d $(BUILD)/python/winnow ] || bench/python_overhead $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

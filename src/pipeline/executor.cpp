@@ -259,10 +259,11 @@ Status PipelineRun::run_writing_pass() {
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
                                                  ProgressDisplay::stderr_is_terminal());
     // Name the pass only when there are several.
-    if (!global_.passes.empty()) progress->set_pass("write");
+    progress->set_pass(global_.passes.empty() ? "" : "write");
+    if (options_.progress_observer) progress->set_observer(options_.progress_observer);
   }
   pass_->set_progress(progress.get());
-  if (options_.progress && origin.stored()) {
+  if (options_.progress && !options_.progress_observer && origin.stored()) {
     std::fprintf(stderr, "winnow: write: reading %s\n", origin.name.c_str());
   }
   Status status = pass_->run();

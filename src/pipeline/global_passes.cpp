@@ -82,13 +82,16 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
   // what the wait is for and the display writes its plain lines.
   std::unique_ptr<ProgressDisplay> progress;
   if (plan.options->progress) {
-    std::fprintf(stderr, "winnow: %s: reading %s (%zu files)\n", record.name.c_str(),
-                 origin.name.c_str(), origin.files->size());
+    if (!plan.options->progress_observer) {
+      std::fprintf(stderr, "winnow: %s: reading %s (%zu files)\n", record.name.c_str(),
+                   origin.name.c_str(), origin.files->size());
+    }
     std::vector<std::string> names;
     for (const StageGroup& group : pass.groups()) names.push_back(group.name);
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
                                                  ProgressDisplay::stderr_is_terminal());
     progress->set_pass(record.name);
+    if (plan.options->progress_observer) progress->set_observer(plan.options->progress_observer);
     pass.set_progress(progress.get());
   }
   Status status = pass.run();

@@ -70,6 +70,10 @@ std::string ProgressDisplay::render(const RunSample& s, bool terminal) const {
 void ProgressDisplay::update(const RunSample& sample) {
   std::lock_guard lock(mutex_);
   if (stopped_) return;
+  if (observer_) {
+    observer_(pass_, sample, total_);
+    return;
+  }
   if (!terminal_) {
     if (sample.t - last_log_ < log_every_) return;
     last_log_ = sample.t;

@@ -5,6 +5,7 @@
 // terminal (a log file, a batch job), a plain line every `log_every` seconds instead.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ class ProgressDisplay {
                   bool terminal, double log_every_seconds = 10);
   // Which pass this is ("identify exact_dedup", "write"): named in every line when set.
   void set_pass(std::string pass) { pass_ = std::move(pass); }
+  // Hands every sample to `observer` (the pass's name, the sample, the input bytes in all)
+  // instead of drawing on stderr: the Python package draws its own bar.
+  using Observer = std::function<void(const std::string&, const RunSample&, uint64_t)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
   // Called from the monitor's thread with the latest totals and the last interval's steps.
   void update(const RunSample& sample);
   void stop();  // clears the live block
@@ -33,6 +38,7 @@ class ProgressDisplay {
   bool terminal_;
   double log_every_;
   std::string pass_;
+  Observer observer_;
   std::mutex mutex_;
   int lines_shown_ = 0;
   double last_log_ = 0;

@@ -2,12 +2,14 @@
 // RunOptions: what the command line says about one run, over the pipeline file's settings.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "io/compression.h"
 #include "pipeline/pipeline_config.h"
+#include "pipeline/run_metrics.h"
 
 namespace winnow {
 
@@ -28,6 +30,9 @@ struct RunOptions {
   std::optional<uint64_t> batch_size;
   bool overwrite = false;
   bool progress = false;  // live progress on stderr (a block on a terminal, else log lines)
+  // With `progress`: every progress sample goes here (the monitor's thread: pass name, sample,
+  // the pass's input bytes) instead of to stderr.
+  std::function<void(const std::string&, const RunSample&, uint64_t)> progress_observer;
   // When set and it turns true (a signal handler), the run stops as a failure: finished shards
   // stay complete, the others leave no file behind, and a re-run resumes.
   const std::atomic<bool>* stop_requested = nullptr;

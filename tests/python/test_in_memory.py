@@ -1,0 +1,68 @@
+# Pipeline.process: stages over records in memory (lists of dicts, DataFrames, pyarrow Tables).
+import pandas as pd
+import pytest
+
+import winnow
+from winnow import stages as st
+
+TEXTS = [
+    "The quick brown fox jumps over the lazy dog and keeps on running far away.",
+    "short",
+    "The quick brown fox jumps over the lazy dog and keeps on running far away.",
+    "Another perfectly reasonable sentence with enough words to pass the filter here.",
+    "tiny text",
+]
+
+
+def chain():
+    return winnow.Pipeline(stages=[st.WordCount(min_words=5, annotate=True),
+                                   winnow.PythonStage(lambda r: {"fox": "fox" in r["text"]},
+                                                      name="has_fox"),
+                                   st.ExactDedup()])
+
+
+def test_dataframe_in_kept_and_dropped_out_with_index_annotations_and_reasons():
+    frame = pd.DataFrame({"text": TEXTS, "lang": ["en"] * 5},
+                         index=pd.Index([10, 11, 12, 13, 14], name="row"))
+    result = chain().process(frame, threads=2)
+    kept, dropped = result.kept, result.dropped
+    assert isinstance(kept, pd.DataFrame) and isinstance(dropped, pd.DataFrame)
+    assert list(kept.index) == [10, 13]
+    assert list(kept.columns[:2]) == ["text", "lang"]  # the input's columns first
+    assert list(kept["word_count"]) == [15, 12]
+    assert list(kept["fox"]) == [1, 0]
+    assert sorted(dropped.index) == [11, 12, 14]
+    reasons = dict(zip(dropped.index, dropped["drop_reason"]))
+    stages_ = dict(zip(dropped.index, dropped["drop_stage"]))
+    assert reasons[12] == "exact_duplicate" and stages_[12] == "exact_dedup"
+    assert stages_[11] == "word_count" and stages_[14] == "word_count"
+    assert dropped.loc[11, "drop_score"] == 1
+    assert result.stats["totals"]["documents"] == 5
+    assert result.stats["totals"]["kept"] == 2
+    assert result.errors == []
+
+
+def test_list_of_dicts_in_lists_out_with_winnow_drop():
+    records = [{"id": f"r{i}", "text": t, "meta": {"n": i}} for i, t in enumerate(TEXTS)]
+    result = chain().process(records)
+    assert [r["id"] for r in result.kept] == ["r0", "r3"]
+    assert result.kept[0]["meta"] == {"n": 0} and result.kept[0]["fox"] == 1
+    assert {r["id"]: r["winnow_drop"]["reason"] for r in result.dropped} == {
+        "r1": "word_count", "r2": "exact_duplicate", "r4": "word_count"}
+    assert "_winnow_row" not in result.kept[0]
+
+
+def test_records_without_text_are_errors_under_skip():
+    pipeline = winnow.Pipeline(stages=[st.WordCount(min_words=1)], on_error="skip")
+    result = pipeline.process([{"text": "hello world"}, {"body": "no text here"}])
+    assert len(result.kept) == 1 and len(result.errors) == 1
+    assert result.stats["totals"]["errors"] == 1
+    with pytest.raises(winnow.RunError):
+        winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process([{"body": "x"}])
+
+
+def test_pyarrow_table_when_installed():
+    pa = pytest.importorskip("pyarrow")
+    table = pa.Table.from_pylist([{"text": t} for t in TEXTS])
+    result = chain().process(table)
+    assert isinstance(result.kept, pa.Table) and result.kept.num_rows == 2
