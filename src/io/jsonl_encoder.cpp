@@ -140,7 +140,22 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
     if (!payload->media_type.empty()) {
       if (auto* f = field("media_type")) f->value(payload->media_type);
     }
-    if (payload->in_memory()) {
+    if (!payload->members.empty()) {
+      // A WebDataset sample: its key and source shard; its members went to the shard's tars.
+      if (auto* f = field("key")) f->value(batch.id(i));
+      if (auto* f = field("shard")) f->value(file);
+      if (auto* f = field("bytes")) f->value(payload->size);
+      if (auto* f = field("members")) {
+        f->begin_array();
+        for (const PayloadMember& m : payload->members) {
+          auto ext =
+              m.name.find('.', m.name.rfind('/') == std::string::npos ? 0 : m.name.rfind('/'));
+          line.value(ext == std::string::npos ? std::string_view()
+                                              : std::string_view(m.name).substr(ext + 1));
+        }
+        line.end_array();
+      }
+    } else if (payload->in_memory()) {
       if (auto* f = field("bytes")) f->value(payload->size);
       // Only kept items' bytes are written.
       if (auto* f = batch.kept(i) ? field("file") : nullptr) {
