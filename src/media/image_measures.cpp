@@ -15,6 +15,20 @@ cv::Mat view(const ImagePixels& image) {
   return cv::Mat(image.height, image.width, CV_8UC3, const_cast<uint8_t*>(image.bgr.data()));
 }
 
+// OpenCV's PHash shrinks its input to 32 x 32 bilinearly, which samples a few pixels of each
+// block: thin lines (diagrams, text) then come and go with a one-pixel shift or a rescale, and
+// the hash with them. Averaging each block first (INTER_AREA) gives PHash the picture's real
+// low frequencies; its own resize of a 32 x 32 image changes nothing.
+uint64_t phash_of(const cv::Mat& pixels) {
+  thread_local cv::Ptr<cv::img_hash::PHash> hasher = cv::img_hash::PHash::create();
+  cv::Mat small, hash;
+  cv::resize(pixels, small, cv::Size(32, 32), 0, 0, cv::INTER_AREA);
+  hasher->compute(small, hash);
+  uint64_t bits = 0;
+  for (int i = 0; i < 8 && i < hash.cols; ++i) bits |= uint64_t{hash.at<uint8_t>(0, i)} << (8 * i);
+  return bits;
+}
+
 }  // namespace
 
 double laplacian_variance(const ImagePixels& image) {
@@ -29,30 +43,17 @@ double laplacian_variance(const ImagePixels& image) {
 
 uint64_t perceptual_hash(const ImagePixels& image, bool mirrored) {
   if (image.bgr.empty()) return 0;
-  thread_local cv::Ptr<cv::img_hash::PHash> hasher = cv::img_hash::PHash::create();
   cv::Mat source = view(image);
+  if (!mirrored) return phash_of(source);
   cv::Mat flipped;
-  if (mirrored) cv::flip(source, flipped, 1);
-  cv::Mat hash;
-  hasher->compute(mirrored ? flipped : source, hash);
-  uint64_t bits = 0;
-  for (int i = 0; i < 8 && i < hash.cols; ++i) bits |= uint64_t{hash.at<uint8_t>(0, i)} << (8 * i);
-  return bits;
+  cv::flip(source, flipped, 1);
+  return phash_of(flipped);
 }
 
 std::vector<uint64_t> perceptual_hashes(const ImagePixels& image, bool mirror, double crop) {
   std::vector<uint64_t> hashes;
   if (image.bgr.empty()) return hashes;
-  thread_local cv::Ptr<cv::img_hash::PHash> hasher = cv::img_hash::PHash::create();
-  auto hash_of = [&](const cv::Mat& pixels) {
-    cv::Mat hash;
-    hasher->compute(pixels, hash);
-    uint64_t bits = 0;
-    for (int i = 0; i < 8 && i < hash.cols; ++i) {
-      bits |= uint64_t{hash.at<uint8_t>(0, i)} << (8 * i);
-    }
-    hashes.push_back(bits);
-  };
+  auto hash_of = [&](const cv::Mat& pixels) { hashes.push_back(phash_of(pixels)); };
   cv::Mat source = view(image);
   cv::Mat flipped;
   if (mirror) cv::flip(source, flipped, 1);

@@ -14,8 +14,9 @@ namespace winnow {
 double laplacian_variance(const ImagePixels& image);
 
 // OpenCV img_hash's pHash (32x32 DCT, 8x8 low frequencies against their median), as 64 bits
-// (byte i of OpenCV's hash in bits 8i..8i+7); of the image mirrored left to right with
-// `mirrored`.
+// (byte i of OpenCV's hash in bits 8i..8i+7), of the image first shrunk to 32x32 by area
+// averaging (OpenCV's own bilinear shrink makes thin lines flicker in and out of the hash); of
+// the image mirrored left to right with `mirrored`.
 uint64_t perceptual_hash(const ImagePixels& image, bool mirrored = false);
 
 // The pHashes image_dedup indexes an image by: its own first; then, with crop > 0, those of its

@@ -8,9 +8,11 @@
 
 namespace winnow {
 
-// The longer side of the working image. JPEGs are decoded straight to about this size by
-// libjpeg's DCT scaling (OpenCV's IMREAD_REDUCED_*: 1/2, 1/4, 1/8), the rest scaled down with
-// area averaging; smaller images are left as they are.
+// The most the longer side of the working image has: an image is reduced by the smallest whole
+// factor that brings it to this or less (so its longer side ends between 257 and 512), JPEGs
+// mostly by libjpeg's DCT scaling as they are decoded (OpenCV's IMREAD_REDUCED_*: 1/2, 1/4,
+// 1/8), the rest by area averaging over whole blocks of pixels; smaller images are left as
+// they are.
 inline constexpr int kWorkingSide = 512;
 
 struct ImagePixels {

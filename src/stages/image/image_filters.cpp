@@ -172,7 +172,8 @@ StageSpec image_blur_filter_spec() {
   StageSpec spec{
       "image_blur_filter",
       fmt::format("Drops blurry images: the variance of the Laplacian of the grey working image "
-                  "({} px on the longer side) below min_variance (reason blurry, score: the "
+                  "(reduced by a whole factor to at most {} px on the longer side) below "
+                  "min_variance (reason blurry, score: the "
                   "variance); undecodable images are dropped (undecodable).",
                   kWorkingSide),
       {

@@ -107,9 +107,9 @@ TEST(DecodedImages, OneDecodePerImageSharedByStages) {
   const ImagePixels* first = decoded_image(*batch, 0);
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->source_width, 1200u);
-  // Scaled to the working side, the aspect ratio kept.
-  EXPECT_EQ(first->width, kWorkingSide);
-  EXPECT_EQ(first->height, kWorkingSide / 2);
+  // Reduced by the smallest whole factor that brings 1200 to 512 or less: 3.
+  EXPECT_EQ(first->width, 400);
+  EXPECT_EQ(first->height, 200);
   EXPECT_EQ(decoded_image(*batch, 0), first);  // the same decode, not a second one
   ImagePixels scratch;
   const DocBatch& view = *batch;
