@@ -21,39 +21,28 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-class ImageCorpus : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    std::string build = fs::path(kWinnow).parent_path().string();
-    std::string out;
-    corpus_ok_ = run_command("WINNOW_BUILD=" + build + " " + kSource +
-                                 "/scripts/make_image_corpus " + dir_->file("corpus") + " 160",
-                             &out) == 0;
-    corpus_log_ = out;
-  }
-  static void TearDownTestSuite() {
-    delete dir_;
-    dir_ = nullptr;
-  }
-  void SetUp() override { ASSERT_TRUE(corpus_ok_) << corpus_log_; }
-
-  static TempDir* dir_;
-  static bool corpus_ok_;
-  static std::string corpus_log_;
-};
-TempDir* ImageCorpus::dir_ = nullptr;
-bool ImageCorpus::corpus_ok_ = false;
-std::string ImageCorpus::corpus_log_;
+// Builds the corpus once (tests run as separate processes, so one test does both checks).
+bool make_corpus(const TempDir& dir, std::string* log) {
+  std::string build = fs::path(kWinnow).parent_path().string();
+  return run_command("WINNOW_BUILD=" + build + " " + kSource + "/scripts/make_image_corpus " +
+                         dir.file("corpus") + " 160",
+                     log) == 0;
+}
 
 struct Truth {
   std::string family;
   std::string variant;
 };
 
-TEST_F(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMerged) {
+void check_round_trip(const TempDir& corpus);
+
+TEST(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMergedAndRoundTripIsByteIdentical) {
+  TempDir corpus;
+  std::string log;
+  ASSERT_TRUE(make_corpus(corpus, &log)) << log;
+  check_round_trip(corpus);
   std::map<std::string, Truth> truth;
-  for (const std::string& line : split_lines(read_file(dir_->file("corpus/truth.tsv")))) {
+  for (const std::string& line : split_lines(read_file(corpus.file("corpus/truth.tsv")))) {
     std::vector<std::string> cols;
     std::stringstream s(line);
     for (std::string col; std::getline(s, col, '\t');) cols.push_back(col);
@@ -62,8 +51,8 @@ TEST_F(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMerged) {
   }
   ASSERT_GE(truth.size(), 300u) << "a few hundred samples expected";
   std::string out;
-  ASSERT_EQ(winnow("run " + kSource + "/examples/images.yaml -i " + dir_->file("corpus/shards") +
-                       " -o " + dir_->file("out") + " --no-progress --threads 2",
+  ASSERT_EQ(winnow("run " + kSource + "/examples/images.yaml -i " + corpus.file("corpus/shards") +
+                       " -o " + corpus.file("out") + " --no-progress --threads 2",
                    &out),
             0)
       << out;
@@ -71,7 +60,7 @@ TEST_F(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMerged) {
   // What left before image_dedup (size filter, exact dedup).
   std::set<std::string> dropped_before;
   std::regex drop(R"re("id":"([^"]+)".*"winnow_drop":\{"stage":"([^"]+)")re");
-  for (const auto& e : fs::directory_iterator(dir_->file("out/rejected"))) {
+  for (const auto& e : fs::directory_iterator(corpus.file("out/rejected"))) {
     for (const std::string& line : split_lines(read_decompressed(e.path().string()))) {
       std::smatch m;
       ASSERT_TRUE(std::regex_search(line, m, drop)) << line;
@@ -81,7 +70,7 @@ TEST_F(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMerged) {
   std::map<std::string, uint64_t> component;  // id -> its group
   std::regex row(R"re("id":"([^"]+)","component":(\d+))re");
   for (const std::string& line :
-       split_lines(read_file(dir_->file("out/global/image_dedup/duplicates.jsonl")))) {
+       split_lines(read_file(corpus.file("out/global/image_dedup/duplicates.jsonl")))) {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(line, m, row)) << line;
     component[m[1]] = std::stoull(m[2]);
@@ -116,11 +105,13 @@ TEST_F(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMerged) {
   if (!missed.empty()) std::cout << "  missed:" << missed << "\n";
 }
 
-TEST_F(ImageCorpus, RoundTripWithoutStagesIsByteIdentical) {
+// A pipeline without stages gives back every member of every shard, as Python's tarfile reads
+// them: name, mtime, mode and bytes, in order.
+void check_round_trip(const TempDir& corpus) {
   TempDir dir;
   write_file(dir.file("p.yaml"), "input: {format: webdataset}\n");
   std::string out;
-  ASSERT_EQ(winnow("run " + dir.file("p.yaml") + " -i " + dir_->file("corpus/shards") + " -o " +
+  ASSERT_EQ(winnow("run " + dir.file("p.yaml") + " -i " + corpus.file("corpus/shards") + " -o " +
                        dir.file("out") + " --no-progress --threads 2",
                    &out),
             0)
@@ -139,7 +130,7 @@ TEST_F(ImageCorpus, RoundTripWithoutStagesIsByteIdentical) {
              "    n += len(a)\n"
              "print(f'{n} members identical')\n");
   ASSERT_EQ(run_command("/usr/bin/python3 " + dir.file("cmp.py") + " " +
-                            dir_->file("corpus/shards") + " " + dir.file("out/files"),
+                            corpus.file("corpus/shards") + " " + dir.file("out/files"),
                         &out),
             0)
       << out;
