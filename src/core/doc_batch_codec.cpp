@@ -87,8 +87,24 @@ void put_payload(Writer& w, const Payload* payload) {
   w.put<uint8_t>(payload ? 1 : 0);
   if (!payload) return;
   w.put_bytes(payload->media_type);
-  w.put<uint8_t>(payload->in_memory() ? 1 : 0);
-  w.put_bytes(payload->bytes());
+  const bool sample = payload->in_memory() && !payload->members.empty();
+  w.put<uint8_t>(sample ? 2 : payload->in_memory() ? 1 : 0);
+  if (sample) {
+    // A sample's whole buffer, the item's slice of it and its members.
+    w.put_bytes(*payload->buffer);
+    w.put(payload->offset);
+    w.put(payload->size);
+    w.put<uint64_t>(payload->members.size());
+    for (const PayloadMember& m : payload->members) {
+      w.put_bytes(m.name);
+      w.put(m.offset);
+      w.put(m.size);
+      w.put(m.mtime);
+      w.put(m.mode);
+    }
+  } else {
+    w.put_bytes(payload->bytes());
+  }
   w.put_bytes(payload->path);
   w.put(payload->byte_begin);
   w.put(payload->byte_end);
@@ -102,12 +118,33 @@ bool get_payload(Reader& r, Payload& payload, bool& present) {
   if (!r.get(has)) return false;
   present = has != 0;
   if (!present) return true;
-  if (!r.get_bytes(media_type) || !r.get(in_memory) || !r.get_bytes(bytes) ||
-      !r.get_bytes(path)) {
-    return false;
+  if (!r.get_bytes(media_type) || !r.get(in_memory) || !r.get_bytes(bytes)) return false;
+  std::vector<PayloadMember> members;
+  uint64_t offset = 0, size = 0;
+  if (in_memory == 2) {
+    uint64_t count = 0;
+    if (!r.get(offset) || !r.get(size) || !r.get(count) || offset + size > bytes.size()) {
+      return false;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+      PayloadMember m;
+      std::string_view name;
+      if (!r.get_bytes(name) || !r.get(m.offset) || !r.get(m.size) || !r.get(m.mtime) ||
+          !r.get(m.mode) || m.offset + m.size > bytes.size()) {
+        return false;
+      }
+      m.name = std::string(name);
+      members.push_back(std::move(m));
+    }
   }
+  if (!r.get_bytes(path)) return false;
   payload = in_memory ? Payload::of_bytes(std::string(bytes), std::string(media_type))
                       : Payload::of_file(std::string(path), std::string(media_type));
+  if (in_memory == 2) {
+    payload.offset = offset;
+    payload.size = size;
+    payload.members = std::move(members);
+  }
   if (in_memory) payload.path = std::string(path);
   return r.get(payload.byte_begin) && r.get(payload.byte_end) && r.get(payload.time_begin) &&
          r.get(payload.time_end);

@@ -29,8 +29,16 @@ enum class InputError : uint8_t {
   kNotParquet,
   kTruncatedParquet,
   kCorruptParquet,
+  // WebDataset tars and images: a damaged tar (header or stream), one cut short inside a
+  // member, an image whose header cannot be read, one whose pixels are over the limit (a
+  // decompression bomb, refused before decoding), a sample with no image member
+  kCorruptTar,
+  kTruncatedTar,
+  kUndecodableImage,
+  kImageTooLarge,
+  kSampleWithoutImage,
 };
-inline constexpr int kInputErrorCount = 18;
+inline constexpr int kInputErrorCount = 23;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -70,6 +78,16 @@ constexpr std::string_view input_error_name(InputError e) {
       return "truncated_parquet";
     case InputError::kCorruptParquet:
       return "corrupt_parquet";
+    case InputError::kCorruptTar:
+      return "corrupt_tar";
+    case InputError::kTruncatedTar:
+      return "truncated_tar";
+    case InputError::kUndecodableImage:
+      return "undecodable_image";
+    case InputError::kImageTooLarge:
+      return "image_too_large";
+    case InputError::kSampleWithoutImage:
+      return "sample_without_image";
   }
   return "unknown";
 }

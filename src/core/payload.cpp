@@ -24,6 +24,11 @@ std::string_view Payload::bytes() const {
   return std::string_view(*buffer).substr(offset, size);
 }
 
+std::string_view Payload::member_bytes(const PayloadMember& member) const {
+  if (!buffer) return {};
+  return std::string_view(*buffer).substr(member.offset, member.size);
+}
+
 Payload Payload::slice(uint64_t offset_in_item, uint64_t length) const {
   Payload p = *this;
   uint64_t begin = std::min(offset_in_item, size);

@@ -1,12 +1,15 @@
 #pragma once
-// BucketKeyer: what differs between exact and fuzzy dedup — the bucket records a document
-// gives (documents sharing a bucket are duplicate candidates) and how the method describes
-// itself in the run report.
+// BucketKeyer: what differs between exact, fuzzy and perceptual (image) dedup — the bucket
+// records an item gives (items sharing a bucket are duplicate candidates), how candidate links
+// are verified when they are, and how the method describes itself in the run report. Text
+// methods implement the text entry points; a method on other items (images: their pixels)
+// overrides the item entry points, which default to the text ones.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/doc_batch.h"
 #include "core/json_text.h"
 #include "dedup/duplicate_clusterer.h"
 
@@ -25,6 +28,26 @@ class BucketKeyer {
     out.clear();
     return false;
   }
+  // Thread-safe. The item entry points DedupStep calls: row `i` of `batch`.
+  virtual bool add_item_records(const DocBatch& batch, size_t i,
+                                std::vector<BucketRecord>& out) const {
+    return add_records(batch.text(i), batch.key(i).value(), out);
+  }
+  virtual bool item_verification_set(const DocBatch& batch, size_t i,
+                                     std::vector<uint32_t>& out) const {
+    return shingle_set(batch.text(i), out);
+  }
+  // A method that verifies its own candidate links (a second pass collects each linked item's
+  // verification set, then link_holds decides each link); the text methods verify only when
+  // DedupStepOptions::jaccard_threshold asks, by Jaccard of their shingle sets.
+  virtual bool verifies_links() const { return false; }
+  virtual bool link_holds(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) const {
+    (void)a;
+    (void)b;
+    return true;
+  }
+  // "near-" or "exact " in the run report's summary line.
+  virtual bool exact() const { return false; }
   // Parameters (and for LSH its S-curve) into an open JSON object.
   virtual void describe(JsonWriter& out) const = 0;
   virtual std::string describe_text() const = 0;

@@ -33,7 +33,8 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   options.threads = context.threads;
   options.partitions = options_.partitions;
   options.survivor = options_.survivor;
-  options.links = options_.jaccard_threshold > 0 ? LinkShape::kAnchors : LinkShape::kChain;
+  options.links = verifying() ? LinkShape::kAnchors : LinkShape::kChain;
+  if (keyer_->verifies_links()) options.links = LinkShape::kAllPairs;
   pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
   return Status::ok();
@@ -60,7 +61,7 @@ Status DedupStep::observe(const DocBatch& batch) {
       if (!batch.kept(i)) continue;
       auto it = std::lower_bound(linked.begin(), linked.end(), batch.key(i).value());
       if (it == linked.end() || *it != batch.key(i).value()) continue;
-      keyer_->shingle_set(batch.text(i), shingle_sets_[it - linked.begin()]);
+      keyer_->item_verification_set(batch, i, shingle_sets_[it - linked.begin()]);
     }
     observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now() - begin)
@@ -75,7 +76,7 @@ Status DedupStep::observe(const DocBatch& batch) {
   for (size_t i = 0; i < batch.size(); ++i) {
     if (!batch.kept(i)) continue;
     uint64_t key = batch.key(i).value();
-    if (!keyer_->add_records(batch.text(i), key, records)) continue;
+    if (!keyer_->add_item_records(batch, i, records)) continue;
     ++documents;
     DocInfoLog::serialize(infos, key, metric(batch, i), batch.id(i));
   }
@@ -87,7 +88,7 @@ Status DedupStep::observe(const DocBatch& batch) {
 }
 
 bool DedupStep::another_pass() {
-  if (options_.jaccard_threshold <= 0 || pass_ > 0) return false;
+  if (!verifying() || pass_ > 0) return false;
   pass_status_ = clusterer_->compute_links();
   if (!pass_status_.is_ok()) return false;  // reported by finish_identify()
   shingle_sets_.assign(clusterer_->linked_documents().size(), {});
@@ -99,7 +100,15 @@ Status DedupStep::finish_identify() {
   WINNOW_RETURN_IF_ERROR(pass_status_);
   auto begin = std::chrono::steady_clock::now();
   DuplicateClusterer::LinkFilter filter;
-  if (options_.jaccard_threshold > 0) {
+  if (keyer_->verifies_links()) {
+    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
+    filter = [&](uint64_t a, uint64_t b) {
+      auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
+        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) - linked.begin()];
+      };
+      return keyer_->link_holds(set_of(a), set_of(b));
+    };
+  } else if (options_.jaccard_threshold > 0) {
     const std::vector<uint64_t>& linked = clusterer_->linked_documents();
     filter = [&, threshold = options_.jaccard_threshold](uint64_t a, uint64_t b) {
       auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
@@ -177,6 +186,8 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
     run.key("links").value(stats->links);
     if (options_.jaccard_threshold > 0) {
       run.key("links_below_jaccard_threshold").value(stats->links_rejected);
+    } else if (keyer_->verifies_links()) {
+      run.key("links_rejected").value(stats->links_rejected);
     }
     run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
     run.key("spill_flushes").value(stats->spill.flushes);
@@ -200,7 +211,7 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   }
   summary_text_ = fmt::format(
       "{} documents in {} groups of {}duplicates, {} to remove{}\n      {}\n      table: {}\n",
-      table.entries.size(), groups, options_.kind == "fuzzy" ? "near-" : "exact ", table.removed(),
+      table.entries.size(), groups, keyer_->exact() ? "exact " : "near-", table.removed(),
       histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text(),
       result_dir_ + "/" + table_name(options_.table_format));
 }

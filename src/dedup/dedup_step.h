@@ -50,6 +50,7 @@ class DedupStep : public GlobalStep {
 
  private:
   double metric(const DocBatch& batch, size_t i) const;
+  bool verifying() const { return options_.jaccard_threshold > 0 || keyer_->verifies_links(); }
   void make_summaries(const DuplicatesTable& table, const ClusterStats* stats, double seconds);
 
   std::unique_ptr<BucketKeyer> keyer_;

@@ -30,6 +30,7 @@ Status DuplicateClusterer::add(const BucketRecord* records, size_t n, std::strin
 Status DuplicateClusterer::compute_links() {
   const int threads = std::max(1, options_.threads);
   const bool anchors = options_.links == LinkShape::kAnchors;
+  const bool all_pairs = options_.links == LinkShape::kAllPairs;
   // 1. Buckets -> links, per partition in parallel.
   std::mutex mutex;
   std::vector<std::pair<uint64_t, uint64_t>> links;
@@ -45,7 +46,11 @@ Status DuplicateClusterer::compute_links() {
     for (size_t i = 0; i < recs.size();) {
       size_t j = i + 1;
       while (j < recs.size() && recs[j].hi == recs[i].hi && recs[j].lo == recs[i].lo) {
-        if (recs[j].doc != recs[j - 1].doc) {
+        if (all_pairs) {
+          for (size_t k = i; k < j; ++k) {
+            if (recs[k].doc != recs[j].doc) local.emplace_back(recs[k].doc, recs[j].doc);
+          }
+        } else if (recs[j].doc != recs[j - 1].doc) {
           if (!anchors) {
             local.emplace_back(recs[j - 1].doc, recs[j].doc);
           } else {

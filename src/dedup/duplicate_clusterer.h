@@ -38,7 +38,11 @@ enum class SurvivorRule {
 // How the members of one bucket are linked. kChain (NeMo's default) links consecutive members;
 // kAnchors links every member to the bucket's first two members, so that when links are
 // verified (exact Jaccard) one false candidate cannot cut a bucket of true duplicates apart.
-enum class LinkShape { kChain, kAnchors };
+// kAllPairs links every pair of a bucket's members, for a verified method whose relation is
+// not transitive within a bucket (perceptual hashes under a Hamming threshold: members that
+// share a band may each be near a different one); quadratic in the bucket's size, so meant
+// for buckets made small by wide bands.
+enum class LinkShape { kChain, kAnchors, kAllPairs };
 
 struct ClustererOptions {
   std::string spill_dir;

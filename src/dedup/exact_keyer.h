@@ -12,6 +12,7 @@ class ExactKeyer : public BucketKeyer {
                    std::vector<BucketRecord>& out) const override;
   void describe(JsonWriter& out) const override;
   std::string describe_text() const override;
+  bool exact() const override { return true; }
 
  private:
   bool normalize_;

@@ -38,6 +38,13 @@ bool looks_like_image(const std::string& name) {
   return false;
 }
 
+bool looks_like_tar(const std::string& name) {
+  for (std::string_view ext : {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tar.bz2", ".tar.xz"}) {
+    if (ascii_iends_with(name, ext)) return true;
+  }
+  return false;
+}
+
 // A folder a winnow run wrote into (it has a _done/ folder of completion markers).
 bool is_winnow_output(const fs::path& dir) {
   std::error_code ec;
@@ -72,8 +79,14 @@ class Discovery {
 
  private:
   bool wanted(const std::string& name) const {
-    return selection_.wanted == InputFiles::kImages ? looks_like_image(name)
-                                                    : looks_like_records(name);
+    switch (selection_.wanted) {
+      case InputFiles::kImages:
+        return looks_like_image(name);
+      case InputFiles::kTars:
+        return looks_like_tar(name);
+      default:
+        return looks_like_records(name);
+    }
   }
   // Walks `dir`; its folders are walked in name order, so that a folder reachable twice
   // through links is always taken by the same path.
@@ -160,6 +173,8 @@ Status Discovery::add_named(std::string path, bool from_pattern) {
       return Status::errorf("input directory '{}' holds no {} files", path,
                             selection_.wanted == InputFiles::kImages
                                 ? "image (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif[f])"
+                            : selection_.wanted == InputFiles::kTars
+                                ? "tar (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2, .tar.xz)"
                                 : ".jsonl, .warc[.gz|.zst] or .parquet");
     }
     return Status::ok();
@@ -244,7 +259,8 @@ std::string shard_stem(const std::string& path) {
   std::string name = fs::path(path).filename().string();
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::string_view suffix : {".gz", ".zst", ".jsonl", ".json", ".parquet"}) {
+    for (std::string_view suffix :
+         {".gz", ".zst", ".bz2", ".xz", ".jsonl", ".json", ".parquet", ".tar", ".tgz"}) {
       if (name.ends_with(suffix) && name.size() > suffix.size()) {
         name.resize(name.size() - suffix.size());
         changed = true;

@@ -24,8 +24,9 @@ struct InputFile {
 
 // Which files a folder contributes: record files (names containing ".jsonl" or ending in
 // ".json", ".gz", ".zst", ".warc" or ".parquet") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp,
-// .tif, .tiff, in any case).
-enum class InputFiles { kRecords, kImages };
+// .tif, .tiff, in any case) or WebDataset tars (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2,
+// .tar.xz).
+enum class InputFiles { kRecords, kImages, kTars };
 
 // How inputs are discovered. Converts from InputFiles, so discover_inputs(paths, kind) works.
 struct InputSelection {
@@ -66,8 +67,8 @@ Result<DiscoveredInputs> discover_input_set(const std::vector<std::string>& patt
 Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& patterns,
                                                InputSelection selection = {});
 
-// The output name stem for an input path: its file name without .jsonl/.json/.gz/.zst
-// suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...).
+// The output name stem for an input path: its file name without .jsonl/.json/.parquet, .tar and
+// compression suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...; s-01.tar.gz -> s-01).
 std::string shard_stem(const std::string& path);
 
 }  // namespace winnow

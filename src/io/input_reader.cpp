@@ -8,6 +8,7 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "warc") return InputFormat::kWarc;
   if (name == "images") return InputFormat::kImages;
   if (name == "parquet") return InputFormat::kParquet;
+  if (name == "webdataset") return InputFormat::kWebdataset;
   return std::nullopt;
 }
 
@@ -23,6 +24,8 @@ std::string_view input_format_name(InputFormat format) {
       return "images";
     case InputFormat::kParquet:
       return "parquet";
+    case InputFormat::kWebdataset:
+      return "webdataset";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -30,7 +33,8 @@ std::string_view input_format_name(InputFormat format) {
 }
 
 ItemKind input_format_kind(InputFormat format) {
-  return format == InputFormat::kImages ? ItemKind::kImage : ItemKind::kDocument;
+  return format == InputFormat::kImages || format == InputFormat::kWebdataset ? ItemKind::kImage
+                                                                              : ItemKind::kDocument;
 }
 
 InputFormat InputReader::format_of(const std::string& path, InputFormat configured) {
@@ -52,6 +56,11 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
     case InputFormat::kParquet:
       parquet_ = std::make_unique<ParquetReader>(path, shard_index, options.parquet);
       break;
+    case InputFormat::kWebdataset:
+      webdataset_ = std::make_unique<WebDatasetReader>(
+          path, shard_index,
+          WebDatasetOptions{options.media, options.batch_records, options.batch_bytes});
+      break;
     case InputFormat::kStored:
       stored_ = std::make_unique<StoredBatchReader>(path, shard_index);
       break;
@@ -64,6 +73,7 @@ std::unique_ptr<DocBatch> InputReader::next() {
   if (warc_) return warc_->next();
   if (media_) return media_->next();
   if (parquet_) return parquet_->next();
+  if (webdataset_) return webdataset_->next();
   if (stored_) return stored_->next();
   return jsonl_->next();
 }
@@ -74,6 +84,7 @@ uint64_t InputReader::compressed_bytes_read() const {
   if (warc_) return warc_->compressed_bytes_read();
   if (media_) return media_->compressed_bytes_read();
   if (parquet_) return parquet_->compressed_bytes_read();
+  if (webdataset_) return webdataset_->compressed_bytes_read();
   if (stored_) return stored_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }

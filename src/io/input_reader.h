@@ -2,7 +2,8 @@
 // InputReader: the reader for one input file, chosen by its format. JSONL files go through
 // ShardReader (raw lines; the parse step makes documents); WARC files through WarcReader, whose
 // batches already hold documents (the parse step finds no raw lines and leaves them alone);
-// media files (`images`) through MediaFileReader, one item per file; Parquet files through
+// media files (`images`) through MediaFileReader, one item per file; WebDataset tars through
+// WebDatasetReader, one image item per sample; Parquet files through
 // ParquetReader, whose batches hold raw lines (one JSON object per row) that the parse step
 // makes documents of as for JSONL. WebDataset tars and videos add their readers here.
 #include <cstdint>
@@ -18,24 +19,30 @@
 #include "io/shard_reader.h"
 #include "io/stored_batches.h"
 #include "io/warc_reader.h"
+#include "io/webdataset_reader.h"
 
 namespace winnow {
 
 // kStored: batches a pass stored for a later one (io/stored_batches.h); never named by users.
-enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kStored };
-// auto|jsonl|warc|images|parquet
+enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kWebdataset, kStored };
+// auto|jsonl|warc|images|parquet|webdataset
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
-// The kind of item a format's reader makes: images for `images`, documents otherwise.
+// The kind of item a format's reader makes: images for `images` and `webdataset`, documents
+// otherwise.
 ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
-  // auto: WARC by extension (.warc[.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL
+  // auto: WARC by extension (.warc[.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL.
+  // WebDataset is named (`webdataset`): its items are images, which the stages' kind check
+  // must know when the pipeline is loaded.
   InputFormat format = InputFormat::kAuto;
   ReaderOptions jsonl;
   WarcOptions warc;
   MediaFileOptions media;
   ParquetOptions parquet;
+  size_t batch_records = 1024;  // WebDataset samples per batch
+  size_t batch_bytes = 8 << 20;
 };
 
 class InputReader {
@@ -55,6 +62,7 @@ class InputReader {
   std::unique_ptr<WarcReader> warc_;
   std::unique_ptr<MediaFileReader> media_;
   std::unique_ptr<ParquetReader> parquet_;
+  std::unique_ptr<WebDatasetReader> webdataset_;
   std::unique_ptr<StoredBatchReader> stored_;
 };
 

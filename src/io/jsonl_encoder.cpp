@@ -140,7 +140,28 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
     if (!payload->media_type.empty()) {
       if (auto* f = field("media_type")) f->value(payload->media_type);
     }
-    if (payload->in_memory()) {
+    if (!payload->members.empty()) {
+      // A WebDataset sample: its key (the members' names up to the first dot of the file
+      // name, whatever a stage did to the id) and source shard; its members went to the
+      // shard's tars.
+      auto dot = [](std::string_view name) {
+        size_t slash = name.rfind('/');
+        return name.find('.', slash == std::string_view::npos ? 0 : slash + 1);
+      };
+      std::string_view first = payload->members.front().name;
+      if (auto* f = field("key")) f->value(first.substr(0, dot(first)));
+      if (auto* f = field("shard")) f->value(file);
+      if (auto* f = field("bytes")) f->value(payload->size);
+      if (auto* f = field("members")) {
+        f->begin_array();
+        for (const PayloadMember& m : payload->members) {
+          size_t at = dot(m.name);
+          line.value(at == std::string_view::npos ? std::string_view()
+                                                  : std::string_view(m.name).substr(at + 1));
+        }
+        line.end_array();
+      }
+    } else if (payload->in_memory()) {
       if (auto* f = field("bytes")) f->value(payload->size);
       // Only kept items' bytes are written.
       if (auto* f = batch.kept(i) ? field("file") : nullptr) {

@@ -7,22 +7,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/image_header.h"
+
 namespace winnow {
 
 MediaFileReader::MediaFileReader(std::string path, uint32_t shard_index, MediaFileOptions options)
     : path_(std::move(path)), shard_(shard_index), options_(options) {}
 
 std::optional<std::string> MediaFileReader::image_media_type(std::string_view head) {
-  using namespace std::string_view_literals;
-  if (head.starts_with("\x89PNG\r\n\x1a\n"sv)) return "image/png";
-  if (head.starts_with("\xff\xd8\xff"sv)) return "image/jpeg";
-  if (head.starts_with("GIF87a"sv) || head.starts_with("GIF89a"sv)) return "image/gif";
-  if (head.starts_with("RIFF"sv) && head.size() >= 12 && head.substr(8, 4) == "WEBP"sv) {
-    return "image/webp";
-  }
-  if (head.starts_with("BM"sv) && head.size() >= 14) return "image/bmp";
-  if (head.starts_with("II*\0"sv) || head.starts_with("MM\0*"sv)) return "image/tiff";
-  return std::nullopt;
+  return ImageHeader::media_type_of(head);
 }
 
 std::unique_ptr<DocBatch> MediaFileReader::next() {
@@ -61,6 +54,16 @@ std::unique_ptr<DocBatch> MediaFileReader::next() {
                  "not an image winnow can identify (PNG, JPEG, GIF, WebP, BMP, TIFF) by its "
                  "first bytes",
                  bytes);
+  }
+  auto header = ImageHeader::parse(bytes);
+  if (!header) {
+    return error(InputError::kUndecodableImage,
+                 fmt::format("a {} whose header cannot be read", *media_type), bytes);
+  }
+  if (header->pixels() > options_.max_pixels) {
+    return error(InputError::kImageTooLarge,
+                 fmt::format("{}x{}, {} pixels, over the limit of {} (input.max_image_pixels)",
+                             header->width, header->height, header->pixels(), options_.max_pixels));
   }
   std::string id = std::filesystem::path(path_).filename().string();
   batch->add_item(DocKey::make(shard_, 0), ItemKind::kImage, id,

@@ -16,6 +16,9 @@ namespace winnow {
 
 struct MediaFileOptions {
   uint64_t max_bytes = 64 << 20;  // larger files are errors (record_too_large)
+  // Images with more pixels (from their header) are errors (image_too_large) before any
+  // decoder sees them: PIL's default limit for a decompression bomb.
+  uint64_t max_pixels = 89478485;
 };
 
 class MediaFileReader {

@@ -120,10 +120,44 @@ std::string ShardOutput::media_file_name(const std::string& shard_name, const Do
   return fmt::format("{}-{:016x}{}", shard_name, batch.key(row).value(), ext);
 }
 
+std::string ShardOutput::tar_path(const std::string& dir, const std::string& shard_name,
+                                  uint64_t index) {
+  std::string_view base = shard_name;
+  if (base.ends_with(".tar")) base.remove_suffix(4);
+  return fmt::format("{}/{}-{:05}.tar", dir, base, index);
+}
+
+Status ShardOutput::write_sample(const Payload& payload) {
+  uint64_t size = 0;
+  for (const PayloadMember& m : payload.members) size += TarWriter::member_bytes(m.name, m.size);
+  if (tar_ && options_.max_tar_bytes > 0 && tar_->bytes_written() > 0 &&
+      tar_->bytes_written() + size > options_.max_tar_bytes) {
+    WINNOW_RETURN_IF_ERROR(tar_->commit());
+    tar_.reset();
+    ++tar_index_;
+  }
+  if (!tar_) {
+    std::error_code ec;
+    std::filesystem::create_directories(paths_.files_dir, ec);
+    if (ec) return Status::errorf("cannot create {}: {}", paths_.files_dir, ec.message());
+    auto created = TarWriter::create(tar_path(paths_.files_dir, paths_.name, tar_index_));
+    if (!created.is_ok()) return created.status();
+    tar_ = std::move(created).value();
+  }
+  for (const PayloadMember& m : payload.members) {
+    WINNOW_RETURN_IF_ERROR(tar_->add(m, payload.member_bytes(m)));
+  }
+  return Status::ok();
+}
+
 Status ShardOutput::write_media(const DocBatch& batch) {
   for (size_t i = 0; i < batch.size(); ++i) {
     const Payload* payload = batch.payload(i);
     if (!batch.kept(i) || !payload || !payload->in_memory()) continue;
+    if (!payload->members.empty()) {
+      WINNOW_RETURN_IF_ERROR(write_sample(*payload));
+      continue;
+    }
     std::error_code ec;
     std::filesystem::create_directories(paths_.files_dir, ec);
     if (ec) return Status::errorf("cannot create {}: {}", paths_.files_dir, ec.message());
@@ -163,6 +197,7 @@ Status ShardOutput::commit(const CompletionMarker& marker) {
   for (ParquetTable* table : {kept_table_.get(), rejected_table_.get()}) {
     if (table) WINNOW_RETURN_IF_ERROR(table->commit());
   }
+  if (tar_) WINNOW_RETURN_IF_ERROR(tar_->commit());
   return AtomicFile::write_whole(paths_.marker, marker.to_json());
 }
 

@@ -11,6 +11,7 @@
 #include "io/byte_sink.h"
 #include "io/output_format.h"
 #include "io/parquet_table.h"
+#include "io/tar_writer.h"
 
 namespace winnow {
 
@@ -42,6 +43,8 @@ struct ShardOutputOptions {
   // With a Parquet format: the kept table's settings (the rejected table's are the same with
   // `rejected` set).
   ParquetTableOptions parquet;
+  // Kept WebDataset samples: tars of at most about this many bytes (0: one per shard).
+  uint64_t max_tar_bytes = 0;
 };
 
 // With max_file_bytes > 0 the kept documents go to parts "<name>-p00000<ext>", "-p00001", ...
@@ -52,7 +55,11 @@ struct ShardOutputOptions {
 //
 // A kept media item's bytes (its in-memory payload) are written unchanged to its own file in
 // files_dir, named by media_file_name and committed once whole (before the shard's marker);
-// its line in the kept table names that file.
+// its line in the kept table names that file. A kept WebDataset sample (a payload with
+// members) goes instead, every member unchanged and in its order, to the shard's tars
+// files_dir/<name>-00000.tar, -00001.tar, ... (tar_path): a tar is cut before the sample that
+// would take it past max_tar_bytes (so cuts depend only on the samples) and committed when
+// full; the last one at commit(), before the marker. A shard that kept no sample has no tar.
 class ShardOutput {
  public:
   ShardOutput(ShardPaths paths, ShardOutputOptions options);
@@ -63,6 +70,9 @@ class ShardOutput {
   // (an image keeps its file's name), "<name>-<key as 16 hex digits><ext>" for one a stage made.
   static std::string media_file_name(const std::string& shard_name, const DocBatch& batch,
                                      size_t row);
+  // Tar `index` of a shard's kept samples: "<dir>/<name without .tar>-NNNNN.tar".
+  static std::string tar_path(const std::string& dir, const std::string& shard_name,
+                              uint64_t index);
 
   // Appends a batch's encoded bytes; files other than the kept one open at first use.
   Status write(const DocBatch& batch);
@@ -75,6 +85,7 @@ class ShardOutput {
   Status write_kept(const DocBatch& batch);
   Status write_media(const DocBatch& batch);
   std::string kept_path() const;
+  Status write_sample(const Payload& payload);
 
   ShardPaths paths_;
   ShardOutputOptions options_;
@@ -85,6 +96,8 @@ class ShardOutput {
   std::unique_ptr<ByteSink> kept_;
   std::unique_ptr<ByteSink> rejected_;
   std::unique_ptr<ByteSink> errors_;
+  std::unique_ptr<TarWriter> tar_;
+  uint64_t tar_index_ = 0;
 };
 
 }  // namespace winnow

@@ -87,11 +87,12 @@ const ConfigKey kKeys[] = {
      "earlier run's bookkeeping (rejected/, errors/, _done/, _work/, global/, stats and "
      "metrics files)",
      "-i, --input"},
-    {"input", "format", "auto | jsonl | warc | images | parquet",
+    {"input", "format", "auto | jsonl | warc | images | parquet | webdataset",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
      "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
      "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
-     "images makes one image item per file",
+     "images makes one image item per file; webdataset reads tar shards (.tar, .tar.gz, "
+     ".tar.zst...) as one image item per sample, its members grouped by key",
      ""},
     {"input", "text_field", "a string", [](C c) { return c.text_field; }, "",
      "the JSON field (Parquet: the string column) holding the text", ""},
@@ -104,7 +105,13 @@ const ConfigKey kKeys[] = {
      "a longer JSON line is an error (line_too_long) and is never buffered whole", ""},
     {"input", "max_file_bytes", "an integer, 1 or more",
      [](C c) { return std::to_string(c.media.max_bytes); }, "",
-     "images: a larger file is an error (record_too_large)", ""},
+     "images: a larger file, webdataset: a larger tar member, is an error (record_too_large)",
+     ""},
+    {"input", "max_image_pixels", "an integer, 1 or more",
+     [](C c) { return std::to_string(c.media.max_pixels); }, "",
+     "images and webdataset: an image with more pixels (width x height from its header) is an "
+     "error (image_too_large) before it is decoded: a decompression bomb",
+     ""},
     {"input", "follow_links", "true or false", [](C c) { return yes_no(c.follow_links); }, "",
      "follow symbolic links met inside input folders (a link named on the command line or in "
      "paths is always followed; a dangling one is an error)",
@@ -158,6 +165,12 @@ const ConfigKey kKeys[] = {
      [](C c) { return std::to_string(c.max_file_bytes); }, "",
      "more than 0: kept output in parts of at most about this much JSONL each, cut between "
      "items",
+     ""},
+    {"output", "max_tar_bytes", "an integer, 0 or more",
+     [](C c) { return std::to_string(c.max_tar_bytes); }, "",
+     "webdataset input: kept samples go to tar shards OUT/files/<name>-NNNNN.tar of at most "
+     "about this many bytes each, cut between samples (a shard holds at least one); 0: one tar "
+     "per input shard",
      ""},
 
     // --- autoscale ------------------------------------------------------------------------

@@ -223,10 +223,11 @@ Status PipelineRun::run_writing_pass() {
   InputOptions input = config_.input_options(batch_size_);
   if (origin.stored()) input.format = InputFormat::kStored;
   ShardSource source(*origin.files, pending_shards_, input);
-  ShardWriter writer(*layout_, inputs_, reasons_, source,
-                     {format_, config_.compression_level, config_.max_file_bytes,
-                      report_.fingerprint, config_.input_kind, config_.text_field, config_.id_field,
-                      config_.input_format, parquet_columns_});
+  ShardWriter writer(
+      *layout_, inputs_, reasons_, source,
+      {format_, config_.compression_level, config_.max_file_bytes, config_.max_tar_bytes,
+       report_.fingerprint, config_.input_kind, config_.text_field, config_.id_field,
+       config_.input_format, parquet_columns_});
   std::vector<PassStep> steps =
       leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",

@@ -135,7 +135,9 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
   if (YAML::Node format = input["format"]) {
     auto parsed = input_format_from_name(format.IsScalar() ? format.Scalar() : "");
     if (!parsed)
-      return r.error(format, "input format must be one of auto, jsonl, warc, images, parquet");
+      return r.error(format,
+                     "input format must be one of auto, jsonl, warc, images, parquet, "
+                     "webdataset");
     config.input_format = *parsed;
     config.input_kind = input_format_kind(*parsed);
   }
@@ -214,6 +216,11 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     if (config.media.max_bytes == 0) {
       return r.error(input["max_file_bytes"], "max_file_bytes must be at least 1");
     }
+    WINNOW_RETURN_IF_ERROR(
+        r.read(input, "max_image_pixels", config.media.max_pixels, "a positive integer"));
+    if (config.media.max_pixels == 0) {
+      return r.error(input["max_image_pixels"], "max_image_pixels must be at least 1");
+    }
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "union_schemas", config.union_schemas, "true or false"));
   }
@@ -262,6 +269,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
         r.read(output, "write_rejected", config.write_rejected, "true or false"));
     WINNOW_RETURN_IF_ERROR(
         r.read(output, "max_file_bytes", config.max_file_bytes, "a non-negative integer"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(output, "max_tar_bytes", config.max_tar_bytes, "a non-negative integer"));
   }
   if (YAML::Node on_error = root["on_error"]) {
     std::string policy = on_error.IsScalar() ? on_error.Scalar() : "";
@@ -303,10 +312,10 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   std::set<std::string> names;
   // The kind of item flowing at each point, and who gave it, for the kind check.
   ItemKind kind = config.input_kind;
-  std::string giver = config.input_kind == ItemKind::kDocument
-                          ? "the input"
-                          : fmt::format("the input (input.format: {})",
-                                        config.input_kind == ItemKind::kImage ? "images" : "?");
+  std::string giver =
+      config.input_kind == ItemKind::kDocument
+          ? "the input"
+          : fmt::format("the input (input.format: {})", input_format_name(config.input_format));
   for (const auto& node : stages) {
     if (!node.IsMap() || !node["stage"]) {
       return r.error(node, "each stage must be a map with a 'stage' key naming its type");
@@ -420,9 +429,11 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
       "{}|{}|{}|{}|{}|{}|{}|{}|{}", canonical_stages(root["stages"]), config.text_field,
       config.id_field, static_cast<int>(config.output_format.compression), config.compression_level,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
+  if (config.max_tar_bytes > 0) key += fmt::format("|tar:{}", config.max_tar_bytes);
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {
-    for (const char* name : {"format", "warc", "max_file_bytes", "union_schemas"}) {
+    for (const char* name :
+         {"format", "warc", "max_file_bytes", "union_schemas", "max_image_pixels"}) {
       if (YAML::Node node = root["input"][name]) {
         key += fmt::format("|{}:", name);
         append_canonical(node, key);
@@ -450,6 +461,8 @@ InputOptions PipelineConfig::input_options(size_t batch_size) const {
   options.parquet.text_field = text_field;
   options.parquet.batch_records = batch_size;
   options.parquet.batch_bytes = batch_bytes;
+  options.batch_records = batch_size;
+  options.batch_bytes = batch_bytes;
   return options;
 }
 

@@ -57,6 +57,7 @@ struct PipelineConfig {
   int compression_level = 0;  // 0: the codec's default
   bool write_rejected = true;
   uint64_t max_file_bytes = 0;  // > 0: kept output in parts of at most this much JSONL
+  uint64_t max_tar_bytes = 0;   // > 0: kept WebDataset samples in tars of at most this much
   // run
   OnError on_error = OnError::kFail;
   int threads = 0;
@@ -85,7 +86,9 @@ struct PipelineConfig {
   ItemKind output_kind() const { return stages.empty() ? input_kind : stages.back().kind_out; }
   // Which files an input folder contributes, and whether links inside folders are followed.
   InputSelection input_files() const {
-    return {input_kind == ItemKind::kImage ? InputFiles::kImages : InputFiles::kRecords,
+    return {input_format == InputFormat::kWebdataset ? InputFiles::kTars
+            : input_kind == ItemKind::kImage         ? InputFiles::kImages
+                                                     : InputFiles::kRecords,
             follow_links};
   }
 };

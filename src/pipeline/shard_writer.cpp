@@ -64,7 +64,8 @@ std::unique_ptr<ShardOutput> ShardWriter::make_output(uint32_t index) const {
                              options_.compression_level,
                              options_.max_file_bytes,
                              options_.compression_threads,
-                             {}};
+                             {},
+                             options_.max_tar_bytes};
   if (options_.format.parquet()) {
     options.parquet.text_field = options_.text_field;
     options.parquet.id_field = options_.id_field;

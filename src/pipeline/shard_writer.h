@@ -31,6 +31,7 @@ struct ShardWriterOptions {
   OutputFormat format;
   int compression_level = 0;
   uint64_t max_file_bytes = 0;
+  uint64_t max_tar_bytes = 0;
   std::string fingerprint;  // written into each completion marker
   ItemKind input_kind = ItemKind::kDocument;
   std::string text_field = "text";  // for Parquet output's schema

@@ -33,6 +33,13 @@ void register_builtin_stages(StageRegistry& registry) {
   // Neural and hashed embeddings (issue #13).
   registry.add(embed_spec());
   registry.add(classify_spec());
+  // Images (issue #17): filters on the header and the working image, exact and perceptual
+  // dedup.
+  registry.add(image_size_filter_spec());
+  registry.add(image_blur_filter_spec());
+  registry.add(image_brisque_filter_spec());
+  registry.add(image_exact_dedup_spec());
+  registry.add(image_dedup_spec());
 }
 
 }  // namespace winnow

@@ -23,6 +23,12 @@ StageSpec token_count_spec();          // tokenizer_filters.cpp
 StageSpec tokenizer_fertility_spec();  // tokenizer_filters.cpp
 StageSpec embed_spec();
 StageSpec classify_spec();
+// Images (issue #17): image/image_filters.cpp, dedup/image_dedup.cpp.
+StageSpec image_size_filter_spec();
+StageSpec image_blur_filter_spec();
+StageSpec image_brisque_filter_spec();
+StageSpec image_exact_dedup_spec();
+StageSpec image_dedup_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

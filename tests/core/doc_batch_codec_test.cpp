@@ -133,3 +133,39 @@ TEST(DocBatchCodec, DamagedBytesAreAnErrorNeverACrash) {
 
 }  // namespace
 }  // namespace winnow
+
+namespace winnow {
+namespace {
+
+// A WebDataset sample's payload (the whole buffer, the image's slice, every member) survives a
+// pass stored between passes, so its tar can still be written byte for byte.
+TEST(DocBatchCodec, SampleMembersComeBack) {
+  DocBatch batch;
+  Payload p = Payload::of_bytes(std::string("caption\x89PNG\r\n{\"a\":1}", 20), "image/png");
+  p.offset = 7;
+  p.size = 6;
+  p.members = {{"d/k.txt", 0, 7, 1700000000, 0644},
+               {"d/k.png", 7, 6, 1700000001, 0600},
+               {"d/k.json", 13, 7, 5, 0640}};
+  batch.add_item(DocKey::make(2, 9), ItemKind::kImage, "d/k", p, 0);
+  std::string bytes;
+  batch.serialize(bytes);
+  auto back = DocBatch::deserialize(bytes);
+  ASSERT_TRUE(back.is_ok()) << back.status().message();
+  const Payload* q = (*back)->payload(0);
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->bytes(), p.bytes());
+  ASSERT_EQ(q->members.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(q->members[i].name, p.members[i].name);
+    EXPECT_EQ(q->member_bytes(q->members[i]), p.member_bytes(p.members[i]));
+    EXPECT_EQ(q->members[i].mtime, p.members[i].mtime);
+    EXPECT_EQ(q->members[i].mode, p.members[i].mode);
+  }
+  for (size_t cut = 0; cut < bytes.size(); cut += 5) {
+    EXPECT_FALSE(DocBatch::deserialize(std::string_view(bytes).substr(0, cut)).is_ok()) << cut;
+  }
+}
+
+}  // namespace
+}  // namespace winnow

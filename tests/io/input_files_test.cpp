@@ -322,6 +322,8 @@ TEST(InputFiles, ShardStem) {
   EXPECT_EQ(shard_stem("x.zst"), "x");
   EXPECT_EQ(shard_stem("cc.warc.gz"), "cc.warc");
   EXPECT_EQ(shard_stem("a.b.jsonl"), "a.b");
+  EXPECT_EQ(shard_stem("images-0001.tar"), "images-0001");
+  EXPECT_EQ(shard_stem("images-0001.tar.gz"), "images-0001");
   EXPECT_EQ(shard_stem("noext"), "noext");
   EXPECT_EQ(shard_stem("dir.d/file"), "file");
   // A name that is only a suffix keeps it rather than becoming empty.
