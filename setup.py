@@ -41,6 +41,10 @@ class CMakeBuild(build_ext):
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(built[0], target)
+        # The image decoders are a module of their own, loaded from beside _native on the first
+        # decode (media/image_pixels.cpp; CMake builds it with winnow_native's libraries).
+        shutil.copy2(os.path.join(build_dir, "libwinnow_image_codecs.so"),
+                     os.path.join(os.path.dirname(target), "libwinnow_image_codecs.so"))
 
 
 setup(version=version(), ext_modules=[Extension("winnow._native", sources=[])],

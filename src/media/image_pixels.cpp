@@ -1,14 +1,17 @@
 #include "media/image_pixels.h"
 
+#include <dlfcn.h>
+#include <fmt/format.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgcodecs.hpp>  // the IMREAD_* flags only: decoding is in the module
 #include <opencv2/imgproc.hpp>
 #include <string>
+#include <vector>
 
 #include "core/image_header.h"
 
@@ -23,14 +26,39 @@ void single_threaded() {
   std::call_once(once, [] { cv::setNumThreads(0); });
 }
 
-cv::Mat decode(std::string_view bytes, int flags) {
-  cv::Mat raw(1, static_cast<int>(bytes.size()), CV_8U,
-              const_cast<char*>(bytes.data()));  // imdecode only reads it
-  try {
-    return cv::imdecode(raw, flags);
-  } catch (const cv::Exception&) {
-    return {};
+using Imdecode = bool (*)(const void* data, size_t size, int flags, cv::Mat* out);
+
+// media/codecs/image_codecs_module.cpp, loaded once: beside the program (or the library
+// holding this code), one folder up (tests/), or where the build put it.
+Imdecode load_imdecode() {
+  std::vector<std::string> candidates;
+  Dl_info self;
+  if (dladdr(reinterpret_cast<void*>(&decode_working_image), &self) && self.dli_fname) {
+    std::string dir = self.dli_fname;
+    dir = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
+    candidates.push_back(dir + "/libwinnow_image_codecs.so");
+    candidates.push_back(dir + "/../libwinnow_image_codecs.so");
   }
+  candidates.push_back(WINNOW_IMAGE_CODECS_MODULE);
+  std::string why;
+  for (const std::string& path : candidates) {
+    if (void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      if (void* f = dlsym(module, "winnow_imdecode")) return reinterpret_cast<Imdecode>(f);
+    }
+    why += "\n  " + path + ": " + dlerror();
+  }
+  fmt::print(stderr,
+             "winnow: cannot load the image decoders (libwinnow_image_codecs.so); every "
+             "image will be undecodable. Tried:{}\n",
+             why);
+  return nullptr;
+}
+
+cv::Mat decode(std::string_view bytes, int flags) {
+  static const Imdecode imdecode = load_imdecode();
+  cv::Mat image;
+  if (imdecode) imdecode(bytes.data(), bytes.size(), flags, &image);
+  return image;
 }
 
 }  // namespace
