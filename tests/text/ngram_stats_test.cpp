@@ -112,18 +112,31 @@ TEST(NgramStats, TopNgramTiesGoToTheFirstMet) {
   EXPECT_EQ(top_ngram({0}, 2).count, 0u);
 }
 
+// A random word sequence: ids from a small alphabet (long repeats) or, every `huge_every`
+// rounds, offset to huge values (the hashed, unpacked keys, and no dense-id counting), with
+// word lengths of 1..max_chars.
+struct RandomWords {
+  std::vector<uint32_t> ids;
+  std::vector<TextPiece> words;
+};
+RandomWords random_words(std::mt19937& rng, int round, size_t max_length, uint32_t small,
+                         uint32_t large, int huge_every, uint32_t max_chars) {
+  RandomWords r;
+  const size_t length = rng() % max_length;
+  const uint32_t alphabet = 1 + rng() % (round % 3 == 0 ? small : large);
+  const bool huge = round % huge_every == 0;
+  r.ids.resize(length);
+  for (auto& id : r.ids) id = (rng() % alphabet) + (huge ? 0x7FFFFF00u : 0u);
+  std::vector<uint32_t> lengths(length);
+  for (auto& l : lengths) l = 1 + rng() % max_chars;
+  r.words = pieces_with_lengths(lengths);
+  return r;
+}
+
 TEST(NgramStats, RandomSequencesMatchTheReferences) {
   std::mt19937 rng(11);
   for (int round = 0; round < 400; ++round) {
-    size_t length = rng() % 80;
-    // Small alphabets give long repeats; huge ids force the hashed (unpacked) keys.
-    uint32_t alphabet = 1 + rng() % (round % 3 == 0 ? 3 : 12);
-    bool huge = round % 4 == 0;
-    std::vector<uint32_t> ids(length);
-    for (auto& id : ids) id = (rng() % alphabet) + (huge ? 0x7FFFFF00u : 0u);
-    std::vector<uint32_t> lengths(length);
-    for (auto& l : lengths) l = 1 + rng() % 7;
-    auto w = pieces_with_lengths(lengths);
+    auto [ids, w] = random_words(rng, round, 80, 3, 12, 4, 7);
     std::vector<uint8_t> levels;
     repeat_levels(ids, 2, 12, levels);
     for (size_t n = 2; n <= 12; ++n) {
@@ -144,14 +157,7 @@ TEST(NgramStats, OneLadderClimbingFromTwoMatchesTheReferencesAtEverySize) {
   std::mt19937 rng(29);
   NgramLadder ladder;  // reused across documents, as DocSegments reuses it
   for (int round = 0; round < 400; ++round) {
-    size_t length = rng() % 90;
-    uint32_t alphabet = 1 + rng() % (round % 3 == 0 ? 2 : 9);
-    bool huge = round % 5 == 0;
-    std::vector<uint32_t> ids(length);
-    for (auto& id : ids) id = (rng() % alphabet) + (huge ? 0x7FFFFF00u : 0u);
-    std::vector<uint32_t> lengths(length);
-    for (auto& l : lengths) l = 1 + rng() % 5;
-    auto w = pieces_with_lengths(lengths);
+    auto [ids, w] = random_words(rng, round, 90, 2, 9, 5, 5);
     const size_t lo = 1 + round % 3;
     ladder.reset(ids, lo);
     for (size_t n = lo; n <= 4; ++n) {
