@@ -15,6 +15,18 @@ namespace {
 struct ByteCounts {
   uint64_t continuation = 0, leads = 0, digits = 0, letters = 0, alnum_extra = 0, white = 0,
            parentheses = 0, hashes = 0, newlines = 0;
+  ByteCounts& operator+=(const ByteCounts& o) {
+    continuation += o.continuation;
+    leads += o.leads;
+    digits += o.digits;
+    letters += o.letters;
+    alnum_extra += o.alnum_extra;
+    white += o.white;
+    parentheses += o.parentheses;
+    hashes += o.hashes;
+    newlines += o.newlines;
+    return *this;
+  }
 };
 
 ByteCounts count_bytes_scalar(const unsigned char* p, size_t size) {
@@ -91,26 +103,10 @@ ByteCounts count_bytes_sse2(const unsigned char* p, size_t size) {
                                                             _mm_or_si128(eq(x, '{'), eq(x, '}')))));
       hash = _mm_sub_epi8(hash, eq(x, '#'));
     }
-    c.continuation += sum(cont);
-    c.leads += sum(lead);
-    c.digits += sum(digit);
-    c.letters += sum(letter);
-    c.alnum_extra += sum(extra);
-    c.white += sum(white);
-    c.parentheses += sum(paren);
-    c.hashes += sum(hash);
-    c.newlines += sum(newline);
+    c += ByteCounts{sum(cont),  sum(lead),  sum(digit), sum(letter), sum(extra),
+                    sum(white), sum(paren), sum(hash),  sum(newline)};
   }
-  ByteCounts tail = count_bytes_scalar(p + i, size - i);
-  c.continuation += tail.continuation;
-  c.leads += tail.leads;
-  c.digits += tail.digits;
-  c.letters += tail.letters;
-  c.alnum_extra += tail.alnum_extra;
-  c.white += tail.white;
-  c.parentheses += tail.parentheses;
-  c.hashes += tail.hashes;
-  c.newlines += tail.newlines;
+  c += count_bytes_scalar(p + i, size - i);  // the last bytes, fewer than 16
   return c;
 }
 #endif

@@ -266,29 +266,30 @@ const std::vector<uint32_t>& DocSegments::word_ids(WordSplit split) {
   return word_ids_[k];
 }
 
-NgramLadder& DocSegments::ladder(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n) {
+NgramLadder& DocSegments::ladder_from(NgramLadder& ladder, const std::vector<uint32_t>& ids,
+                                      size_t n) {
   if (!ladder.started() || n < ladder.lo()) ladder.reset(ids, n);
   return ladder;
 }
 
 TopNgram DocSegments::top_word_ngram(size_t n, WordSplit split) {
   const auto& ids = word_ids(split);
-  return ladder(word_ladders_[static_cast<int>(split)], ids, n).top(n);
+  return ladder_from(word_ladders_[static_cast<int>(split)], ids, n).top(n);
 }
 
 const std::vector<uint8_t>& DocSegments::word_repeat_levels(size_t n, WordSplit split) {
   const auto& ids = word_ids(split);
-  return ladder(word_ladders_[static_cast<int>(split)], ids, n).levels(n);
+  return ladder_from(word_ladders_[static_cast<int>(split)], ids, n).levels(n);
 }
 
 TopNgram DocSegments::top_token_ngram(size_t n) {
   const auto& ids = token_ids();
-  return ladder(token_ladder_, ids, n).top(n);
+  return ladder_from(token_ladder_, ids, n).top(n);
 }
 
 const std::vector<uint8_t>& DocSegments::token_repeat_spans(size_t n) {
   const auto& ids = token_ids();
-  return ladder(token_ladder_, ids, n).repeat_spans(n);
+  return ladder_from(token_ladder_, ids, n).repeat_spans(n);
 }
 
 const std::vector<TextPiece>& DocSegments::lines() {

@@ -65,7 +65,8 @@ class DocSegments {
     kTokens = 32,
     kTokenIds = 64,
   };
-  NgramLadder& ladder(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n);
+  // `ladder`, started (again) at n when it has not started or started above n.
+  NgramLadder& ladder_from(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n);
   std::string_view text_;
   uint32_t done_ = 0;
   CharCounts chars_;

@@ -271,32 +271,18 @@ TopNgram NgramLadder::top(size_t n) {
   return tops_[n - lo_];
 }
 
-const std::vector<uint8_t>& NgramLadder::levels(size_t hi) {
+void NgramLadder::climb_to(size_t hi) {
   while (next_ <= hi && !positions_.empty()) climb();
+}
+
+const std::vector<uint8_t>& NgramLadder::levels(size_t hi) {
+  climb_to(hi);
   return levels_;
 }
 
 const std::vector<uint8_t>& NgramLadder::repeat_spans(size_t hi) {
-  while (next_ <= hi && !positions_.empty()) climb();
+  climb_to(hi);
   return spans_;
-}
-
-TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
-  if (n == 0) return {};
-  NgramLadder ladder;
-  ladder.reset(ids, n);
-  return ladder.top(n);
-}
-
-void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
-                   std::vector<uint8_t>& level) {
-  if (lo == 0) {
-    level.assign(ids.size(), 0);
-    return;
-  }
-  NgramLadder ladder;
-  ladder.reset(ids, lo);
-  level = ladder.levels(hi);
 }
 
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,

@@ -35,7 +35,7 @@ struct TopNgram {
 // counted at all of its positions, and the rest are known to occur once. In ordinary text the
 // sizes after the first cost a fraction of it, which is why NeMo's chain (top 2-, 3-, 4-grams,
 // then duplicate 5- to 10-grams) climbs one ladder per document instead of making nine passes.
-// Exact: top(n) is top_ngram(ids, n), levels(hi) is repeat_levels(ids, lo, hi).
+// Exact: the counts are those of every n-gram of the text (tested against direct counting).
 class NgramLadder {
  public:
   // Starts a ladder at size lo (1 <= lo <= 255) over `ids`, which must outlive it.
@@ -58,7 +58,8 @@ class NgramLadder {
   const std::vector<uint8_t>& repeat_spans(size_t hi);
 
  private:
-  void climb();  // computes size next_
+  void climb();              // computes size next_
+  void climb_to(size_t hi);  // climbs while a size up to hi can still repeat
   const std::vector<uint32_t>* ids_ = nullptr;
   size_t lo_ = 0, next_ = 0;
   int bits_ = 1;                     // bit width of the largest id (packed n-gram keys)
@@ -68,14 +69,9 @@ class NgramLadder {
   std::vector<uint8_t> levels_, spans_;
 };
 
-// One-off forms of the ladder.
-TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n);
-void repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi,
-                   std::vector<uint8_t>& level);
-
 // NeMo's RepeatingDuplicateNGrams numerator: walking the n-grams in order, each one seen before
-// (levels[i] >= n, from repeat_levels with lo <= n <= hi) adds the code points of its words not
-// covered by the previous duplicate plus the spaces between them (min(n - overlap, n - 1)); the
+// (levels[i] >= n, from NgramLadder::levels(hi), lo <= n <= hi) adds the code points of its words
+// not covered by the previous duplicate plus the spaces between them (min(n - overlap, n - 1)); the
 // next n - 1 positions count as covered.
 // With `spaces` false (words segmented out of unspaced text) no spaces are added.
 size_t nemo_duplicate_ngram_chars(const std::vector<uint8_t>& levels,

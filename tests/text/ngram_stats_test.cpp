@@ -81,6 +81,18 @@ TopNgram reference_top(const std::vector<uint32_t>& ids, size_t n) {
   return top;
 }
 
+// One ladder started at n (or lo) and asked once, as a single filter would.
+TopNgram top_ngram(const std::vector<uint32_t>& ids, size_t n) {
+  NgramLadder ladder;
+  ladder.reset(ids, n);
+  return ladder.top(n);
+}
+std::vector<uint8_t> repeat_levels(const std::vector<uint32_t>& ids, size_t lo, size_t hi) {
+  NgramLadder ladder;
+  ladder.reset(ids, lo);
+  return ladder.levels(hi);
+}
+
 TEST(NgramStats, HandWorkedDuplicateCount) {
   // words: a b c a b c a b, lengths 1..: every word 1 code point. n = 3.
   // n-grams: abc bca cab abc(dup at 3) bca(dup at 4) cab(dup at 5).
@@ -88,8 +100,7 @@ TEST(NgramStats, HandWorkedDuplicateCount) {
   // i=5: overlap 2 -> 2. Total 9 = "abc a b c"... the text "a b c a b c a b" from index 6.
   std::vector<uint32_t> ids = {0, 1, 2, 0, 1, 2, 0, 1};
   auto w = pieces_with_lengths(std::vector<uint32_t>(8, 1));
-  std::vector<uint8_t> levels;
-  repeat_levels(ids, 3, 10, levels);
+  std::vector<uint8_t> levels = repeat_levels(ids, 3, 10);
   EXPECT_EQ(nemo_duplicate_ngram_chars(levels, w, 3), 9u);
   EXPECT_EQ(reference_nemo_dup(ids, w, 3), 9u);
   // datatrove: abc, bca, cab new; abc at 3 seen -> +3, jump to 6: "ab" has no 3-gram. Total 3.
@@ -137,8 +148,7 @@ TEST(NgramStats, RandomSequencesMatchTheReferences) {
   std::mt19937 rng(11);
   for (int round = 0; round < 400; ++round) {
     auto [ids, w] = random_words(rng, round, 80, 3, 12, 4, 7);
-    std::vector<uint8_t> levels;
-    repeat_levels(ids, 2, 12, levels);
+    std::vector<uint8_t> levels = repeat_levels(ids, 2, 12);
     for (size_t n = 2; n <= 12; ++n) {
       ASSERT_EQ(nemo_duplicate_ngram_chars(levels, w, n), reference_nemo_dup(ids, w, n))
           << "round " << round << " n " << n;
