@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/job_ranks.h"
 #include "cli/stop_watchdog.h"
 #include "core/version.h"
 #include "core/watched_call.h"
@@ -68,8 +69,10 @@ int list_stages(const StageRegistry& registry) {
   return 0;
 }
 
+// `speaks`: this process prints the summary and the run's error (across ranks only rank 0 does:
+// every rank gets the same agreed error, naming the rank it came from).
 int run_command(const StageRegistry& registry, const std::string& pipeline_path, RunOptions options,
-                bool quiet) {
+                bool quiet, bool speaks) {
   auto config = PipelineConfig::load_file(pipeline_path, registry);
   if (!config.is_ok()) {
     std::cerr << "winnow: " << config.status().message() << "\n";
@@ -86,12 +89,12 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
     report = run_pipeline(*config, options);
   }
   if (report.setup_failed) {  // nothing ran: a summary of zeros would only hide the message
-    std::cerr << "winnow: " << report.status.message() << "\n";
+    if (speaks) std::cerr << "winnow: " << report.status.message() << "\n";
     return 2;
   }
-  if (!quiet || !report.status.is_ok()) std::cout << format_summary(report);
+  if (speaks && (!quiet || !report.status.is_ok())) std::cout << format_summary(report);
   if (!report.status.is_ok()) {
-    std::cerr << "winnow: " << report.status.message() << "\n";
+    if (speaks) std::cerr << "winnow: " << report.status.message() << "\n";
     return g_stop_requested ? 130 : 1;  // 130: the shell's code for "stopped by Ctrl-C"
   }
   return 0;
@@ -198,7 +201,18 @@ int main(int argc, char** argv) {
   options.progress = !no_progress && !quiet;
   if (identify->parsed()) options.passes = PassMode::kIdentifyOnly;
   if (remove->parsed()) options.passes = PassMode::kRemoveOnly;
-  int rc = run_command(registry, pipeline_path, options, quiet);
+  auto ranks = join_job_ranks(&argc, &argv);
+  if (!ranks.is_ok()) {
+    std::cerr << "winnow: " << ranks.status().message() << "\n";
+    return 2;
+  }
+  std::unique_ptr<dist::Comm> comm = std::move(ranks).value();
+  options.comm = comm.get();
+  // Across ranks, rank 0 speaks for the job: the progress, the summary and the (agreed) error.
+  const bool speaks = !comm || comm->rank() == 0;
+  if (!speaks) options.progress = false;
+  int rc = run_command(registry, pipeline_path, options, quiet, speaks);
+  comm.reset();  // MPI ends here, on every rank, before any early exit below
   if (WatchedCaller::abandoned_any()) {
     // A call left running past its time limit (core/watched_call.h) must not race the
     // process's exit through static destructors: everything is written; end here.

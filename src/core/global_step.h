@@ -16,13 +16,23 @@
 #include "core/doc_batch.h"
 #include "core/status.h"
 
+// dist::Comm (dist/comm.h) is declared, not included: core sits below dist, and a step only
+// passes the pointer on to the dedup code that uses it.
+namespace winnow::dist {
+class Comm;
+}
+
 namespace winnow {
 
 struct GlobalStepContext {
   std::string result_dir;  // exists and is empty; the step's durable result goes here
-  std::string spill_dir;   // scratch for spill files; the pipeline removes it afterwards
+  std::string spill_dir;   // scratch for spill files (this rank's); removed afterwards
   int threads = 1;         // threads the step may use in finish_identify()
   std::vector<std::string> input_paths;  // by shard index, for messages naming a file
+  // The ranks of the run (null: one process). Each rank observes the documents of its own
+  // shards; finish_identify() is collective (every rank calls it) and gives every rank the
+  // same decision; only rank 0 writes the result folder.
+  dist::Comm* comm = nullptr;
 };
 
 class GlobalStep {

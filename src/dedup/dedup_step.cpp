@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -35,6 +36,7 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   options.survivor = options_.survivor;
   options.links = verifying() ? LinkShape::kAnchors : LinkShape::kChain;
   if (keyer_->verifies_links()) options.links = LinkShape::kAllPairs;
+  options.comm = context.comm;
   pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
   return Status::ok();
@@ -62,6 +64,7 @@ Status DedupStep::observe(const DocBatch& batch) {
       auto it = std::lower_bound(linked.begin(), linked.end(), batch.key(i).value());
       if (it == linked.end() || *it != batch.key(i).value()) continue;
       keyer_->item_verification_set(batch, i, shingle_sets_[it - linked.begin()]);
+      filled_[it - linked.begin()] = 1;
     }
     observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now() - begin)
@@ -92,13 +95,49 @@ bool DedupStep::another_pass() {
   pass_status_ = clusterer_->compute_links();
   if (!pass_status_.is_ok()) return false;  // reported by finish_identify()
   shingle_sets_.assign(clusterer_->linked_documents().size(), {});
+  filled_.assign(shingle_sets_.size(), 0);
   pass_ = 1;
   return !shingle_sets_.empty();
+}
+
+// Across ranks each rank collected the sets of the linked documents of its own shards; every
+// rank needs them all to decide every link as one process would.
+Status DedupStep::gather_verification_sets(dist::Comm& comm) {
+  std::string mine;
+  for (size_t slot = 0; slot < shingle_sets_.size(); ++slot) {
+    if (!filled_[slot]) continue;
+    const uint64_t index = slot;
+    const uint64_t count = shingle_sets_[slot].size();
+    mine.append(reinterpret_cast<const char*>(&index), sizeof index);
+    mine.append(reinterpret_cast<const char*>(&count), sizeof count);
+    mine.append(reinterpret_cast<const char*>(shingle_sets_[slot].data()),
+                count * sizeof(uint32_t));
+  }
+  for (const std::string& theirs : comm.all_gather(mine)) {
+    for (size_t at = 0; at < theirs.size();) {
+      uint64_t index = 0, count = 0;
+      if (theirs.size() - at < 16)
+        return Status::error("dedup: verification sets arrived cut short");
+      std::memcpy(&index, theirs.data() + at, 8);
+      std::memcpy(&count, theirs.data() + at + 8, 8);
+      at += 16;
+      if (index >= shingle_sets_.size() || (theirs.size() - at) / sizeof(uint32_t) < count) {
+        return Status::error("dedup: verification sets arrived cut short");
+      }
+      shingle_sets_[index].resize(count);
+      std::memcpy(shingle_sets_[index].data(), theirs.data() + at, count * sizeof(uint32_t));
+      at += count * sizeof(uint32_t);
+    }
+  }
+  return Status::ok();
 }
 
 Status DedupStep::finish_identify() {
   WINNOW_RETURN_IF_ERROR(pass_status_);
   auto begin = std::chrono::steady_clock::now();
+  dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
+  if (comm.size() > 1 && pass_ > 0) WINNOW_RETURN_IF_ERROR(gather_verification_sets(comm));
+  observe_ns_total_ = dist::sum_over_ranks(comm, {observe_ns_.load()})[0];
   DuplicateClusterer::LinkFilter filter;
   if (keyer_->verifies_links()) {
     const std::vector<uint64_t>& linked = clusterer_->linked_documents();
@@ -136,12 +175,14 @@ Status DedupStep::finish_identify() {
   std::vector<std::vector<uint32_t>>().swap(shingle_sets_);
   if (!table.is_ok()) return table.status();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  WINNOW_RETURN_IF_ERROR(table->write(context_.result_dir + "/" + table_name(options_.table_format),
-                                      options_.table_format));
   ClusterStats stats = clusterer_->stats();
   clusterer_.reset();
   make_summaries(*table, &stats, seconds);
   removal_ = table->removal_set();
+  // Every rank holds the same table; one writes it.
+  if (comm.rank() != 0) return Status::ok();
+  WINNOW_RETURN_IF_ERROR(table->write(context_.result_dir + "/" + table_name(options_.table_format),
+                                      options_.table_format));
   return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
 }
 
@@ -192,7 +233,14 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
     run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
     run.key("spill_flushes").value(stats->spill.flushes);
     run.key("partition_splits").value(stats->spill.splits);
-    run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+    run.key("observe_cpu_seconds").value(observe_ns_total_ / 1e9);
+    if (!stats->shuffle_bytes_by_rank.empty()) {
+      run.key("ranks").value(static_cast<uint64_t>(stats->shuffle_bytes_by_rank.size()));
+      run.key("shuffle_bytes_by_rank").begin_array();
+      for (uint64_t bytes : stats->shuffle_bytes_by_rank) run.value(bytes);
+      run.end_array();
+      run.key("shuffle_rounds").value(stats->shuffle_rounds);
+    }
     run.key("cluster_seconds").value(seconds);
     run.end_object();
     summary_json_.pop_back();  // the closing brace

@@ -52,6 +52,7 @@ class DedupStep : public GlobalStep {
   double metric(const DocBatch& batch, size_t i) const;
   bool verifying() const { return options_.jaccard_threshold > 0 || keyer_->verifies_links(); }
   void make_summaries(const DuplicatesTable& table, const ClusterStats* stats, double seconds);
+  Status gather_verification_sets(dist::Comm& comm);
 
   std::unique_ptr<BucketKeyer> keyer_;
   DedupStepOptions options_;
@@ -60,11 +61,13 @@ class DedupStep : public GlobalStep {
   std::string result_dir_;
   std::unique_ptr<DuplicateClusterer> clusterer_;
   std::atomic<uint64_t> observe_ns_{0};
+  uint64_t observe_ns_total_ = 0;  // over every rank, once identify has finished
   int pass_ = 0;
   Status pass_status_;
   // Verification: the shingle sets of the linked documents, by their index in
   // clusterer_->linked_documents() (each slot is written by one worker only).
   std::vector<std::vector<uint32_t>> shingle_sets_;
+  std::vector<uint8_t> filled_;  // slots this rank's documents filled (the others' come later)
   RemovalSet removal_;
   std::string result_json_;
   std::string summary_json_;

@@ -32,10 +32,10 @@ Status DocInfoLog::add(std::string_view serialized) {
   return Status::ok();
 }
 
-Status DocInfoLog::visit_block(std::string_view block, const Visit& visit) const {
+bool DocInfoLog::visit_serialized(std::string_view block, const Visit& visit) {
   size_t at = 0;
   while (at < block.size()) {
-    if (block.size() - at < 20) return Status::errorf("spill file {} is corrupt", path_);
+    if (block.size() - at < 20) return false;
     uint64_t doc;
     double metric;
     uint32_t id_bytes;
@@ -43,19 +43,20 @@ Status DocInfoLog::visit_block(std::string_view block, const Visit& visit) const
     std::memcpy(&metric, block.data() + at + 8, 8);
     std::memcpy(&id_bytes, block.data() + at + 16, 4);
     at += 20;
-    if (block.size() - at < id_bytes) return Status::errorf("spill file {} is corrupt", path_);
+    if (block.size() - at < id_bytes) return false;
     visit(doc, metric, block.substr(at, id_bytes));
     at += id_bytes;
   }
-  return Status::ok();
+  return true;
 }
 
 Status DocInfoLog::for_each(const Visit& visit) {
-  if (writer_) {
-    WINNOW_RETURN_IF_ERROR(read_back_blocks(
-        *writer_, [&](std::string_view block) { return visit_block(block, visit); }));
-  }
-  return visit_block(buffer_, visit);
+  auto visit_block = [&](std::string_view block) {
+    return visit_serialized(block, visit) ? Status::ok()
+                                          : Status::errorf("spill file {} is corrupt", path_);
+  };
+  if (writer_) WINNOW_RETURN_IF_ERROR(read_back_blocks(*writer_, visit_block));
+  return visit_block(buffer_);
 }
 
 }  // namespace winnow

@@ -26,12 +26,12 @@ class DocInfoLog {
   Status add(std::string_view serialized);  // thread-safe
   // Every entry ever added, once. Call after the last add().
   Status for_each(const Visit& visit);
+  // Visits the entries of `serialized` (serialize()'s output); false when it is cut short.
+  static bool visit_serialized(std::string_view serialized, const Visit& visit);
 
   uint64_t spilled_bytes() const { return writer_ ? writer_->bytes_written() : 0; }
 
  private:
-  Status visit_block(std::string_view block, const Visit& visit) const;
-
   std::string path_;
   size_t memory_bytes_;
   std::mutex mutex_;

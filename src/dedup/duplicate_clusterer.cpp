@@ -1,8 +1,10 @@
 #include "dedup/duplicate_clusterer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
+#include "dedup/bucket_shuffle.h"
 #include "dedup/union_find.h"
 
 namespace winnow {
@@ -27,15 +29,14 @@ Status DuplicateClusterer::add(const BucketRecord* records, size_t n, std::strin
   return infos_.add(doc_infos);
 }
 
-Status DuplicateClusterer::compute_links() {
+Status DuplicateClusterer::link_buckets(PartitionedSpill<BucketRecord>& spill,
+                                        std::vector<std::pair<uint64_t, uint64_t>>& links,
+                                        uint64_t& shared_buckets) {
   const int threads = std::max(1, options_.threads);
   const bool anchors = options_.links == LinkShape::kAnchors;
   const bool all_pairs = options_.links == LinkShape::kAllPairs;
-  // 1. Buckets -> links, per partition in parallel.
   std::mutex mutex;
-  std::vector<std::pair<uint64_t, uint64_t>> links;
-  uint64_t shared_buckets = 0;
-  WINNOW_RETURN_IF_ERROR(spill_.for_each_partition(threads, [&](std::vector<BucketRecord>& recs) {
+  return spill.for_each_partition(threads, [&](std::vector<BucketRecord>& recs) {
     std::sort(recs.begin(), recs.end(), [](const BucketRecord& x, const BucketRecord& y) {
       if (x.hi != y.hi) return x.hi < y.hi;
       if (x.lo != y.lo) return x.lo < y.lo;
@@ -70,11 +71,58 @@ Status DuplicateClusterer::compute_links() {
     links.insert(links.end(), local.begin(), local.end());
     shared_buckets += local_buckets;
     return Status::ok();
-  }));
+  });
+}
+
+Status DuplicateClusterer::compute_links() {
+  // 1. Buckets -> links, per partition in parallel; across ranks, on the rank owning each
+  // bucket after the shuffle, then gathered.
+  std::vector<std::pair<uint64_t, uint64_t>> links;
+  uint64_t shared_buckets = 0;
+  dist::Comm& ranks = comm();
+  if (ranks.size() == 1) {
+    WINNOW_RETURN_IF_ERROR(link_buckets(spill_, links, shared_buckets));
+    stats_.documents = documents_.load();
+    stats_.spill = spill_.stats();  // re-splits while linking included
+  } else {
+    PartitionedSpill<BucketRecord> owned(options_.spill_dir, "owned", options_.partitions,
+                                         options_.memory_bytes / 4 * 3, &bucket_hash);
+    ShuffleStats shuffle;
+    // Blocks small enough that one per destination stays a fraction of the budget.
+    const size_t block_bytes =
+        std::clamp<size_t>(options_.memory_bytes / 8 / static_cast<size_t>(ranks.size()),
+                           size_t{64} << 10, size_t{16} << 20);
+    WINNOW_RETURN_IF_ERROR(shuffle_bucket_records(ranks, spill_, owned, &bucket_hash,
+                                                  options_.spill_dir + "/outgoing", block_bytes,
+                                                  shuffle));
+    stats_.spill = spill_.stats();
+    Status linked = dist::agree(ranks, link_buckets(owned, links, shared_buckets));
+    if (!linked.is_ok()) return linked;
+    std::string mine(reinterpret_cast<const char*>(links.data()), links.size() * sizeof(links[0]));
+    links.clear();
+    for (const std::string& theirs : ranks.all_gather(mine)) {
+      const size_t n = theirs.size() / sizeof(links[0]);
+      const size_t at = links.size();
+      links.resize(at + n);
+      std::memcpy(static_cast<void*>(links.data() + at), theirs.data(), n * sizeof(links[0]));
+    }
+    std::vector<uint64_t> sums = dist::sum_over_ranks(
+        ranks, {shared_buckets, documents_.load(), stats_.spill.records, stats_.spill.spilled_bytes,
+                stats_.spill.flushes, stats_.spill.splits, shuffle.rounds});
+    shared_buckets = sums[0];
+    stats_.documents = sums[1];
+    stats_.spill = {sums[2], sums[3], sums[4], sums[5]};
+    stats_.shuffle_rounds = shuffle.rounds;
+    std::string sent(reinterpret_cast<const char*>(&shuffle.bytes_sent), sizeof(uint64_t));
+    stats_.shuffle_bytes_by_rank.clear();
+    for (const std::string& theirs : ranks.all_gather(sent)) {
+      uint64_t bytes = 0;
+      if (theirs.size() == sizeof bytes) std::memcpy(&bytes, theirs.data(), sizeof bytes);
+      stats_.shuffle_bytes_by_rank.push_back(bytes);
+    }
+  }
   std::sort(links.begin(), links.end());
   links.erase(std::unique(links.begin(), links.end()), links.end());
-  stats_.documents = documents_.load();
-  stats_.spill = spill_.stats();
   stats_.shared_buckets = shared_buckets;
   stats_.links = links.size();
   std::vector<uint64_t> members;
@@ -131,14 +179,33 @@ Result<DuplicatesTable> DuplicateClusterer::finish(const LinkFilter& filter) {
   std::vector<double> metric(members.size(), -HUGE_VAL);
   std::vector<std::string> ids(members.size());
   std::vector<uint8_t> seen(members.size(), 0);
-  WINNOW_RETURN_IF_ERROR(infos_.for_each([&](uint64_t doc, double value, std::string_view id) {
+  auto take = [&](uint64_t doc, double value, std::string_view id) {
     auto it = std::lower_bound(members.begin(), members.end(), doc);
     if (it == members.end() || *it != doc) return;
     size_t i = static_cast<size_t>(it - members.begin());
     metric[i] = std::isnan(value) ? -HUGE_VAL : value;
     ids[i] = std::string(id);
     seen[i] = 1;
-  }));
+  };
+  dist::Comm& ranks = comm();
+  if (ranks.size() == 1) {
+    WINNOW_RETURN_IF_ERROR(infos_.for_each(take));
+  } else {
+    // Each rank logged its own documents: the members' entries travel to every rank.
+    std::string mine;
+    Status read = infos_.for_each([&](uint64_t doc, double value, std::string_view id) {
+      if (std::binary_search(members.begin(), members.end(), doc)) {
+        DocInfoLog::serialize(mine, doc, value, id);
+      }
+    });
+    read = dist::agree(ranks, read);
+    if (!read.is_ok()) return read;
+    for (const std::string& theirs : ranks.all_gather(mine)) {
+      if (!DocInfoLog::visit_serialized(theirs, take)) {
+        return Status::error("dedup: a rank's document entries arrived cut short");
+      }
+    }
+  }
   stats_.doc_info_spilled_bytes = infos_.spilled_bytes();
   if (std::find(seen.begin(), seen.end(), 0) != seen.end()) {
     return Status::error("dedup: a linked document has no entry in the document log");

@@ -8,6 +8,12 @@
 //
 // Everything that decides the result is order-free: component id = smallest DocKey in the
 // component; the survivor is the best by the rule, ties going to the smallest DocKey.
+//
+// Across ranks (ClustererOptions::comm with several): each rank adds its own documents; at
+// compute_links() the records are shuffled so that each bucket meets on the rank that owns it
+// (dedup/bucket_shuffle.h), each rank links its buckets, and the links are gathered on every
+// rank; finish() gathers the linked documents' ids and metrics the same way. Every rank then
+// builds the same table, identical to the one a single process builds from the same documents.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -20,6 +26,7 @@
 #include "dedup/doc_info_log.h"
 #include "dedup/duplicates_table.h"
 #include "dedup/partitioned_spill.h"
+#include "dist/comm.h"
 
 namespace winnow {
 
@@ -51,6 +58,8 @@ struct ClustererOptions {
   size_t partitions = 64;
   SurvivorRule survivor = SurvivorRule::kSmallestKey;
   LinkShape links = LinkShape::kChain;
+  dist::Comm* comm =
+      nullptr;  // null: one process; else compute_links() and finish() are collective
 };
 
 struct ClusterStats {
@@ -60,6 +69,10 @@ struct ClusterStats {
   uint64_t shared_buckets = 0;  // buckets with two or more documents
   uint64_t links = 0;           // distinct links between bucket members
   uint64_t links_rejected = 0;  // links a LinkFilter refused
+  // Across ranks: the bucket records each rank sent to the others (bytes, by rank), and the
+  // rounds of exchange. Empty in one process.
+  std::vector<uint64_t> shuffle_bytes_by_rank;
+  uint64_t shuffle_rounds = 0;
 };
 
 class DuplicateClusterer {
@@ -71,7 +84,8 @@ class DuplicateClusterer {
   // Keeps a candidate link (doc a, doc b) or refuses it (verification).
   using LinkFilter = std::function<bool(uint64_t a, uint64_t b)>;
 
-  // After the last add(): the candidate links, and the documents they touch (sorted).
+  // After the last add(): the candidate links, and the documents they touch (sorted). The same
+  // on every rank.
   Status compute_links();
   const std::vector<uint64_t>& linked_documents() const { return members_; }
   // The components over the links `filter` keeps (all without one), and their survivors.
@@ -84,6 +98,11 @@ class DuplicateClusterer {
   Status flush_for_test() { return spill_.flush(); }
 
  private:
+  dist::Comm& comm() const { return options_.comm ? *options_.comm : dist::local_comm(); }
+  // Links of the buckets in `spill` (this rank's), in parallel; adds its shared buckets.
+  Status link_buckets(PartitionedSpill<BucketRecord>& spill,
+                      std::vector<std::pair<uint64_t, uint64_t>>& links, uint64_t& shared_buckets);
+
   ClustererOptions options_;
   PartitionedSpill<BucketRecord> spill_;
   DocInfoLog infos_;

@@ -21,6 +21,7 @@
 #include "dedup/cluster_spill.h"
 #include "dedup/kmeans.h"
 #include "dedup/semantic_report.h"
+#include "dist/comm.h"
 #include "io/atomic_file.h"
 
 namespace winnow {
@@ -129,9 +130,41 @@ Status SemanticStep::observe(const DocBatch& batch) {
   return status;
 }
 
+// Across ranks each rank logged the items of its own shards. Every rank gathers them all and
+// computes the same result from the same key-sorted items (rank 0 writes it): identical to one
+// process by construction. This holds every embedding on every rank, as one process holds
+// them all; k-means with reduced centroid sums and clusters pruned on their own ranks would
+// divide the work, and is not built yet.
+Status SemanticStep::gather_items(dist::Comm& comm) {
+  std::string mine;
+  Status read = log_->for_each([&](const LoggedItem& item) {
+    EmbeddingLog::serialize(mine, item);
+    return Status::ok();
+  });
+  read = dist::agree(comm, read);
+  if (!read.is_ok()) return read;
+  log_ =
+      std::make_unique<EmbeddingLog>(context_.spill_dir + "/gathered.spill", options_.memory_bytes);
+  std::vector<std::string> parts = comm.all_gather(mine);
+  std::string().swap(mine);
+  for (std::string& part : parts) {
+    WINNOW_RETURN_IF_ERROR(log_->add(part));
+    std::string().swap(part);
+  }
+  return Status::ok();
+}
+
+Status SemanticStep::write_result_file(const std::string& name, const std::string& content) const {
+  const bool writer = !context_.comm || context_.comm->rank() == 0;
+  return writer ? AtomicFile::write_whole(context_.result_dir + "/" + name, content) : Status::ok();
+}
+
 Status SemanticStep::finish_identify() {
   const auto begin = std::chrono::steady_clock::now();
   const int threads = std::max(1, context_.threads);
+  if (context_.comm && context_.comm->size() > 1) {
+    WINNOW_RETURN_IF_ERROR(gather_items(*context_.comm));
+  }
 
   // ---- 1. Load, in key order ----
   // Two reads of the log: the first keeps each item's facts (and its squared norm), the second
@@ -421,7 +454,7 @@ Status SemanticStep::finish_identify() {
     append_json_string(table, o.matched_id);
     table += fmt::format(",\"similarity\":{},\"cluster\":{}}}\n", o.similarity, o.cluster);
   }
-  WINNOW_RETURN_IF_ERROR(AtomicFile::write_whole(context_.result_dir + "/" + kTable, table));
+  WINNOW_RETURN_IF_ERROR(write_result_file(kTable, table));
   std::sort(bad.begin(), bad.end());
   std::string bad_table;
   bad_.clear();
@@ -431,7 +464,7 @@ Status SemanticStep::finish_identify() {
     append_json_string(bad_table, message);
     bad_table += "}\n";
   }
-  WINNOW_RETURN_IF_ERROR(AtomicFile::write_whole(context_.result_dir + "/" + kBadTable, bad_table));
+  WINNOW_RETURN_IF_ERROR(write_result_file(kBadTable, bad_table));
 
   SemanticSummary s;
   s.options = &options_;
@@ -481,12 +514,9 @@ Status SemanticStep::finish_identify() {
 Status SemanticStep::write_summaries(const std::string& json, const std::string& run_json) {
   // summary.json holds only what the result is (the same for any threads or batch sizes); how
   // this run got there goes to stats.json alone.
-  WINNOW_RETURN_IF_ERROR(
-      AtomicFile::write_whole(context_.result_dir + "/summary.json", json + "\n"));
-  WINNOW_RETURN_IF_ERROR(
-      AtomicFile::write_whole(context_.result_dir + "/summary.txt", summary_text_));
-  WINNOW_RETURN_IF_ERROR(
-      AtomicFile::write_whole(context_.result_dir + "/summary.html", summary_html_));
+  WINNOW_RETURN_IF_ERROR(write_result_file("summary.json", json + "\n"));
+  WINNOW_RETURN_IF_ERROR(write_result_file("summary.txt", summary_text_));
+  WINNOW_RETURN_IF_ERROR(write_result_file("summary.html", summary_html_));
   summary_json_ = json;
   while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
   summary_json_.pop_back();  // the closing brace

@@ -28,6 +28,9 @@
 namespace winnow {
 
 class ClusterSpill;
+namespace dist {
+class Comm;
+}
 
 enum class SemanticRanking { kHard, kEasy, kRandom, kField };
 
@@ -89,6 +92,10 @@ class SemanticStep : public GlobalStep {
 
  private:
   Status write_summaries(const std::string& json, const std::string& run_json);
+  // Across ranks: every rank's logged items into this rank's log (collective).
+  Status gather_items(dist::Comm& comm);
+  // Writes OUT/global/<stage>/<name> (rank 0 only: every rank holds the same result).
+  Status write_result_file(const std::string& name, const std::string& content) const;
 
   SemanticOptions options_;
   EmbeddingReader reader_;

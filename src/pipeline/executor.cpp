@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "core/hash.h"
+#include "dist/comm.h"
+#include "dist/shard_assignment.h"
 #include "io/input_files.h"
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
@@ -40,12 +42,20 @@ struct BuiltStage {
 class PipelineRun {
  public:
   PipelineRun(const PipelineConfig& config, const RunOptions& options)
-      : config_(config), options_(options) {}
+      : config_(config),
+        options_(options),
+        comm_(options.comm ? *options.comm : dist::local_comm()),
+        leader_(comm_.rank() == 0) {}
 
   RunReport execute();
 
  private:
   Status resolve_resources();
+  // Batches stored between passes: this rank's own folder under OUT/_work/.
+  std::string rank_work_dir() const {
+    return comm_.size() == 1 ? layout_->work_dir()
+                             : fmt::format("{}/rank-{}", layout_->work_dir(), comm_.rank());
+  }
   Status choose_inputs();   // what to read and where to write: a bad path is a setup error
   Status prepare_output();  // the output folder and the shards done by an earlier run
   Status build_stages();
@@ -53,12 +63,19 @@ class PipelineRun {
   Status run_global_passes_first();
   Status run_writing_pass();
   void report_steps();
+  void merge_rank_counts();
+  void merge_rank_step_times();
 
   const PipelineConfig& config_;
   const RunOptions& options_;
+  // The ranks of the run (dist/comm.h); rank 0, the leader, prepares the output folder and
+  // writes stats.json and report.html.
+  dist::Comm& comm_;
+  const bool leader_;
   RunReport report_;
   // plan
   std::vector<InputFile> inputs_;
+  std::vector<uint32_t> my_shards_;  // this rank's (dist/shard_assignment.h); all in one process
   std::unique_ptr<OutputLayout> layout_;
   std::vector<uint32_t> pending_shards_;
   OutputFormat format_;
@@ -142,6 +159,10 @@ Status PipelineRun::choose_inputs() {
   if (!parquet_columns.is_ok()) return parquet_columns.status();
   parquet_columns_ = std::move(parquet_columns).value();
   report_.input_files = inputs_.size();
+  std::vector<uint64_t> sizes;
+  for (const InputFile& input : inputs_) sizes.push_back(input.size);
+  my_shards_ = dist::shards_of_rank(sizes, comm_.size(), comm_.rank());
+  report_.ranks = comm_.size();
 
   // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
   std::string input_list;
@@ -159,7 +180,9 @@ Status PipelineRun::prepare_output() {
   const std::string& output = report_.output_dir;
   std::error_code ec;
   layout_ = std::make_unique<OutputLayout>(output, inputs_, format_);
-  WINNOW_RETURN_IF_ERROR(layout_->prepare(options_.overwrite));
+  // The folder is shared by the ranks: one prepares it, the others wait for it.
+  WINNOW_RETURN_IF_ERROR(
+      dist::agree(comm_, leader_ ? layout_->prepare(options_.overwrite) : Status::ok()));
 
   // Shards with a marker from this same pipeline are done; a marker from another is an error.
   for (const auto& entry : std::filesystem::directory_iterator(layout_->done_dir(), ec)) {
@@ -173,7 +196,7 @@ Status PipelineRun::prepare_output() {
           output, entry.path().string());
     }
   }
-  for (uint32_t i = 0; i < inputs_.size(); ++i) {
+  for (uint32_t i : my_shards_) {
     const std::string& marker_path = layout_->shard(i).marker;
     if (std::filesystem::exists(marker_path)) {
       auto marker = CompletionMarker::read(marker_path);
@@ -248,13 +271,13 @@ Status PipelineRun::run_writing_pass() {
   settings.stop_requested = options_.stop_requested;
   settings.interrupted_message =
       "interrupted: shards finished so far are complete; run again to resume the rest";
-  settings.metrics_path = layout_->metrics_path();
+  if (leader_) settings.metrics_path = layout_->metrics_path();
   settings.documents_done = [&writer] { return writer.documents_written(); };
   pass_ = std::make_unique<PassRunner>(source, std::move(steps), settings);
   writer.set_compression_threads({pass_->cpu_allowance(), threads_});
 
   std::unique_ptr<ProgressDisplay> progress;
-  if (options_.progress) {
+  if (options_.progress && leader_) {
     std::vector<std::string> names;
     for (const StageGroup& group : pass_->groups()) names.push_back(group.name);
     progress = std::make_unique<ProgressDisplay>(source.total_compressed_bytes(), std::move(names),
@@ -264,7 +287,7 @@ Status PipelineRun::run_writing_pass() {
     if (options_.progress_observer) progress->set_observer(options_.progress_observer);
   }
   pass_->set_progress(progress.get());
-  if (options_.progress && !options_.progress_observer && origin.stored()) {
+  if (options_.progress && leader_ && !options_.progress_observer && origin.stored()) {
     std::fprintf(stderr, "winnow: write: reading %s\n", origin.name.c_str());
   }
   Status status = pass_->run();
@@ -320,7 +343,9 @@ Status PipelineRun::run_global_passes_first() {
   plan.batch_size = batch_size_;
   plan.on_error = on_error_;
   plan.materialize = config_.materialize;
-  plan.work_dir = layout_->work_dir();
+  plan.work_dir = rank_work_dir();
+  plan.shards = my_shards_;
+  plan.comm = &comm_;
   Status status = run_global_passes(plan, global_);
   report_.global_steps = global_.summaries;
   report_.passes = global_.passes;
@@ -422,32 +447,76 @@ RunReport PipelineRun::execute() {
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
   if (status.is_ok()) status = choose_inputs();
+  status = dist::agree(comm_, status);
   report_.setup_failed = !status.is_ok();
-  if (status.is_ok()) status = prepare_output();
+  if (status.is_ok()) status = dist::agree(comm_, prepare_output());
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
   report_.identify_only = options_.passes == PassMode::kIdentifyOnly;
   if (status.is_ok() && options_.passes != PassMode::kIdentifyOnly) status = run_writing_pass();
+  status = dist::agree(comm_, status);
   // What the passes stored for each other is of no use once the run has ended.
   global_.stored.reset();
   if (planned) {
     std::error_code ec;
-    std::filesystem::remove_all(layout_->work_dir(), ec);
+    std::filesystem::remove_all(rank_work_dir(), ec);
+    if (comm_.size() > 1) {
+      comm_.barrier();
+      if (leader_) std::filesystem::remove_all(layout_->work_dir(), ec);
+    }
   }
   report_.status = status;
   report_.stopped = !status.is_ok() && options_.stop_requested && options_.stop_requested->load();
   report_.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (planned && comm_.size() > 1) merge_rank_counts();
   report_steps();
+  if (planned && comm_.size() > 1) merge_rank_step_times();
   // A run refused at planning (say, over another pipeline's output) leaves that output's
   // stats.json alone.
-  if (planned) {
+  if (planned && leader_) {
     Status written = write_stats_json(report_, layout_->stats_path());
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
     written = write_report_html(report_, layout_->report_path());
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
   }
   return report_;
+}
+
+// Across ranks, the report is the whole job's: the counts of every shard complete (read back
+// from the markers, which hold each shard's counts), and the files and step times summed over
+// the ranks. The drop examples and the charts stay rank 0's own.
+void PipelineRun::merge_rank_counts() {
+  std::vector<uint64_t> sums =
+      dist::sum_over_ranks(comm_, {report_.completed_files, report_.skipped_files});
+  report_.completed_files = sums[0];
+  report_.skipped_files = sums[1];
+  if (!leader_) return;
+  RunCounts totals;
+  for (uint32_t i = 0; i < inputs_.size(); ++i) {
+    const std::string& marker_path = layout_->shard(i).marker;
+    if (!std::filesystem::exists(marker_path)) continue;
+    auto marker = CompletionMarker::read(marker_path);
+    if (!marker.is_ok()) {
+      if (report_.status.is_ok()) report_.status = marker.status();
+      continue;
+    }
+    totals.merge(marker->counts);
+  }
+  report_.totals = std::move(totals);
+}
+
+void PipelineRun::merge_rank_step_times() {
+  std::vector<uint64_t> own;
+  for (const StepReport& step : report_.steps) {
+    own.push_back(static_cast<uint64_t>(step.busy_seconds * 1e9));
+    own.push_back(step.batches);
+  }
+  std::vector<uint64_t> sums = dist::sum_over_ranks(comm_, own);
+  for (size_t i = 0; i < report_.steps.size(); ++i) {
+    report_.steps[i].busy_seconds = sums[2 * i] / 1e9;
+    report_.steps[i].batches = sums[2 * i + 1];
+  }
 }
 
 }  // namespace

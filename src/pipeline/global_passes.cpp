@@ -48,8 +48,7 @@ std::vector<std::string> costly_parts(const GlobalPassPlan& plan, const PassOrig
 Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, size_t global_index,
                          GlobalStep& step, BatchStore* store, PassRecord& record) {
   auto begin = std::chrono::steady_clock::now();
-  std::vector<uint32_t> shards(plan.inputs->size());
-  for (uint32_t i = 0; i < shards.size(); ++i) shards[i] = i;
+  std::vector<uint32_t> shards = plan.shards;
   InputOptions input = plan.config->input_options(plan.batch_size);
   if (origin.stored()) input.format = InputFormat::kStored;
   ShardSource source(*origin.files, std::move(shards), input);
@@ -155,6 +154,8 @@ bool has_global_steps(const std::vector<PassStage>& stages) {
 }
 
 Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome) {
+  dist::Comm& comm = plan.comm ? *plan.comm : dist::local_comm();
+  const bool leader = comm.rank() == 0;  // prepares and marks the shared result folders
   // The result depends on the stages, their parameters, the seed, the input fields and the
   // input set, not on the output format, threads or batch size.
   std::string input_list;
@@ -162,7 +163,8 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
   const std::string base = fmt::format("{}-{:016x}", plan.config->fingerprint, hash64(input_list));
   const PassMode mode = plan.options->passes;
   if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
-    WINNOW_RETURN_IF_ERROR(remove_stale_results(plan));
+    Status removed = leader ? remove_stale_results(plan) : Status::ok();
+    WINNOW_RETURN_IF_ERROR(dist::agree(comm, removed));
   }
   // Where the next pass begins: the input, or the batches the last storing pass left.
   PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
@@ -184,7 +186,11 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
 
     // --overwrite recomputes, except for `dedup remove`, which only ever uses a result.
     bool reusable = mode == PassMode::kRemoveOnly || !plan.options->overwrite;
-    if (reusable && read_marker_fingerprint(marker) == fingerprint) {
+    // Rank 0's view of the marker decides for every rank.
+    const bool marker_matches =
+        dist::from_rank0(
+            comm, leader && read_marker_fingerprint(marker) == fingerprint ? "1" : "0") == "1";
+    if (reusable && marker_matches) {
       WINNOW_RETURN_IF_ERROR(step->load_result(dir));
       summary.reused = true;
     } else if (mode == PassMode::kRemoveOnly) {
@@ -193,8 +199,11 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
           "run `winnow dedup identify` first",
           name, dir);
     } else {
-      WINNOW_RETURN_IF_ERROR(reset_folder(dir));
-      GlobalStepContext context{dir, dir + "/_spill", std::max(1, plan.threads), {}};
+      WINNOW_RETURN_IF_ERROR(dist::agree(comm, leader ? reset_folder(dir) : Status::ok()));
+      // Each rank spills apart.
+      const std::string spill_dir =
+          comm.size() == 1 ? dir + "/_spill" : fmt::format("{}/_spill/rank-{}", dir, comm.rank());
+      GlobalStepContext context{dir, spill_dir, std::max(1, plan.threads), {}, plan.comm};
       for (const InputFile& input : *plan.inputs) context.input_paths.push_back(input.path);
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
       // Store before this step when a pass comes after this one (the next identify pass, or
@@ -224,19 +233,26 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
           // A further pass over the same documents begins from what this one stored.
           if (status.is_ok() && storing->usable()) pass_origin = storing->origin();
         }
+        // Every rank learns of a failure on any before the step's collective work.
+        status = dist::agree(comm, status);
         outcome.passes.push_back(std::move(record));
         ++pass_number;
       } while (status.is_ok() && step->another_pass());
-      if (status.is_ok()) status = step->finish_identify();
+      if (status.is_ok()) status = dist::agree(comm, step->finish_identify());
       std::error_code ec;
       fs::remove_all(context.spill_dir, ec);
       WINNOW_RETURN_IF_ERROR(status);
+      if (comm.size() > 1) {
+        comm.barrier();  // every rank's spill folder is gone
+        if (leader) fs::remove_all(dir + "/_spill", ec);
+      }
       JsonWriter out(true);
       out.begin_object();
       out.key("fingerprint").value(fingerprint);
       out.key("stage").value(name);
       out.end_object();
-      WINNOW_RETURN_IF_ERROR(AtomicFile::write_whole(marker, out.take() + "\n"));
+      WINNOW_RETURN_IF_ERROR(dist::agree(
+          comm, leader ? AtomicFile::write_whole(marker, out.take() + "\n") : Status::ok()));
       if (store && store->usable()) {
         // The next pass begins here; what was stored before is no longer needed.
         origin = store->origin();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/stage.h"
+#include "dist/comm.h"
 #include "io/input_files.h"
 #include "io/jsonl_parser.h"
 #include "pipeline/autoscaler.h"
@@ -54,6 +55,11 @@ struct GlobalPassPlan {
   // them (pipeline/batch_store.h), in work_dir.
   MaterializeMode materialize = MaterializeMode::kAuto;
   std::string work_dir;
+  // Across ranks (dist/comm.h): the shards this rank reads (every shard in one process), and
+  // the ranks. Each rank's identify passes read its own shards; the steps' finish_identify()
+  // meet across ranks; rank 0 prepares and marks the result folders.
+  std::vector<uint32_t> shards;
+  dist::Comm* comm = nullptr;  // null: one process
 };
 
 // What the identify passes leave to the writing pass.

@@ -13,6 +13,10 @@
 
 namespace winnow {
 
+namespace dist {
+class Comm;
+}
+
 // Which passes a run makes when the pipeline has global steps (dedup): both (identify, then
 // the streaming remove pass), only identify (`winnow dedup identify`), or only remove, from
 // an identify result already in the output folder (`winnow dedup remove`).
@@ -37,6 +41,8 @@ struct RunOptions {
   // stay complete, the others leave no file behind, and a re-run resumes.
   const std::atomic<bool>* stop_requested = nullptr;
   PassMode passes = PassMode::kAll;
+  // The ranks of a run started by mpirun or srun (dist/comm.h); null: one process.
+  dist::Comm* comm = nullptr;
 };
 
 }  // namespace winnow

@@ -95,6 +95,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   out.key("metrics_intervals").value(static_cast<uint64_t>(report.samples.size()));
   out.end_object();
   out.key("fuse").value(report.fused);
+  out.key("ranks").value(report.ranks);
   out.key("input_files").value(static_cast<uint64_t>(report.input_files));
   out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
   out.key("input_files_completed").value(static_cast<uint64_t>(report.completed_files));

@@ -72,6 +72,7 @@ struct RunReport {
   RunCounts totals;  // this run's shards plus the completed shards it skipped
   std::vector<StepReport> steps;
   size_t input_files = 0;
+  int ranks = 1;  // processes of the run (dist/comm.h); counts and step times are all ranks'
   size_t skipped_files = 0;    // complete from an earlier run
   size_t completed_files = 0;  // completed by this run
   double elapsed_seconds = 0;
