@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 
 #include "dedup/spill_file.h"
 
@@ -15,7 +16,7 @@ int bucket_owner(uint64_t hash, int ranks) {
 Status shuffle_bucket_records(dist::Comm& comm, PartitionedSpill<BucketRecord>& local,
                               PartitionedSpill<BucketRecord>& owned,
                               PartitionedSpill<BucketRecord>::HashFn hash,
-                              const std::string& scratch_dir, size_t block_bytes,
+                              const std::string& scratch_dir, size_t block_bytes, int threads,
                               ShuffleStats& stats) {
   const int ranks = comm.size();
   const int me = comm.rank();
@@ -27,6 +28,7 @@ Status shuffle_bucket_records(dist::Comm& comm, PartitionedSpill<BucketRecord>& 
   std::filesystem::create_directories(scratch_dir, ec);
   std::vector<std::unique_ptr<SpillWriter>> outgoing(static_cast<size_t>(ranks));
   std::vector<std::vector<BucketRecord>> pending(static_cast<size_t>(ranks));
+  std::vector<uint64_t> blocks(static_cast<size_t>(ranks), 0);  // written to each file
   auto flush = [&](int to) -> Status {
     std::vector<BucketRecord>& records = pending[static_cast<size_t>(to)];
     if (records.empty()) return Status::ok();
@@ -36,28 +38,39 @@ Status shuffle_bucket_records(dist::Comm& comm, PartitionedSpill<BucketRecord>& 
       WINNOW_RETURN_IF_ERROR(
           writer->open(scratch_dir + "/to-rank-" + std::to_string(to) + ".spill"));
     }
-    WINNOW_RETURN_IF_ERROR(writer->append_block(records.data(), records.size() * sizeof(BucketRecord)));
+    // Blocks of at most block_records: one is what a round sends to one rank.
+    for (size_t at = 0; at < records.size(); at += block_records) {
+      const size_t n = std::min(block_records, records.size() - at);
+      WINNOW_RETURN_IF_ERROR(writer->append_block(records.data() + at, n * sizeof(BucketRecord)));
+      ++blocks[static_cast<size_t>(to)];
+    }
     stats.records_sent += records.size();
     stats.bytes_sent += records.size() * sizeof(BucketRecord);
     records.clear();
     return Status::ok();
   };
-  std::vector<BucketRecord> own;
-  Status status = local.for_each_partition(1, [&](std::vector<BucketRecord>& records) {
-    own.clear();
+  // Partitions are sorted by owner in parallel; the outgoing files are shared (one lock). The
+  // order blocks reach a file varies with the threads, which changes nothing: the owner sorts
+  // each partition before linking.
+  std::mutex outgoing_mutex;
+  Status status = local.for_each_partition(threads, [&](std::vector<BucketRecord>& records) {
+    std::vector<std::vector<BucketRecord>> by_owner(static_cast<size_t>(ranks));
     for (const BucketRecord& record : records) {
-      int to = bucket_owner(hash(record), ranks);
-      if (to == me) {
-        own.push_back(record);
-        continue;
-      }
-      pending[static_cast<size_t>(to)].push_back(record);
-      if (pending[static_cast<size_t>(to)].size() >= block_records) WINNOW_RETURN_IF_ERROR(flush(to));
+      by_owner[static_cast<size_t>(bucket_owner(hash(record), ranks))].push_back(record);
     }
     std::vector<BucketRecord>().swap(records);
-    return owned.add(own.data(), own.size());
+    std::vector<BucketRecord>& own = by_owner[static_cast<size_t>(me)];
+    WINNOW_RETURN_IF_ERROR(owned.add(own.data(), own.size()));
+    std::lock_guard lock(outgoing_mutex);
+    for (int to = 0; to < ranks; ++to) {
+      if (to == me) continue;
+      std::vector<BucketRecord>& queue = pending[static_cast<size_t>(to)];
+      queue.insert(queue.end(), by_owner[static_cast<size_t>(to)].begin(),
+                   by_owner[static_cast<size_t>(to)].end());
+      if (queue.size() >= block_records) WINNOW_RETURN_IF_ERROR(flush(to));
+    }
+    return Status::ok();
   });
-  std::vector<uint64_t> blocks(static_cast<size_t>(ranks), 0);
   std::vector<uint64_t> file_bytes(static_cast<size_t>(ranks), 0);
   for (int to = 0; to < ranks && status.is_ok(); ++to) {
     status = flush(to);
@@ -79,12 +92,8 @@ Status shuffle_bucket_records(dist::Comm& comm, PartitionedSpill<BucketRecord>& 
     status = reader->open(outgoing[static_cast<size_t>(to)]->path(), file_bytes[static_cast<size_t>(to)]);
   }
   uint64_t my_rounds = 0;
-  for (int to = 0; to < ranks; ++to) {
-    uint64_t bytes = file_bytes[static_cast<size_t>(to)];
-    // Blocks hold block_records records each, the last fewer; each has a small header.
-    uint64_t records = bytes / sizeof(BucketRecord);
-    my_rounds = std::max<uint64_t>(my_rounds, (records + block_records - 1) / block_records);
-  }
+  for (int to = 0; to < ranks; ++to)
+    my_rounds = std::max(my_rounds, blocks[static_cast<size_t>(to)]);
   uint64_t rounds = 0;
   {
     std::string mine(reinterpret_cast<const char*>(&my_rounds), sizeof my_rounds);

@@ -29,11 +29,12 @@ struct ShuffleStats {
 int bucket_owner(uint64_t hash, int ranks);
 
 // Moves every record of `local` (emptied) to its owner's `owned`, this rank's own records
-// included. `scratch_dir`: where the outgoing files go (removed afterwards).
+// included, sorting `threads` partitions by owner at a time. `scratch_dir`: where the outgoing
+// files go (removed afterwards).
 Status shuffle_bucket_records(dist::Comm& comm, PartitionedSpill<BucketRecord>& local,
                               PartitionedSpill<BucketRecord>& owned,
                               PartitionedSpill<BucketRecord>::HashFn hash,
-                              const std::string& scratch_dir, size_t block_bytes,
+                              const std::string& scratch_dir, size_t block_bytes, int threads,
                               ShuffleStats& stats);
 
 }  // namespace winnow

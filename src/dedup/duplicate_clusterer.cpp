@@ -94,7 +94,7 @@ Status DuplicateClusterer::compute_links() {
                            size_t{64} << 10, size_t{16} << 20);
     WINNOW_RETURN_IF_ERROR(shuffle_bucket_records(ranks, spill_, owned, &bucket_hash,
                                                   options_.spill_dir + "/outgoing", block_bytes,
-                                                  shuffle));
+                                                  std::max(1, options_.threads), shuffle));
     stats_.spill = spill_.stats();
     Status linked = dist::agree(ranks, link_buckets(owned, links, shared_buckets));
     if (!linked.is_ok()) return linked;
