@@ -9,11 +9,14 @@
 #include <fstream>
 #include <random>
 
+#include "dedup/table_text.h"
 #include "dist/thread_comm.h"
 #include "test_support.h"
 
 namespace winnow {
 namespace {
+
+using testing::table_text;
 
 using ::testing::HasSubstr;
 
@@ -51,15 +54,6 @@ void add_docs(DuplicateClusterer& clusterer, const std::vector<const Doc*>& docs
     }
     ASSERT_TRUE(clusterer.add(records.data(), records.size(), infos, end - i).is_ok());
   }
-}
-
-std::string table_text(const DuplicatesTable& t) {
-  std::string s;
-  for (const auto& e : t.entries) {
-    s += std::to_string(e.doc) + " " + std::to_string(e.component) + " " +
-         (e.survivor ? "S" : "-") + " " + e.id + "\n";
-  }
-  return s;
 }
 
 std::string one_process(const std::vector<Doc>& docs, ClustererOptions options) {

@@ -5,10 +5,13 @@
 
 #include <random>
 
+#include "dedup/table_text.h"
 #include "test_support.h"
 
 namespace winnow {
 namespace {
+
+using testing::table_text;
 
 using ::testing::HasSubstr;
 
@@ -54,15 +57,6 @@ Result<DuplicatesTable> cluster(const std::vector<Doc>& docs, ClustererOptions o
     if (!s.is_ok()) return s;
   }
   return clusterer.finish();
-}
-
-std::string table_text(const DuplicatesTable& t) {
-  std::string s;
-  for (const auto& e : t.entries) {
-    s += std::to_string(e.doc) + " " + std::to_string(e.component) + " " +
-         (e.survivor ? "S" : "-") + " " + e.id + "\n";
-  }
-  return s;
 }
 
 TEST(DuplicateClusterer, ChainsMergeIntoComponentsWithSmallestKeyIds) {
