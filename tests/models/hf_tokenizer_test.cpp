@@ -1,12 +1,11 @@
 #include "models/hf_tokenizer.h"
 
-#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sentencepiece_processor.h>
 
 #include "models/sentencepiece_test_models.h"
 #include "models/tokenizer_files.h"
+#include "models/unigram_test_models.h"
 #include "models/wordpiece_test_models.h"
 
 namespace winnow::testing {
@@ -150,55 +149,12 @@ INSTANTIATE_TEST_SUITE_P(
              "'stride':0}"}),
     [](const auto& info) { return std::string(info.param.name); });
 
-// A DeBERTa-v3-style Unigram tokenizer.json made the way HF converts a SentencePiece model: its
-// pieces and scores as the vocabulary, [PAD] [CLS] [SEP] [UNK] [MASK] as special added tokens,
-// "``" and "''" to '"', NFKC (DeBERTa's file has SentencePiece's precompiled nmt_nfkc map
-// instead), runs of spaces to one, Metaspace, [CLS] ... [SEP].
-std::string unigram_json(const std::string& spm_model, bool byte_fallback) {
-  sentencepiece::SentencePieceProcessor spm;
-  EXPECT_TRUE(spm.Load(spm_model).ok());
-  std::string json = R"({"version":"1.0","truncation":null,"padding":null,"added_tokens":[)";
-  const char* specials[] = {"[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]"};
-  for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(spm.IdToPiece(i), specials[i]);
-    json +=
-        (i ? "," : "") + std::string(R"({"id":)") + std::to_string(i) + R"(,"content":")" +
-        specials[i] +
-        R"(","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true})";
-  }
-  json +=
-      R"(],"normalizer":{"type":"Sequence","normalizers":[)"
-      R"({"type":"Replace","pattern":{"String":"``"},"content":"\""},)"
-      R"({"type":"Replace","pattern":{"String":"''"},"content":"\""},{"type":"NFKC"},)"
-      R"({"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}]},)"
-      R"("pre_tokenizer":{"type":"Metaspace","replacement":"\u2581","prepend_scheme":"always","split":true},)"
-      R"("post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"[CLS]","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"[SEP]","type_id":0}}],"pair":[],"special_tokens":{"[CLS]":{"id":"[CLS]","ids":[1],"tokens":["[CLS]"]},"[SEP]":{"id":"[SEP]","ids":[2],"tokens":["[SEP]"]}}},)"
-      R"("decoder":null,"model":{"type":"Unigram","unk_id":3,"byte_fallback":)";
-  json += byte_fallback ? "true" : "false";
-  json += R"(,"vocab":[)";
-  for (int i = 0; i < spm.GetPieceSize(); ++i) {
-    json += i ? ",[" : "[";
-    append_json_string(json, spm.IdToPiece(i));
-    json += "," + fmt::format("{}", spm.GetScore(i)) + "]";
-  }
-  json += "]}}";
-  return json;
-}
-
-constexpr const char* kDebertaFlags =
-    "--pad_id=0 --pad_piece=[PAD] --bos_id=1 --bos_piece=[CLS] --eos_id=2 --eos_piece=[SEP] "
-    "--unk_id=3 --unk_piece=[UNK] --user_defined_symbols=[MASK]";
-
 class UnigramVsHf : public ::testing::TestWithParam<bool> {};
 
 TEST_P(UnigramVsHf, SameIdsAsHuggingFace) {
   const bool byte_fallback = GetParam();
   TempDir dir;
-  std::string model = train_sentencepiece_model(
-      dir, "unigram", 3000,
-      std::string(kDebertaFlags) + (byte_fallback ? " --byte_fallback=true" : ""));
-  std::string path = dir.file("tokenizer.json");
-  write_file(path, unigram_json(model, byte_fallback));
+  std::string path = deberta_style_tokenizer(dir, byte_fallback);
   auto tokenizer = load_text_tokenizer(path);
   ASSERT_TRUE(tokenizer.is_ok()) << tokenizer.status().message();
   std::vector<std::string> texts = multilingual_paragraphs(10);
