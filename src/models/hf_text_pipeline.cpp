@@ -1,6 +1,7 @@
 #include "models/hf_text_pipeline.h"
 
 #include <simdjson.h>
+#include <unicode/brkiter.h>
 #include <unicode/regex.h>
 #include <unicode/utext.h>
 #include <utf8proc.h>
@@ -424,6 +425,120 @@ struct RegexKeep final : Step {
   }
 };
 
+// SentencePiece's precompiled normalisation map (nmt_nfkc and the like), as tokenizer.json files
+// converted from SentencePiece models carry it (DeBERTa-v3, XLM-R, T5, ALBERT...): a Darts
+// double-array trie over UTF-8 bytes whose values index NUL-terminated replacements. It is
+// applied as HF's spm_precompiled applies it, quirks included: per extended grapheme cluster
+// (ICU's), the whole cluster is replaced when it is under 6 bytes and the trie matches a prefix
+// of it (the shortest), else each character is looked up on its own.
+struct Precompiled final : Step {
+  std::vector<uint32_t> units;
+  std::string replacements;
+
+  static bool base64(std::string_view in, std::string& out) {
+    uint32_t buffer = 0;
+    int bits = 0;
+    for (char c : in) {
+      int v = c >= 'A' && c <= 'Z'   ? c - 'A'
+              : c >= 'a' && c <= 'z' ? c - 'a' + 26
+              : c >= '0' && c <= '9' ? c - '0' + 52
+              : c == '+'             ? 62
+              : c == '/'             ? 63
+              : c == '='             ? -2
+                                     : -1;
+      if (v == -2) break;
+      if (v < 0) return false;
+      buffer = buffer << 6 | static_cast<uint32_t>(v);
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out += static_cast<char>((buffer >> bits) & 0xFF);
+      }
+    }
+    return true;
+  }
+
+  Status load(std::string_view encoded) {
+    std::string blob;
+    if (!base64(encoded, blob) || blob.size() < 4) {
+      return Status::error("Precompiled: precompiled_charsmap is not base64 of a charsmap");
+    }
+    uint32_t trie_bytes = static_cast<uint8_t>(blob[0]) | static_cast<uint8_t>(blob[1]) << 8 |
+                          static_cast<uint8_t>(blob[2]) << 16 |
+                          static_cast<uint32_t>(static_cast<uint8_t>(blob[3])) << 24;
+    if (trie_bytes % 4 != 0 || 4 + size_t(trie_bytes) > blob.size() || trie_bytes == 0) {
+      return Status::error("Precompiled: the charsmap's trie size is wrong");
+    }
+    units.resize(trie_bytes / 4);
+    for (size_t i = 0; i < units.size(); ++i) {
+      const auto* b = reinterpret_cast<const uint8_t*>(blob.data()) + 4 + 4 * i;
+      units[i] = b[0] | b[1] << 8 | b[2] << 16 | static_cast<uint32_t>(b[3]) << 24;
+    }
+    replacements = blob.substr(4 + trie_bytes);
+    return Status::ok();
+  }
+
+  // The replacement of the shortest prefix of `chunk` in the trie, if any.
+  bool transform(std::string_view chunk, std::string_view& out) const {
+    auto offset = [](uint32_t u) -> size_t { return (u >> 10) << ((u & (1u << 9)) >> 6); };
+    size_t pos = offset(units[0]);
+    for (char ch : chunk) {
+      auto c = static_cast<unsigned char>(ch);
+      if (c == 0) break;
+      pos ^= c;
+      if (pos >= units.size()) return false;
+      uint32_t unit = units[pos];
+      if ((unit & ((1u << 31) | 0xFF)) != c) return false;
+      pos ^= offset(unit);
+      if (pos >= units.size()) return false;
+      if ((unit >> 8) & 1) {
+        size_t at = units[pos] & ((1u << 31) - 1);
+        if (at >= replacements.size()) return false;
+        size_t end = replacements.find('\0', at);
+        out = std::string_view(replacements)
+                  .substr(at, (end == std::string::npos ? replacements.size() : end) - at);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void normalize(std::string& text, bool&) const override {
+    if (text.empty()) return;
+    thread_local std::unique_ptr<icu::BreakIterator> graphemes;
+    UErrorCode status = U_ZERO_ERROR;
+    if (!graphemes) {
+      graphemes.reset(icu::BreakIterator::createCharacterInstance(icu::Locale::getRoot(), status));
+      if (U_FAILURE(status)) return;
+    }
+    UText input = UTEXT_INITIALIZER;
+    utext_openUTF8(&input, text.data(), static_cast<int64_t>(text.size()), &status);
+    graphemes->setText(&input, status);
+    std::string out;
+    out.reserve(text.size());
+    std::string_view all = text, replacement;
+    // Native indices of a UTF-8 UText are byte offsets.
+    for (int32_t start = graphemes->first(), end = graphemes->next();
+         end != icu::BreakIterator::DONE; start = end, end = graphemes->next()) {
+      std::string_view grapheme = all.substr(start, end - start);
+      if (grapheme.size() < 6 && transform(grapheme, replacement)) {
+        out += replacement;
+        continue;
+      }
+      for (size_t i = 0; i < grapheme.size();) {
+        size_t length;
+        decode_at(grapheme, i, length);
+        std::string_view part = grapheme.substr(i, length);
+        out += transform(part, replacement) ? replacement : part;
+        i += length;
+      }
+    }
+    graphemes->setText(icu::UnicodeString());
+    utext_close(&input);
+    text = std::move(out);
+  }
+};
+
 Status parse_normalizer(const simdjson::dom::element& e, std::vector<std::unique_ptr<Step>>& out) {
   std::string_view type;
   if (e["type"].get(type)) return Status::error("a normalizer has no type");
@@ -458,6 +573,14 @@ Status parse_normalizer(const simdjson::dom::element& e, std::vector<std::unique
     out.push_back(std::move(step));
   } else if (type == "Lowercase") {
     out.push_back(std::make_unique<Lowercase>());
+  } else if (type == "Precompiled") {
+    std::string_view charsmap;
+    if (e["precompiled_charsmap"].get(charsmap)) {
+      return Status::error("a Precompiled normalizer has no precompiled_charsmap");
+    }
+    auto step = std::make_unique<Precompiled>();
+    WINNOW_RETURN_IF_ERROR(step->load(charsmap));
+    out.push_back(std::move(step));
   } else if (type == "Strip") {
     auto step = std::make_unique<Strip>();
     step->left = get_bool(e, "strip_left", true);
