@@ -43,6 +43,12 @@ void append_utf8(std::string& out, char32_t c) {
 
 using Ranges = std::vector<std::pair<size_t, size_t>>;
 
+size_t code_points(std::string_view text) {
+  size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 // An Oniguruma pattern compiled by ICU (see the header for the one rewrite).
 class Regex {
  public:
@@ -276,7 +282,12 @@ struct Replace final : Step {
     thread_local Ranges matches;
     pattern.find(text, matches);
     if (matches.empty()) return;
-    if (content.empty() && matches[0].first == 0) at_start = false;
+    // HF counts the characters a replacement removes from the front of it: one at the start
+    // that shrinks the text leaves it no longer starting at offset 0 (checked against HF).
+    if (matches[0].first == 0 &&
+        code_points(content) < code_points(std::string_view(text).substr(0, matches[0].second))) {
+      at_start = false;
+    }
     std::string out;
     size_t last = 0;
     for (const auto& [start, end] : matches) {
@@ -673,11 +684,13 @@ HfTextPipeline::~HfTextPipeline() = default;
 HfTextPipeline::HfTextPipeline(HfTextPipeline&&) noexcept = default;
 HfTextPipeline& HfTextPipeline::operator=(HfTextPipeline&&) noexcept = default;
 
-Status HfTextPipeline::parse(const simdjson::dom::element& normalizer,
-                             const simdjson::dom::element& pre_tokenizer) {
-  if (!normalizer.is_null()) WINNOW_RETURN_IF_ERROR(parse_normalizer(normalizer, normalizers_));
-  if (!pre_tokenizer.is_null()) {
-    WINNOW_RETURN_IF_ERROR(parse_pre_tokenizer(pre_tokenizer, pre_tokenizers_));
+Status HfTextPipeline::parse(const simdjson::dom::element* normalizer,
+                             const simdjson::dom::element* pre_tokenizer) {
+  if (normalizer != nullptr && !normalizer->is_null()) {
+    WINNOW_RETURN_IF_ERROR(parse_normalizer(*normalizer, normalizers_));
+  }
+  if (pre_tokenizer != nullptr && !pre_tokenizer->is_null()) {
+    WINNOW_RETURN_IF_ERROR(parse_pre_tokenizer(*pre_tokenizer, pre_tokenizers_));
   }
   return Status::ok();
 }

@@ -30,15 +30,15 @@ class HfTextPipeline {
   HfTextPipeline(HfTextPipeline&&) noexcept;
   HfTextPipeline& operator=(HfTextPipeline&&) noexcept;
 
-  // From tokenizer.json's "normalizer" and "pre_tokenizer" (null or absent: none). An
+  // From tokenizer.json's "normalizer" and "pre_tokenizer" (nullptr, or a JSON null: none). An
   // unsupported step is an error that names it.
-  Status parse(const simdjson::dom::element& normalizer,
-               const simdjson::dom::element& pre_tokenizer);
+  Status parse(const simdjson::dom::element* normalizer,
+               const simdjson::dom::element* pre_tokenizer);
 
   bool has_normalizer() const;
   // Normalises `text` in place. `at_start` (in: the text begins the input) becomes false when
-  // normalising removed the input's first characters (Strip, Replace by nothing), as HF's
-  // offsets into the original then no longer start at 0.
+  // normalising removed the input's first characters (Strip, a Replace at the start that
+  // shrinks the text), as HF's offsets into the original then no longer start at 0.
   void normalize(std::string& text, bool& at_start) const;
   // Appends the words of `text` (normalised already) to `words`. `at_start`: the text begins the
   // input (Metaspace's prepend_scheme "first" adds its ▁ only there).

@@ -182,9 +182,11 @@ Status HfTokenizer::parse(const simdjson::dom::element& root, const std::string&
   model_ = std::move(parsed).value();
 
   simdjson::dom::element normalizer, pre_tokenizer, post_processor;
-  if (root["normalizer"].get(normalizer)) normalizer = simdjson::dom::element();
-  if (root["pre_tokenizer"].get(pre_tokenizer)) pre_tokenizer = simdjson::dom::element();
-  if (auto status = pipeline_.parse(normalizer, pre_tokenizer); !status.is_ok()) {
+  bool has_normalizer = !root["normalizer"].get(normalizer);
+  bool has_pre_tokenizer = !root["pre_tokenizer"].get(pre_tokenizer);
+  if (auto status = pipeline_.parse(has_normalizer ? &normalizer : nullptr,
+                                    has_pre_tokenizer ? &pre_tokenizer : nullptr);
+      !status.is_ok()) {
     return error(origin, status.message());
   }
   if (!root["post_processor"].get(post_processor)) {

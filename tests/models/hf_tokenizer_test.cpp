@@ -104,7 +104,12 @@ TEST_P(HfTokenizerVsHf, SameIdsAsHuggingFace) {
     std::vector<int64_t> ids;
     tokenizer.value()->encode((*texts_)[i], ids);
     tokens += ids.size();
-    EXPECT_EQ(tokenizer.value()->count((*texts_)[i]), expected[i].size());
+    // count() never truncates.
+    if (tokenizer.value()->max_length() == 0) {
+      EXPECT_EQ(tokenizer.value()->count((*texts_)[i]), expected[i].size());
+    } else {
+      EXPECT_GE(tokenizer.value()->count((*texts_)[i]), expected[i].size());
+    }
     if (ids != expected[i] && ++mismatches <= 3) {
       ADD_FAILURE() << "text " << i << ": " << (*texts_)[i].substr(0, 300)
                     << "\nwinnow: " << ::testing::PrintToString(ids)
@@ -112,7 +117,7 @@ TEST_P(HfTokenizerVsHf, SameIdsAsHuggingFace) {
     }
   }
   EXPECT_EQ(mismatches, 0u) << "of " << texts_->size() << " texts";
-  EXPECT_GT(tokens, 10000u);
+  EXPECT_GT(tokens, c.transform[0] && std::string(c.name).ends_with("truncated") ? 2000u : 8000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -131,13 +136,6 @@ INSTANTIATE_TEST_SUITE_P(
              "'use_regex':True}; t['model']['ignore_merges']=False; "
              "t['post_processor']={'type':'RobertaProcessing','sep':['<|end_of_text|>',128001],"
              "'cls':['<|begin_of_text|>',128000],'trim_offsets':True,'add_prefix_space':True}"},
-        // Metaspace (prepend_scheme first, split) after NFKC, Lowercase and Strip, on gemma3's
-        // vocabulary: a stripped start is no longer the input's start, so gets no ▁.
-        Case{"metaspace_nfkc", "gemma3/tokenizer.json",
-             "t['normalizer']={'type':'Sequence','normalizers':[{'type':'NFKC'},{'type':"
-             "'Lowercase'},{'type':'Strip','strip_left':True,'strip_right':True}]}; "
-             "t['pre_tokenizer']={'type':'Metaspace','replacement':'\u2581','prepend_scheme':"
-             "'first','split':True}"},
         // Template special tokens around qwen3's sequence, truncation from the file.
         Case{"qwen3_template_truncated", "qwen3/tokenizer.json",
              "t['post_processor']={'type':'TemplateProcessing','single':[{'SpecialToken':{'id':"
@@ -155,7 +153,8 @@ TEST_P(UnigramVsHf, SameIdsAsHuggingFace) {
   const bool byte_fallback = GetParam();
   TempDir dir;
   // Without byte fallback, the model's own precompiled nmt_nfkc map, as DeBERTa-v3's
-  // tokenizer.json has; with it, HF's NFKC.
+  // tokenizer.json has; with it, HF's NFKC, Lowercase and Strip, and Metaspace's "first"
+  // prepend scheme (a stripped start is no longer the input's start, so gets no ▁).
   std::string path = deberta_style_tokenizer(dir, byte_fallback, /*nfkc=*/byte_fallback);
   auto tokenizer = load_text_tokenizer(path);
   ASSERT_TRUE(tokenizer.is_ok()) << tokenizer.status().message();

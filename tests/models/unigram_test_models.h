@@ -71,8 +71,9 @@ inline std::string base64(std::string_view bytes) {
 
 // A DeBERTa-v3-style Unigram tokenizer.json made the way HF converts a SentencePiece model: its
 // pieces and scores as the vocabulary, [PAD] [CLS] [SEP] [UNK] [MASK] as special added tokens,
-// "``" and "''" to '"', the model's precompiled nmt_nfkc map (or, `nfkc`, HF's NFKC instead),
-// runs of spaces to one, Metaspace, [CLS] ... [SEP].
+// "``" and "''" to '"', the model's precompiled nmt_nfkc map, runs of spaces to one, Metaspace,
+// [CLS] ... [SEP]. `nfkc`: HF's NFKC, Lowercase and Strip instead of the map, and Metaspace's
+// prepend_scheme "first" instead of "always" (pipeline steps the converted files do not have).
 inline std::string unigram_json(const std::string& spm_model, bool byte_fallback, bool nfkc) {
   sentencepiece::SentencePieceProcessor spm;
   EXPECT_TRUE(spm.Load(spm_model).ok());
@@ -88,12 +89,16 @@ inline std::string unigram_json(const std::string& spm_model, bool byte_fallback
   json += R"(],"normalizer":{"type":"Sequence","normalizers":[)"
           R"({"type":"Replace","pattern":{"String":"``"},"content":"\""},)"
           R"({"type":"Replace","pattern":{"String":"''"},"content":"\""},)";
-  json += nfkc ? R"({"type":"NFKC"},)"
-               : R"({"type":"Precompiled","precompiled_charsmap":")" +
-                     base64(precompiled_charsmap(spm)) + "\"},";
   json +=
-      R"({"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}]},)"
-      R"("pre_tokenizer":{"type":"Metaspace","replacement":"\u2581","prepend_scheme":"always","split":true},)"
+      nfkc
+          ? R"({"type":"NFKC"},{"type":"Lowercase"},{"type":"Strip","strip_left":true,"strip_right":true},)"
+          : R"({"type":"Precompiled","precompiled_charsmap":")" +
+                base64(precompiled_charsmap(spm)) + "\"},";
+  json += R"({"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}]},)"
+          R"("pre_tokenizer":{"type":"Metaspace","replacement":"\u2581","prepend_scheme":")";
+  json += nfkc ? "first" : "always";
+  json +=
+      R"(","split":true},)"
       R"("post_processor":{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"[CLS]","type_id":0}},{"Sequence":{"id":"A","type_id":0}},{"SpecialToken":{"id":"[SEP]","type_id":0}}],"pair":[],"special_tokens":{"[CLS]":{"id":"[CLS]","ids":[1],"tokens":["[CLS]"]},"[SEP]":{"id":"[SEP]","ids":[2],"tokens":["[SEP]"]}}},)"
       R"("decoder":null,"model":{"type":"Unigram","unk_id":3,"byte_fallback":)";
   json += byte_fallback ? "true" : "false";
