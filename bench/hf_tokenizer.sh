@@ -12,6 +12,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${1:-$repo/build}
 per_language=${2:-400}
 cache=${WINNOW_CACHE:-$HOME/.cache/winnow}
+cmake --build "$build_dir" --target hf_tokenizer_bench >/dev/null
 "$repo/scripts/fetch_hf_tokenizers"
 "$repo/scripts/fetch_tokenizer_files"
 work=$(mktemp -d)

@@ -71,10 +71,17 @@ class BpeModel final : public SubwordModel {
       std::unordered_map<std::string, std::vector<int64_t>, Hash, std::equal_to<>> words;
     };
     thread_local std::unordered_map<uint64_t, Cache> caches;
+    // The last model's cache, so a run of words skips the lookup by model (map nodes stay put).
+    thread_local uint64_t last_serial = 0;
+    thread_local Cache* last_cache = nullptr;
     const bool cacheable = word.size() < 256;
     Cache* cache = nullptr;
     if (cacheable) {
-      cache = &caches[serial];
+      if (last_serial != serial) {
+        last_cache = &caches[serial];
+        last_serial = serial;
+      }
+      cache = last_cache;
       auto hit = cache->words.find(word);
       if (hit != cache->words.end()) {
         ids.insert(ids.end(), hit->second.begin(), hit->second.end());
