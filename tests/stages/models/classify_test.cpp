@@ -151,6 +151,17 @@ TEST_F(ClassifyTest, BadParametersAndModelsAreErrors) {
   auto missing = build_stage(classify_spec(), {{"model", dir_->file("nowhere")}}, context);
   ASSERT_FALSE(missing.is_ok());
   EXPECT_THAT(missing.status().message(), HasSubstr("'model'"));
+  // Presets: an unknown name; a classifier preset on a regressor.
+  auto unknown_preset = build_stage(
+      classify_spec(), {{"model", dir_->file("classifier")}, {"preset", std::string("toxicity")}},
+      context);
+  ASSERT_FALSE(unknown_preset.is_ok());
+  EXPECT_THAT(unknown_preset.status().message(), HasSubstr("'toxicity' is not a preset"));
+  auto mismatch = build_stage(
+      classify_spec(), {{"model", dir_->file("regressor")}, {"preset", std::string("quality")}},
+      context);
+  ASSERT_FALSE(mismatch.is_ok());
+  EXPECT_THAT(mismatch.status().message(), HasSubstr("preset quality is a classifier"));
 }
 
 // NeMo's FineWeb-Edu outputs under their names: the label by score >= 2.5, the float score
@@ -180,21 +191,6 @@ TEST_F(ClassifyTest, FineWebEduPresetGivesNemosOutputs) {
     seen.insert(label);
   }
   EXPECT_EQ(seen.size(), 2u);
-}
-
-TEST_F(ClassifyTest, PresetErrors) {
-  ReasonTable reasons;
-  StageContext context(reasons, "quality", 0, 42);
-  auto unknown = build_stage(
-      classify_spec(), {{"model", dir_->file("classifier")}, {"preset", std::string("toxicity")}},
-      context);
-  ASSERT_FALSE(unknown.is_ok());
-  EXPECT_THAT(unknown.status().message(), HasSubstr("'toxicity' is not a preset"));
-  auto mismatch = build_stage(
-      classify_spec(), {{"model", dir_->file("regressor")}, {"preset", std::string("quality")}},
-      context);
-  ASSERT_FALSE(mismatch.is_ok());
-  EXPECT_THAT(mismatch.status().message(), HasSubstr("preset quality is a classifier"));
 }
 
 // The domain preset on a DeBERTa-style model folder (a Unigram tokenizer.json, a config.json

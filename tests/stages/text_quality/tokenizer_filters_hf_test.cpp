@@ -57,8 +57,8 @@ TEST(TokenizerFiltersHf, CountsAreHfEncodeLengths) {
   }
 }
 
-// A real BPE tokenizer (gemma3's, byte fallback, <bos> added by its post-processor), given as a
-// model folder: the count is HF's encode() length, <bos> included.
+// A real byte-level BPE tokenizer (llama3's), given as a model folder: the count is HF's
+// encode() length, special tokens written in the text included.
 TEST(TokenizerFiltersHf, BpeTokenizerFolderCountsAsHfEncode) {
   std::string files = tokenizer_files_dir();
   if (files.empty()) {
@@ -68,13 +68,13 @@ TEST(TokenizerFiltersHf, BpeTokenizerFolderCountsAsHfEncode) {
   TempDir dir;
   std::vector<std::string> texts = multilingual_paragraphs(2);
   texts.push_back("");
-  texts.push_back("<start_of_turn>user\nHallo Welt<end_of_turn>");
+  texts.push_back("<|begin_of_text|>Hallo Welt<|end_of_text|>");
   std::vector<std::vector<int64_t>> expected =
-      hf_reference_ids(dir.path(), files + "/gemma3/tokenizer.json", texts);
+      hf_reference_ids(dir.path(), files + "/llama3/tokenizer.json", texts);
   ReasonTable reasons;
   StageContext context(reasons, "count", 0, 42);
   auto count = build_stage(token_count_spec(),
-                           {{"tokenizer", files + "/gemma3"}, {"annotate", true}}, context);
+                           {{"tokenizer", files + "/llama3"}, {"annotate", true}}, context);
   ASSERT_TRUE(count.is_ok()) << count.status().message();
   auto batch = make_text_batch(texts);
   ASSERT_TRUE(count.value()->process(*batch).is_ok());
@@ -83,7 +83,8 @@ TEST(TokenizerFiltersHf, BpeTokenizerFolderCountsAsHfEncode) {
   for (size_t i = 0; i < texts.size(); ++i) {
     EXPECT_EQ(counts->float_at(i), static_cast<double>(expected[i].size())) << i;
   }
-  EXPECT_EQ(expected[texts.size() - 2].size(), 1u);  // "" is <bos> alone
+  EXPECT_EQ(expected[texts.size() - 2].size(), 0u);  // ""
+  EXPECT_EQ(expected.back().size(), 4u);             // two special tokens, two words
 }
 
 TEST(TokenizerFiltersHf, ModelAndTokenizerAreExclusiveAndErrorsNameTheKey) {
