@@ -43,6 +43,9 @@ class BpeModel final : public SubwordModel {
   // (left id, right id) -> (rank, merged id).
   std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> merges;
   std::vector<int64_t> bytes;  // byte_fallback ids
+  // The ids of the vocabulary's one-character tokens, keyed by their UTF-8 bytes packed into an
+  // integer: a word starts as characters, and hashing an integer costs less than a string.
+  std::unordered_map<uint32_t, int64_t> characters;
   std::string prefix, suffix;  // continuing_subword_prefix, end_of_word_suffix
   int64_t unk_id = -1;
   bool fuse_unk = false;
@@ -58,6 +61,20 @@ class BpeModel final : public SubwordModel {
     return true;
   }
   size_t vocabulary_size() const override { return vocabulary.size(); }
+
+  static uint32_t pack(std::string_view c) {
+    uint32_t key = 0;
+    for (char b : c) key = key << 8 | static_cast<unsigned char>(b);
+    return key;
+  }
+
+  void index_characters() {
+    for (const auto& [token, id] : vocabulary) {
+      if (!token.empty() && token.size() <= 4 && char_length(token, 0) == token.size()) {
+        characters.emplace(pack(token), id);
+      }
+    }
+  }
 
   void tokenize(std::string_view word, std::vector<int64_t>& ids) const override {
     int64_t id;
@@ -132,15 +149,21 @@ class BpeModel final : public SubwordModel {
       i += length;
       bool is_last = i >= word.size();
       std::string_view lookup = c;
+      bool found;
+      int64_t id = -1;
       if ((!is_first && !prefix.empty()) || (is_last && !suffix.empty())) {
         piece.clear();
         if (!is_first) piece += prefix;
         piece += c;
         if (is_last) piece += suffix;
         lookup = piece;
+        found = id_of(lookup, id);
+      } else {
+        auto hit = characters.find(pack(c));
+        found = hit != characters.end();
+        if (found) id = hit->second;
       }
-      int64_t id;
-      if (id_of(lookup, id)) {
+      if (found) {
         if (pending_unk) add(unk_id);
         pending_unk = false;
         add(id);
@@ -335,6 +358,7 @@ Result<std::unique_ptr<SubwordModel>> parse_bpe_model(const simdjson::dom::eleme
     return Status::error("BPE dropout is random; winnow tokenises deterministically");
   }
   bpe->bytes = byte_ids(bpe->vocabulary);
+  bpe->index_characters();
 
   simdjson::dom::array merges;
   if (model["merges"].get(merges)) return Status::error("the BPE model has no \"merges\" list");
