@@ -37,8 +37,8 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
   }
   auto embedder = std::make_unique<OnnxTextEmbedder>();
   embedder->options_ = options;
-  std::string tokenizer_path = folder + "/tokenizer.json";
-  auto tokenizer = WordPieceTokenizer::load(tokenizer_path);
+  // tokenizer.json (WordPiece, BPE or Unigram), else spm.model / tokenizer.model.
+  auto tokenizer = load_text_tokenizer(folder);
   if (!tokenizer.is_ok()) return tokenizer.status();
   embedder->tokenizer_ = std::move(tokenizer).value();
   auto session = OnnxSession::load(folder + "/model.onnx", options.session);
@@ -111,6 +111,13 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
       return Status::errorf("'{}/config.json' is not valid JSON", folder);
     }
     if (!config["max_position_embeddings"].get(positions)) max_tokens = positions;
+    // RoBERTa-family models number positions from padding_idx + 1 = 2: 514 positions hold 512
+    // tokens.
+    std::string_view type;
+    if (!config["model_type"].get(type) && type.find("roberta") != std::string_view::npos &&
+        max_tokens > 2) {
+      max_tokens -= 2;
+    }
   }
   embedder->max_tokens_ = max_tokens == 0 ? 512 : max_tokens;
   return embedder;

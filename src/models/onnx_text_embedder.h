@@ -1,6 +1,7 @@
 #pragma once
 // OnnxTextEmbedder: sentence embeddings from a Hugging Face model folder exported to ONNX
-// (`optimum-cli export onnx`): model.onnx, tokenizer.json (WordPiece for now) and, optionally,
+// (`optimum-cli export onnx`): model.onnx, tokenizer.json (WordPiece, BPE or Unigram; or a
+// SentencePiece spm.model / tokenizer.model, models/text_tokenizer.h) and, optionally,
 // config.json. Texts are tokenised (special tokens, truncation), batched by length
 // (models/length_batcher.h), run through the shared OnnxSession, pooled and L2-normalised.
 //
@@ -22,7 +23,7 @@
 #include "core/status.h"
 #include "models/length_batcher.h"
 #include "models/onnx_session.h"
-#include "models/wordpiece_tokenizer.h"
+#include "models/text_tokenizer.h"
 
 namespace winnow {
 
@@ -54,7 +55,7 @@ class OnnxTextEmbedder {
 
  private:
   OnnxTextEmbedderOptions options_;
-  std::shared_ptr<const WordPieceTokenizer> tokenizer_;
+  std::shared_ptr<const TextTokenizer> tokenizer_;
   std::shared_ptr<const OnnxSession> session_;
   std::string output_;  // the output pooled (or taken as is)
   bool token_types_ = false;

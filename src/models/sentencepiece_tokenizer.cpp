@@ -40,6 +40,12 @@ void SentencePieceTokenizer::encode(std::string_view text, std::vector<int>& ids
   processor_->Encode(text, &ids).IgnoreError();
 }
 
+int SentencePieceTokenizer::piece_id(std::string_view piece) const {
+  // PieceToId answers unknown pieces with the unk id: check the id names the piece.
+  int id = processor_->PieceToId(piece);
+  return id >= 0 && processor_->IdToPiece(id) == piece ? id : -1;
+}
+
 size_t SentencePieceTokenizer::count(std::string_view text) const {
   thread_local std::vector<int> ids;
   encode(text, ids);

@@ -39,6 +39,8 @@ class SentencePieceTokenizer {
   int bos_id() const { return bos_id_; }
   int eos_id() const { return eos_id_; }
   int vocab_size() const { return vocab_size_; }
+  // The id of `piece`, -1 when the model has no such piece.
+  int piece_id(std::string_view piece) const;
   const std::string& path() const { return path_; }
 
  private:

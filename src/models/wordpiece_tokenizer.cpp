@@ -122,8 +122,10 @@ Result<std::shared_ptr<WordPieceTokenizer>> WordPieceTokenizer::parse(std::strin
   if (root["model"].get(model)) return error(origin, "has no \"model\" object");
   std::string_view type;
   if (model["type"].get(type) || type != "WordPiece") {
-    return error(origin, "model type '" + std::string(type) +
-                             "' is not supported (WordPiece only, for now)");
+    return error(
+        origin,
+        "model type '" + std::string(type) +
+            "' is not supported by WordPieceTokenizer (load_text_tokenizer reads every type)");
   }
   simdjson::dom::object vocab;
   if (model["vocab"].get(vocab)) return error(origin, "model has no \"vocab\" object");

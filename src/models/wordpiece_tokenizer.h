@@ -27,10 +27,11 @@
 #include <vector>
 
 #include "core/status.h"
+#include "models/text_tokenizer.h"
 
 namespace winnow {
 
-class WordPieceTokenizer {
+class WordPieceTokenizer final : public TextTokenizer {
  public:
   // Loads a tokenizer.json whose model is WordPiece (errors name the path and what is wrong);
   // one shared copy per file.
@@ -41,16 +42,17 @@ class WordPieceTokenizer {
 
   // Appends the ids of `text` to `ids`: special tokens included, truncated to `max_length`
   // tokens in all (0: the tokenizer.json's own truncation, if any).
-  void encode(std::string_view text, std::vector<int64_t>& ids, size_t max_length = 0) const;
+  void encode(std::string_view text, std::vector<int64_t>& ids,
+              size_t max_length = 0) const override;
 
   // Tokens of `text` as encode() gives them but never truncated (what a token count filter
   // counts: HF's encode without truncation, special tokens included).
-  size_t count(std::string_view text) const;
+  size_t count(std::string_view text) const override;
 
   // The truncation length tokenizer.json sets (0: none).
-  size_t max_length() const { return max_length_; }
-  int64_t pad_id() const { return pad_id_; }
-  size_t vocabulary_size() const { return vocabulary_.size(); }
+  size_t max_length() const override { return max_length_; }
+  int64_t pad_id() const override { return pad_id_; }
+  size_t vocabulary_size() const override { return vocabulary_.size(); }
 
  private:
   struct AddedToken {

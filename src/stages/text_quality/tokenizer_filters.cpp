@@ -1,6 +1,7 @@
 // NeMo Curator's two tokenizer filters, on a SentencePiece model
-// (models/sentencepiece_tokenizer.h) or, with `tokenizer:`, a Hugging Face tokenizer.json
-// (models/wordpiece_tokenizer.h; counted as its encode() counts, special tokens included):
+// (models/sentencepiece_tokenizer.h) or, with `tokenizer:`, a Hugging Face tokenizer.json of any
+// model type (WordPiece, BPE, Unigram) or a model folder (models/text_tokenizer.h; counted as
+// HF's encode() counts, special tokens included):
 //
 // - token_count (TokenCountFilter): the number of tokens the tokenizer gives the text, kept when
 //   min_tokens <= count <= max_tokens. NeMo calls a Hugging Face tokenizer's encode(), which adds
@@ -17,7 +18,7 @@
 
 #include "core/utf8.h"
 #include "models/sentencepiece_tokenizer.h"
-#include "models/wordpiece_tokenizer.h"
+#include "models/text_tokenizer.h"
 #include "stages/builtin_stages.h"
 #include "stages/text_quality/score_filter.h"
 
@@ -37,12 +38,11 @@ Result<std::shared_ptr<const SentencePieceTokenizer>> load_model(const StagePara
 
 }  // namespace
 
-// A Hugging Face tokenizer named by `tokenizer`: a tokenizer.json, or a model folder holding one.
-Result<std::shared_ptr<const WordPieceTokenizer>> load_hf_tokenizer(const StageParams& p) {
+// A Hugging Face tokenizer named by `tokenizer`: a tokenizer.json, or a model folder holding one
+// (or a SentencePiece spm.model / tokenizer.model).
+Result<std::shared_ptr<const TextTokenizer>> load_hf_tokenizer(const StageParams& p) {
   std::string path = p.get_string("tokenizer");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) path += "/tokenizer.json";
-  auto tokenizer = WordPieceTokenizer::load(path);
+  auto tokenizer = load_text_tokenizer(path);
   if (!tokenizer.is_ok()) return p.error("tokenizer", tokenizer.status().message());
   return tokenizer;
 }
@@ -69,8 +69,9 @@ StageSpec token_count_spec() {
       "token_count",
       {{"model", ParamType::kString, "", "SentencePiece model file (e.g. a tokenizer.model)"},
        {"tokenizer", ParamType::kString, "",
-        "instead of model: a Hugging Face tokenizer.json (WordPiece for now) or a model folder "
-        "holding one; counts as its encode() does, special tokens included, never truncated"},
+        "instead of model: a Hugging Face tokenizer.json (WordPiece, BPE or Unigram) or a model "
+        "folder holding one (or spm.model); counts as its encode() does, special tokens "
+        "included, never truncated"},
        {"min_tokens", ParamType::kInt, "0", "fewest tokens kept"},
        {"max_tokens", ParamType::kInt, "", "most tokens kept (default: no limit)"},
        {"add_bos", ParamType::kBool, "false",
@@ -128,8 +129,9 @@ StageSpec tokenizer_fertility_spec() {
         "SentencePiece model file (NeMo: path_to_sentencepiece_model)"},
        {"path_to_sentencepiece_model", ParamType::kString, "", "NeMo's name for `model`"},
        {"tokenizer", ParamType::kString, "",
-        "instead of model: a Hugging Face tokenizer.json (WordPiece for now) or a model folder "
-        "holding one; tokens counted as its encode() gives them, special tokens included"},
+        "instead of model: a Hugging Face tokenizer.json (WordPiece, BPE or Unigram) or a model "
+        "folder holding one (or spm.model); tokens counted as its encode() gives them, special "
+        "tokens included"},
        {"min_char_to_token_ratio", ParamType::kFloat, "2.5", "fewest code points per piece"}},
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_non_negative(p, "min_char_to_token_ratio"));

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/utf8.h"
+#include "models/tokenizer_files.h"
 #include "models/wordpiece_test_models.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"
@@ -54,6 +55,36 @@ TEST(TokenizerFiltersHf, CountsAreHfEncodeLengths) {
           << i;
     }
   }
+}
+
+// A real byte-level BPE tokenizer (llama3's), given as a model folder: the count is HF's
+// encode() length, special tokens written in the text included.
+TEST(TokenizerFiltersHf, BpeTokenizerFolderCountsAsHfEncode) {
+  std::string files = tokenizer_files_dir();
+  if (files.empty()) {
+    GTEST_SKIP() << "the tokenizer files are absent and scripts/fetch_tokenizer_files could not "
+                    "fetch them (no npm registry?)";
+  }
+  TempDir dir;
+  std::vector<std::string> texts = multilingual_paragraphs(2);
+  texts.push_back("");
+  texts.push_back("<|begin_of_text|>Hallo Welt<|end_of_text|>");
+  std::vector<std::vector<int64_t>> expected =
+      hf_reference_ids(dir.path(), files + "/llama3/tokenizer.json", texts);
+  ReasonTable reasons;
+  StageContext context(reasons, "count", 0, 42);
+  auto count = build_stage(token_count_spec(),
+                           {{"tokenizer", files + "/llama3"}, {"annotate", true}}, context);
+  ASSERT_TRUE(count.is_ok()) << count.status().message();
+  auto batch = make_text_batch(texts);
+  ASSERT_TRUE(count.value()->process(*batch).is_ok());
+  const AnnotationColumn* counts = batch->find_annotation("count");
+  ASSERT_TRUE(counts);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(counts->float_at(i), static_cast<double>(expected[i].size())) << i;
+  }
+  EXPECT_EQ(expected[texts.size() - 2].size(), 0u);  // ""
+  EXPECT_EQ(expected.back().size(), 4u);             // two special tokens, two words
 }
 
 TEST(TokenizerFiltersHf, ModelAndTokenizerAreExclusiveAndErrorsNameTheKey) {

@@ -1,0 +1,54 @@
+#pragma once
+// HfTextPipeline: the steps of a Hugging Face tokenizer.json around its model, as HF runs them:
+// the normalizer (NFC/NFD/NFKC/NFKD, Replace, Prepend, Lowercase, Strip, Sequence) on each
+// stretch of text between added tokens, then the pre-tokenizer (Split by string or regex with
+// each split behaviour, ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Sequence) cutting it
+// into the words the model tokenises one at a time.
+//
+// Split patterns are Oniguruma regexes in HF (Rust's onig crate); here they run in ICU's regex
+// engine, which has what the GPT-2, llama3 and qwen2/3 patterns need (lookahead, \p{L}, \p{N},
+// (?i:...)). The one difference that matters is rewritten: Oniguruma's \s is Unicode White_Space
+// (with U+000B and U+0085), ICU's is [\t\n\f\r\p{Z}], so \s and \S become \p{White_Space} and
+// \P{White_Space}.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace simdjson::dom {
+class element;
+}
+
+namespace winnow {
+
+class HfTextPipeline {
+ public:
+  HfTextPipeline();
+  ~HfTextPipeline();
+  HfTextPipeline(HfTextPipeline&&) noexcept;
+  HfTextPipeline& operator=(HfTextPipeline&&) noexcept;
+
+  // From tokenizer.json's "normalizer" and "pre_tokenizer" (nullptr, or a JSON null: none). An
+  // unsupported step is an error that names it.
+  Status parse(const simdjson::dom::element* normalizer,
+               const simdjson::dom::element* pre_tokenizer);
+
+  bool has_normalizer() const;
+  // Normalises `text` in place. `at_start` (in: the text begins the input) becomes false when
+  // normalising removed the input's first characters (Strip, a Replace at the start that
+  // shrinks the text), as HF's offsets into the original then no longer start at 0.
+  void normalize(std::string& text, bool& at_start) const;
+  // Appends the words of `text` (normalised already) to `words`. `at_start`: the text begins the
+  // input (Metaspace's prepend_scheme "first" adds its ▁ only there).
+  void pre_tokenize(std::string_view text, bool at_start, std::vector<std::string>& words) const;
+
+  struct Step;
+
+ private:
+  std::vector<std::unique_ptr<Step>> normalizers_;
+  std::vector<std::unique_ptr<Step>> pre_tokenizers_;
+};
+
+}  // namespace winnow
