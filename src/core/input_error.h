@@ -37,8 +37,15 @@ enum class InputError : uint8_t {
   kUndecodableImage,
   kImageTooLarge,
   kSampleWithoutImage,
+  // Video files (io/video_file_reader.h): a file libavformat opens but cannot read through (cut
+  // short, damaged), one with no video stream, one whose codec no decoder here supports, one
+  // whose frame rate is missing or zero
+  kUndecodableVideo,
+  kNoVideoStream,
+  kUnsupportedCodec,
+  kBadFrameRate,
 };
-inline constexpr int kInputErrorCount = 23;
+inline constexpr int kInputErrorCount = 27;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -88,6 +95,14 @@ constexpr std::string_view input_error_name(InputError e) {
       return "image_too_large";
     case InputError::kSampleWithoutImage:
       return "sample_without_image";
+    case InputError::kUndecodableVideo:
+      return "undecodable_video";
+    case InputError::kNoVideoStream:
+      return "no_video_stream";
+    case InputError::kUnsupportedCodec:
+      return "unsupported_codec";
+    case InputError::kBadFrameRate:
+      return "bad_frame_rate";
   }
   return "unknown";
 }

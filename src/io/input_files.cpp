@@ -38,6 +38,13 @@ bool looks_like_image(const std::string& name) {
   return false;
 }
 
+bool looks_like_video(const std::string& name) {
+  for (std::string_view ext : {".mp4", ".mkv", ".mov", ".webm", ".avi", ".m4v"}) {
+    if (ascii_iends_with(name, ext)) return true;
+  }
+  return false;
+}
+
 bool looks_like_tar(const std::string& name) {
   for (std::string_view ext : {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tar.bz2", ".tar.xz"}) {
     if (ascii_iends_with(name, ext)) return true;
@@ -84,6 +91,8 @@ class Discovery {
         return looks_like_image(name);
       case InputFiles::kTars:
         return looks_like_tar(name);
+      case InputFiles::kVideos:
+        return looks_like_video(name);
       default:
         return looks_like_records(name);
     }
@@ -175,6 +184,8 @@ Status Discovery::add_named(std::string path, bool from_pattern) {
                                 ? "image (.jpg, .jpeg, .png, .gif, .webp, .bmp, .tif[f])"
                             : selection_.wanted == InputFiles::kTars
                                 ? "tar (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2, .tar.xz)"
+                            : selection_.wanted == InputFiles::kVideos
+                                ? "video (.mp4, .mkv, .mov, .webm, .avi, .m4v)"
                                 : ".jsonl, .warc[.gz|.zst] or .parquet");
     }
     return Status::ok();

@@ -25,8 +25,8 @@ struct InputFile {
 // Which files a folder contributes: record files (names containing ".jsonl" or ending in
 // ".json", ".gz", ".zst", ".warc" or ".parquet") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp,
 // .tif, .tiff, in any case) or WebDataset tars (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2,
-// .tar.xz).
-enum class InputFiles { kRecords, kImages, kTars };
+// .tar.xz) or videos (.mp4, .mkv, .mov, .webm, .avi, .m4v).
+enum class InputFiles { kRecords, kImages, kTars, kVideos };
 
 // How inputs are discovered. Converts from InputFiles, so discover_inputs(paths, kind) works.
 struct InputSelection {

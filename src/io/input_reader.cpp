@@ -9,6 +9,7 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "images") return InputFormat::kImages;
   if (name == "parquet") return InputFormat::kParquet;
   if (name == "webdataset") return InputFormat::kWebdataset;
+  if (name == "videos") return InputFormat::kVideos;
   return std::nullopt;
 }
 
@@ -26,6 +27,8 @@ std::string_view input_format_name(InputFormat format) {
       return "parquet";
     case InputFormat::kWebdataset:
       return "webdataset";
+    case InputFormat::kVideos:
+      return "videos";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -33,6 +36,7 @@ std::string_view input_format_name(InputFormat format) {
 }
 
 ItemKind input_format_kind(InputFormat format) {
+  if (format == InputFormat::kVideos) return ItemKind::kVideo;
   return format == InputFormat::kImages || format == InputFormat::kWebdataset ? ItemKind::kImage
                                                                               : ItemKind::kDocument;
 }
@@ -61,6 +65,9 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
           path, shard_index,
           WebDatasetOptions{options.media, options.batch_records, options.batch_bytes});
       break;
+    case InputFormat::kVideos:
+      video_ = std::make_unique<VideoFileReader>(path, shard_index);
+      break;
     case InputFormat::kStored:
       stored_ = std::make_unique<StoredBatchReader>(path, shard_index);
       break;
@@ -74,6 +81,7 @@ std::unique_ptr<DocBatch> InputReader::next() {
   if (media_) return media_->next();
   if (parquet_) return parquet_->next();
   if (webdataset_) return webdataset_->next();
+  if (video_) return video_->next();
   if (stored_) return stored_->next();
   return jsonl_->next();
 }
@@ -85,6 +93,7 @@ uint64_t InputReader::compressed_bytes_read() const {
   if (media_) return media_->compressed_bytes_read();
   if (parquet_) return parquet_->compressed_bytes_read();
   if (webdataset_) return webdataset_->compressed_bytes_read();
+  if (video_) return video_->compressed_bytes_read();
   if (stored_) return stored_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }

@@ -5,7 +5,8 @@
 // media files (`images`) through MediaFileReader, one item per file; WebDataset tars through
 // WebDatasetReader, one image item per sample; Parquet files through
 // ParquetReader, whose batches hold raw lines (one JSON object per row) that the parse step
-// makes documents of as for JSONL. WebDataset tars and videos add their readers here.
+// makes documents of as for JSONL; video files through VideoFileReader, one probed video item
+// per file.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -18,18 +19,19 @@
 #include "io/parquet_reader.h"
 #include "io/shard_reader.h"
 #include "io/stored_batches.h"
+#include "io/video_file_reader.h"
 #include "io/warc_reader.h"
 #include "io/webdataset_reader.h"
 
 namespace winnow {
 
 // kStored: batches a pass stored for a later one (io/stored_batches.h); never named by users.
-enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kWebdataset, kStored };
-// auto|jsonl|warc|images|parquet|webdataset
+enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kWebdataset, kVideos, kStored };
+// auto|jsonl|warc|images|parquet|webdataset|videos
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
-// The kind of item a format's reader makes: images for `images` and `webdataset`, documents
-// otherwise.
+// The kind of item a format's reader makes: images for `images` and `webdataset`, videos for
+// `videos`, documents otherwise.
 ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
@@ -63,6 +65,7 @@ class InputReader {
   std::unique_ptr<MediaFileReader> media_;
   std::unique_ptr<ParquetReader> parquet_;
   std::unique_ptr<WebDatasetReader> webdataset_;
+  std::unique_ptr<VideoFileReader> video_;
   std::unique_ptr<StoredBatchReader> stored_;
 };
 

@@ -140,7 +140,14 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
     if (!payload->media_type.empty()) {
       if (auto* f = field("media_type")) f->value(payload->media_type);
     }
-    if (!payload->members.empty()) {
+    if (batch.kind(i) == ItemKind::kClip && payload->in_memory()) {
+      if (auto* f = field("bytes")) f->value(payload->size);
+      // Only kept clips are written (ShardOutput::write_clip).
+      if (auto* f = batch.kept(i) ? field("file") : nullptr) {
+        f->value(
+            fmt::format("{}/{}.mp4", output_names::kClipsDir, ShardOutput::clip_stem(batch, i)));
+      }
+    } else if (!payload->members.empty()) {
       // A WebDataset sample: its key (the members' names up to the first dot of the file
       // name, whatever a stage did to the id) and source shard; its members went to the
       // shard's tars.

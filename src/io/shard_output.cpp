@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "core/json_text.h"
+#include "io/clip_meta.h"
+#include "io/output_names.h"
 
 namespace winnow {
 
@@ -150,10 +152,42 @@ Status ShardOutput::write_sample(const Payload& payload) {
   return Status::ok();
 }
 
+std::string ShardOutput::clip_stem(const DocBatch& batch, size_t row) {
+  std::string_view id = batch.id(row);
+  bool plain = !id.empty() && id.size() <= 128 && id[0] != '.';
+  for (char c : id) {
+    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.');
+  }
+  return plain ? std::string(id) : fmt::format("{:016x}", batch.key(row).value());
+}
+
+Status ShardOutput::write_clip(const DocBatch& batch, size_t row) {
+  const Payload& payload = *batch.payload(row);
+  const std::string stem = clip_stem(batch, row);
+  auto write = [&](std::string_view dir, std::string_view ext, std::string_view bytes) {
+    std::string folder = paths_.out_dir + "/" + std::string(dir);
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) return Status::errorf("cannot create {}: {}", folder, ec.message());
+    return AtomicFile::write_whole(folder + "/" + stem + std::string(ext), bytes);
+  };
+  WINNOW_RETURN_IF_ERROR(write(output_names::kClipsDir, ".mp4", payload.bytes()));
+  if (payload.members.size() > 1) {
+    WINNOW_RETURN_IF_ERROR(
+        write(output_names::kPreviewsDir, ".jpg", payload.member_bytes(payload.members[1])));
+  }
+  return write(output_names::kMetasDir, ".json", clip_meta_json(batch, row));
+}
+
 Status ShardOutput::write_media(const DocBatch& batch) {
   for (size_t i = 0; i < batch.size(); ++i) {
     const Payload* payload = batch.payload(i);
     if (!batch.kept(i) || !payload || !payload->in_memory()) continue;
+    if (batch.kind(i) == ItemKind::kClip) {
+      WINNOW_RETURN_IF_ERROR(write_clip(batch, i));
+      continue;
+    }
     if (!payload->members.empty()) {
       WINNOW_RETURN_IF_ERROR(write_sample(*payload));
       continue;

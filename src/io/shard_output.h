@@ -22,6 +22,7 @@ struct ShardPaths {
   std::string marker;
   std::string name;       // the shard's output name (the input's stem, made unique)
   std::string files_dir;  // where kept media items' bytes go (OUT/files)
+  std::string out_dir;    // the output folder (kept clips go to its clips/, metas/, previews/)
 };
 
 // The marker's content: which pipeline made the shard, and the shard's counts (so a resumed
@@ -53,6 +54,10 @@ struct ShardOutputOptions {
 // never on batch sizes. A JSON Lines part is committed when full; Parquet parts are all
 // written at commit, with one schema for the shard. The marker still comes last.
 //
+// A kept clip (transcode_clips made its bytes) goes to the anchor's layout instead:
+// OUT/clips/<id>.mp4, OUT/previews/<id>.jpg and OUT/metas/<id>.json (io/clip_meta.h), each
+// written whole under a temporary name and renamed.
+//
 // A kept media item's bytes (its in-memory payload) are written unchanged to its own file in
 // files_dir, named by media_file_name and committed once whole (before the shard's marker);
 // its line in the kept table names that file. A kept WebDataset sample (a payload with
@@ -70,6 +75,9 @@ class ShardOutput {
   // (an image keeps its file's name), "<name>-<key as 16 hex digits><ext>" for one a stage made.
   static std::string media_file_name(const std::string& shard_name, const DocBatch& batch,
                                      size_t row);
+  // A clip's file name without extension under clips/, metas/ and previews/: its id when that
+  // is a plain name (split_video's ids are), else its key as 16 hex digits.
+  static std::string clip_stem(const DocBatch& batch, size_t row);
   // Tar `index` of a shard's kept samples: "<dir>/<name without .tar>-NNNNN.tar".
   static std::string tar_path(const std::string& dir, const std::string& shard_name,
                               uint64_t index);
@@ -86,6 +94,8 @@ class ShardOutput {
   Status write_media(const DocBatch& batch);
   std::string kept_path() const;
   Status write_sample(const Payload& payload);
+  // clips/<stem>.mp4, previews/<stem>.jpg (the payload's second member) and metas/<stem>.json.
+  Status write_clip(const DocBatch& batch, size_t row);
 
   ShardPaths paths_;
   ShardOutputOptions options_;

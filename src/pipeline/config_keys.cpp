@@ -87,12 +87,13 @@ const ConfigKey kKeys[] = {
      "earlier run's bookkeeping (rejected/, errors/, _done/, _work/, global/, stats and "
      "metrics files)",
      "-i, --input"},
-    {"input", "format", "auto | jsonl | warc | images | parquet | webdataset",
+    {"input", "format", "auto | jsonl | warc | images | parquet | webdataset | videos",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
      "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
      "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
      "images makes one image item per file; webdataset reads tar shards (.tar, .tar.gz, "
-     ".tar.zst...) as one image item per sample, its members grouped by key",
+     ".tar.zst...) as one image item per sample, its members grouped by key; videos makes one "
+     "video item per file (.mp4, .mkv, .mov, .webm, .avi, .m4v), probed with libavformat",
      ""},
     {"input", "text_field", "a string", [](C c) { return c.text_field; }, "",
      "the JSON field (Parquet: the string column) holding the text", ""},

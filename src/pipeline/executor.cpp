@@ -479,6 +479,10 @@ RunReport PipelineRun::execute() {
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
     written = write_report_html(report_, layout_->report_path());
     if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
+    if (config_.input_kind == ItemKind::kVideo) {
+      written = write_video_summary(report_, layout_->summary_path());
+      if (report_.status.is_ok() && !written.is_ok()) report_.status = written;
+    }
   }
   return report_;
 }

@@ -28,7 +28,7 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
     shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
                        errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json",
-                       name, files_dir()});
+                       name, files_dir(), dir_});
   }
 }
 
@@ -108,7 +108,7 @@ Status OutputLayout::prepare(bool overwrite) const {
         WINNOW_RETURN_IF_ERROR(remove_file(entry.path()));
       }
     }
-    for (const std::string& path : {stats_path(), metrics_path(), report_path()}) {
+    for (const std::string& path : {stats_path(), metrics_path(), report_path(), summary_path()}) {
       WINNOW_RETURN_IF_ERROR(remove_file(path));
     }
   }
@@ -118,6 +118,10 @@ Status OutputLayout::prepare(bool overwrite) const {
   }
   // files/ exists once a media item was kept; a missing one lists as empty.
   WINNOW_RETURN_IF_ERROR(clean_folder(files_dir(), overwrite, true));
+  for (std::string_view clips :
+       {output_names::kClipsDir, output_names::kMetasDir, output_names::kPreviewsDir}) {
+    WINNOW_RETURN_IF_ERROR(clean_folder(in_dir(clips), overwrite, true));
+  }
   // What a killed run stored between its passes is of no use to another run.
   std::error_code ec;
   fs::remove_all(work_dir(), ec);

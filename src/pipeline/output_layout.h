@@ -4,6 +4,8 @@
 //   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason (or .parquet)
 //   OUT/errors/<name>.jsonl              records that could not be read
 //   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
+//   OUT/clips/<id>.mp4, OUT/metas/<id>.json, OUT/previews/<id>.jpg, OUT/summary.json
+//                                        kept video clips (video input), the anchor's layout
 //   OUT/_work/                           batches stored between passes, only while a run lasts
 //   OUT/_done/<name>.json                completion marker, written last
 //   OUT/stats.json                       the run's accounting
@@ -34,6 +36,7 @@ class OutputLayout {
   std::string stats_path() const { return in_dir(output_names::kStatsFile); }
   std::string metrics_path() const { return in_dir(output_names::kMetricsFile); }
   std::string report_path() const { return in_dir(output_names::kReportFile); }
+  std::string summary_path() const { return in_dir(output_names::kSummaryFile); }
   std::string done_dir() const { return in_dir(output_names::kDoneDir); }
   std::string rejected_dir() const { return in_dir(output_names::kRejectedDir); }
   std::string errors_dir() const { return in_dir(output_names::kErrorsDir); }

@@ -88,6 +88,7 @@ struct PipelineConfig {
   InputSelection input_files() const {
     return {input_format == InputFormat::kWebdataset ? InputFiles::kTars
             : input_kind == ItemKind::kImage         ? InputFiles::kImages
+            : input_kind == ItemKind::kVideo         ? InputFiles::kVideos
                                                      : InputFiles::kRecords,
             follow_links};
   }

@@ -74,6 +74,54 @@ std::vector<StepReport> derive_steps(const RunCounts& totals,
   return out;
 }
 
+Status write_video_summary(const RunReport& report, const std::string& path) {
+  const RunCounts& t = report.totals;
+  auto level = [&](std::string_view name) {
+    auto it = t.levels.find(std::string(name));
+    return it == t.levels.end() ? LevelCounts{} : it->second;
+  };
+  const LevelCounts videos = level("video@0");
+  const LevelCounts clips = level("clip@1");
+  JsonWriter out(true);
+  out.begin_object();
+  out.key("status").value(report.status.is_ok() ? "ok" : "failed");
+  out.key("videos").begin_object();
+  out.key("in").value(videos.created);
+  out.key("split").value(videos.fanned_out);
+  out.key("dropped").value(videos.dropped);
+  out.key("errors").value(videos.errors);
+  out.key("kept_unsplit").value(videos.kept);
+  out.end_object();
+  out.key("clips").begin_object();
+  out.key("made").value(clips.created);
+  out.key("kept").value(clips.kept);
+  out.key("dropped").value(clips.dropped);
+  out.end_object();
+  out.key("dropped_by_reason").begin_object();
+  for (const auto& [reason, count] : t.dropped) out.key(reason).value(count);
+  out.end_object();
+  out.key("errors_by_kind").begin_object();
+  for (const auto& [kind, count] : t.errors) out.key(kind).value(count);
+  out.end_object();
+  out.key("reconciles").value(videos.reconciles() && clips.reconciles() && t.reconciles());
+  double busy = 0;
+  for (const StepReport& step : report.steps) busy += step.busy_seconds;
+  out.key("steps").begin_array();
+  for (const StepReport& step : report.steps) {
+    out.begin_object();
+    out.key("name").value(step.name);
+    out.key("busy_seconds").value(step.busy_seconds);
+    out.key("busy_share").value(busy > 0 ? step.busy_seconds / busy : 0.0);
+    out.end_object();
+  }
+  out.end_array();
+  out.key("elapsed_seconds").value(report.elapsed_seconds);
+  out.key("clips_per_second")
+      .value(report.elapsed_seconds > 0 ? double(clips.kept) / report.elapsed_seconds : 0.0);
+  out.end_object();
+  return AtomicFile::write_whole(path, out.take() + "\n");
+}
+
 Status write_stats_json(const RunReport& report, const std::string& path) {
   JsonWriter out(true);
   out.begin_object();

@@ -124,6 +124,10 @@ struct StepTiming {
 std::vector<StepReport> derive_steps(const RunCounts& totals, const std::vector<StepTiming>& steps);
 
 Status write_stats_json(const RunReport& report, const std::string& path);
+// summary.json of a video run (the anchor's name): the video funnel from the counts (videos in
+// = split + dropped + errors; clips made = kept + dropped, reasons included), and each step's
+// busy time and share of the total.
+Status write_video_summary(const RunReport& report, const std::string& path);
 
 // "documents 10 (+ children, merged items) = kept 7 + dropped 2 + errors 1 (+ fanned out,
 // merged)  [reconciled]".

@@ -40,6 +40,10 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(image_brisque_filter_spec());
   registry.add(image_exact_dedup_spec());
   registry.add(image_dedup_spec());
+  registry.add(split_video_spec());
+  registry.add(transcode_clips_spec());
+  registry.add(motion_filter_spec());
+  registry.add(frame_quality_spec());
 }
 
 }  // namespace winnow

@@ -1,0 +1,324 @@
+// winnow_video_transcode (media/video_codecs.h): every clip of a source in one decoder pass, each
+// re-encoded from its first frame with libx264 into an MP4 in memory, plus a contact sheet.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+extern "C" {
+#include <libavutil/opt.h>
+}
+
+#include "media/codecs/video/av_support.h"
+#include "media/video_codecs.h"
+
+namespace winnow {
+
+namespace {
+
+// An AVIOContext over a string, seekable: the MP4 muxer goes back to fill in sizes, so the
+// clip is written whole in memory and never as a half-written file.
+class MemoryOutput {
+ public:
+  MemoryOutput() {
+    constexpr int kBufferSize = 1 << 16;
+    auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferSize));
+    io_ = avio_alloc_context(buffer, kBufferSize, 1, this, nullptr, &write, &seek);
+  }
+  ~MemoryOutput() {
+    if (io_) av_freep(&io_->buffer);
+    avio_context_free(&io_);
+  }
+  MemoryOutput(const MemoryOutput&) = delete;
+  MemoryOutput& operator=(const MemoryOutput&) = delete;
+
+  AVIOContext* io() { return io_; }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  static int write(void* self, uint8_t* data, int size) {
+    auto* out = static_cast<MemoryOutput*>(self);
+    size_t end = out->position_ + static_cast<size_t>(size);
+    if (end > out->bytes_.size()) out->bytes_.resize(end);
+    std::copy(data, data + size, out->bytes_.begin() + static_cast<std::ptrdiff_t>(out->position_));
+    out->position_ = end;
+    return size;
+  }
+  static int64_t seek(void* self, int64_t offset, int whence) {
+    auto* out = static_cast<MemoryOutput*>(self);
+    whence &= ~AVSEEK_FORCE;
+    if (whence == AVSEEK_SIZE) return static_cast<int64_t>(out->bytes_.size());
+    int64_t base = whence == SEEK_CUR   ? static_cast<int64_t>(out->position_)
+                   : whence == SEEK_END ? static_cast<int64_t>(out->bytes_.size())
+                                        : 0;
+    if (base + offset < 0) return AVERROR(EINVAL);
+    out->position_ = static_cast<size_t>(base + offset);
+    return base + offset;
+  }
+
+  AVIOContext* io_ = nullptr;
+  std::string bytes_;
+  size_t position_ = 0;
+};
+
+// A picture (BGR24) as a baseline JPEG, with FFmpeg's MJPEG encoder.
+std::string encode_jpeg(const std::vector<uint8_t>& bgr, int width, int height) {
+  const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
+  if (!codec) return {};
+  av::CodecPtr enc(avcodec_alloc_context3(codec));
+  enc->width = width;
+  enc->height = height;
+  enc->pix_fmt = AV_PIX_FMT_YUVJ420P;
+  enc->time_base = {1, 1};
+  enc->flags |= AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_BITEXACT;
+  enc->global_quality = FF_QP2LAMBDA * 4;
+  enc->thread_count = 1;
+  if (avcodec_open2(enc.get(), codec, nullptr) < 0) return {};
+  av::FramePtr frame(av_frame_alloc());
+  frame->format = AV_PIX_FMT_YUVJ420P;
+  frame->width = width;
+  frame->height = height;
+  frame->quality = enc->global_quality;
+  if (av_frame_get_buffer(frame.get(), 0) < 0) return {};
+  av::ScalePtr sws(sws_getContext(width, height, AV_PIX_FMT_BGR24, width, height,
+                                  AV_PIX_FMT_YUVJ420P, SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr,
+                                  nullptr));
+  const uint8_t* planes[1] = {bgr.data()};
+  int strides[1] = {width * 3};
+  sws_scale(sws.get(), planes, strides, 0, height, frame->data, frame->linesize);
+  av::PacketPtr packet(av_packet_alloc());
+  std::string jpeg;
+  if (avcodec_send_frame(enc.get(), frame.get()) < 0) return {};
+  avcodec_send_frame(enc.get(), nullptr);
+  while (avcodec_receive_packet(enc.get(), packet.get()) >= 0) {
+    jpeg.append(reinterpret_cast<const char*>(packet->data), static_cast<size_t>(packet->size));
+    av_packet_unref(packet.get());
+  }
+  return jpeg;
+}
+
+// One clip being encoded: opened at its first frame, finished after its last.
+class ClipEncoder {
+ public:
+  ClipEncoder(const ClipSpan& span, const EncodeSettings& settings, int64_t bit_rate,
+              AVRational frame_rate, int64_t frame_ticks, EncodedClip& out)
+      : span_(span),
+        settings_(settings),
+        bit_rate_(bit_rate),
+        frame_rate_(frame_rate),
+        frame_ticks_(frame_ticks),
+        out_(out) {}
+
+  bool started() const { return started_; }
+  bool finished() const { return finished_; }
+
+  // Adds `frame` (source time `time`); false when the clip fails (out_.error says why).
+  bool add(const AVFrame* frame, double time, AVRational time_base) {
+    if (!started_ && !start(frame, time_base)) return fail_and_finish();
+    av::FramePtr own(av_frame_alloc());
+    own->format = AV_PIX_FMT_YUV420P;
+    own->width = width_;
+    own->height = height_;
+    if (av_frame_get_buffer(own.get(), 0) < 0) return fail_and_finish("out of memory");
+    if (!convert_) {
+      convert_.reset(sws_getContext(
+          frame->width, frame->height, static_cast<AVPixelFormat>(frame->format), width_, height_,
+          AV_PIX_FMT_YUV420P, SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr, nullptr));
+    }
+    sws_scale(convert_.get(), frame->data, frame->linesize, 0, frame->height, own->data,
+              own->linesize);
+    own->pts = frame->best_effort_timestamp - first_pts_;
+    // Each frame's duration reaches the MP4's last sample: without it the muxer gives the last
+    // frame none, and its edit list leaves that frame out.
+    own->pkt_duration = frame->pkt_duration > 0 ? frame->pkt_duration : frame_ticks_;
+    if (own->pts <= last_pts_) own->pts = last_pts_ + 1;  // a repeated timestamp
+    last_pts_ = own->pts;
+    if (out_.frames == 0) out_.first_s = time;
+    out_.last_s = time;
+    ++out_.frames;
+    add_to_preview(frame, time);
+    if (avcodec_send_frame(encoder_.get(), own.get()) < 0) return fail_and_finish("encode failed");
+    return write_packets();
+  }
+
+  // Flushes the encoder and closes the MP4.
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    if (!started_) {
+      out_.error = "no frame of the source lies in the span";
+      return;
+    }
+    avcodec_send_frame(encoder_.get(), nullptr);
+    if (!write_packets()) return;
+    if (int rc = av_write_trailer(muxer_.get()); rc < 0) {
+      out_.error = "cannot finish the MP4: " + av::error_text(rc);
+      return;
+    }
+    avio_flush(output_.io());
+    out_.mp4 = output_.take();
+    if (!preview_.empty()) out_.preview_jpg = encode_jpeg(preview_, preview_w_, preview_h_);
+  }
+
+ private:
+  bool start(const AVFrame* frame, AVRational time_base) {
+    started_ = true;
+    first_pts_ = frame->best_effort_timestamp;
+    // libx264 wants even sizes for 4:2:0.
+    width_ = frame->width & ~1;
+    height_ = frame->height & ~1;
+    out_.width = width_;
+    out_.height = height_;
+    const AVCodec* codec = avcodec_find_encoder_by_name(settings_.encoder.c_str());
+    if (!codec) return set_error("no encoder named " + settings_.encoder);
+    encoder_.reset(avcodec_alloc_context3(codec));
+    encoder_->width = width_;
+    encoder_->height = height_;
+    encoder_->pix_fmt = AV_PIX_FMT_YUV420P;
+    encoder_->time_base = time_base;
+    encoder_->framerate = frame_rate_;
+    encoder_->bit_rate = bit_rate_;
+    encoder_->thread_count = settings_.threads;
+    encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT;
+    if (!settings_.preset.empty())
+      av_opt_set(encoder_->priv_data, "preset", settings_.preset.c_str(), 0);
+    if (int rc = avcodec_open2(encoder_.get(), codec, nullptr); rc < 0) {
+      return set_error("cannot open " + settings_.encoder + ": " + av::error_text(rc));
+    }
+    AVFormatContext* raw = nullptr;
+    avformat_alloc_output_context2(&raw, nullptr, "mp4", nullptr);
+    if (!raw) return set_error("no MP4 muxer");
+    muxer_.reset(raw);
+    muxer_->pb = output_.io();
+    muxer_->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
+    stream_ = avformat_new_stream(raw, nullptr);
+    avcodec_parameters_from_context(stream_->codecpar, encoder_.get());
+    stream_->time_base = time_base;
+    stream_->avg_frame_rate = frame_rate_;
+    if (int rc = avformat_write_header(raw, nullptr); rc < 0) {
+      return set_error("cannot start the MP4: " + av::error_text(rc));
+    }
+    return true;
+  }
+
+  bool write_packets() {
+    av::PacketPtr packet(av_packet_alloc());
+    for (;;) {
+      int rc = avcodec_receive_packet(encoder_.get(), packet.get());
+      if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return true;
+      if (rc < 0) return fail_and_finish("encode failed: " + av::error_text(rc));
+      packet->stream_index = stream_->index;
+      av_packet_rescale_ts(packet.get(), encoder_->time_base, stream_->time_base);
+      if (int w = av_interleaved_write_frame(muxer_.get(), packet.get()); w < 0) {
+        return fail_and_finish("cannot write the MP4: " + av::error_text(w));
+      }
+    }
+  }
+
+  // The contact sheet: the first frame at or after each of preview_frames evenly spaced times.
+  void add_to_preview(const AVFrame* frame, double time) {
+    const int tiles = settings_.preview_frames;
+    if (tiles <= 0 || next_tile_ >= tiles) return;
+    const double step = (span_.end_s - span_.begin_s) / tiles;
+    if (time + 1e-6 < span_.begin_s + step * next_tile_) return;
+    if (preview_.empty()) {
+      tile_w_ = std::max(2, settings_.preview_width & ~1);
+      tile_h_ = std::max(
+          2, static_cast<int>(std::lround(double(tile_w_) * frame->height / frame->width)) & ~1);
+      preview_w_ = tile_w_ * tiles;
+      preview_h_ = tile_h_;
+      preview_.assign(size_t(preview_w_) * preview_h_ * 3, 0);
+    }
+    std::vector<uint8_t> tile(size_t(tile_w_) * tile_h_ * 3);
+    if (tile_scaler_.scale(frame, tile_w_, tile_h_, tile.data())) {
+      for (int y = 0; y < tile_h_; ++y) {
+        std::copy_n(tile.begin() + std::ptrdiff_t(y) * tile_w_ * 3, tile_w_ * 3,
+                    preview_.begin() + (std::ptrdiff_t(y) * preview_w_ + next_tile_ * tile_w_) * 3);
+      }
+    }
+    ++next_tile_;
+  }
+
+  bool set_error(std::string why) {
+    out_.error = std::move(why);
+    return false;
+  }
+  bool fail_and_finish(std::string why = {}) {
+    if (!why.empty()) out_.error = std::move(why);
+    finished_ = true;
+    out_.mp4.clear();
+    return false;
+  }
+
+  ClipSpan span_;
+  const EncodeSettings& settings_;
+  int64_t bit_rate_;
+  AVRational frame_rate_;
+  int64_t frame_ticks_;  // one frame in the stream's time base
+  EncodedClip& out_;
+  bool started_ = false, finished_ = false;
+  int width_ = 0, height_ = 0;
+  int64_t first_pts_ = 0, last_pts_ = -1;
+  av::CodecPtr encoder_;
+  av::FormatPtr muxer_;
+  AVStream* stream_ = nullptr;
+  MemoryOutput output_;
+  av::ScalePtr convert_;
+  av::Scaler tile_scaler_;
+  std::vector<uint8_t> preview_;
+  int preview_w_ = 0, preview_h_ = 0, tile_w_ = 0, tile_h_ = 0, next_tile_ = 0;
+};
+
+}  // namespace
+
+}  // namespace winnow
+
+extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
+    const char* path, const std::vector<winnow::ClipSpan>* spans,
+    const winnow::EncodeSettings* settings, std::vector<winnow::EncodedClip>* clips,
+    std::string* error) {
+  using namespace winnow;
+  av_log_set_level(AV_LOG_FATAL);
+  clips->assign(spans->size(), EncodedClip{});
+  if (spans->empty()) return true;
+  av::VideoInput in;
+  if (!av::open_video(path, false, in, *error)) return false;
+  int64_t bit_rate = settings->bit_rate;
+  if (bit_rate <= 0) {
+    bit_rate = in.video()->codecpar->bit_rate > 0 ? in.video()->codecpar->bit_rate
+               : in.format->bit_rate > 0          ? in.format->bit_rate
+                                                  : 4'000'000;
+  }
+  std::vector<std::unique_ptr<ClipEncoder>> encoders;  // each owns a muxer's output: not movable
+  double first = (*spans)[0].begin_s;
+  AVRational frame_rate = in.video()->avg_frame_rate;
+  if (frame_rate.num <= 0 || frame_rate.den <= 0) frame_rate = in.video()->r_frame_rate;
+  const int64_t frame_ticks =
+      std::max<int64_t>(1, av_rescale_q(1, av_inv_q(frame_rate), in.video()->time_base));
+  for (size_t i = 0; i < spans->size(); ++i) {
+    encoders.push_back(std::make_unique<ClipEncoder>((*spans)[i], *settings, bit_rate, frame_rate,
+                                                     frame_ticks, (*clips)[i]));
+    first = std::min(first, (*spans)[i].begin_s);
+  }
+  const double slack = 0.5 / (in.fps() > 0 ? in.fps() : 25);
+  const AVRational time_base = in.video()->time_base;
+  bool ok = av::decode_from(
+      in, first,
+      [&](AVFrame* frame, double time) {
+        bool open = false;
+        for (size_t i = 0; i < encoders.size(); ++i) {
+          ClipEncoder& clip = *encoders[i];
+          if (clip.finished()) continue;
+          const ClipSpan& span = (*spans)[i];
+          if (time >= span.end_s - slack) {
+            clip.finish();
+            continue;
+          }
+          open = true;
+          if (time >= span.begin_s - slack) clip.add(frame, time, time_base);
+        }
+        return open;  // every clip done: stop reading
+      },
+      *error);
+  for (auto& clip : encoders) clip->finish();
+  return ok;
+}

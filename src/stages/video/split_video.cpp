@@ -1,0 +1,201 @@
+// split_video: each video becomes its clips (a fan-out, core/row_builder.h): windows of fixed
+// length (`fixed_stride`, NeMo's default) or shots (`shot_detection`: media/shot_detector.h on
+// frames decoded small, then the anchor's rules in media/clip_spans.h). A clip is a reference to
+// its source file with a span; nothing is encoded here (transcode_clips does that, after the
+// filters have had their say), so a dropped clip costs no encoding.
+#include <fmt/format.h>
+
+#include "core/row_builder.h"
+#include "media/clip_spans.h"
+#include "media/shot_detector.h"
+#include "stages/builtin_stages.h"
+#include "stages/video/clip_fields.h"
+
+namespace winnow {
+
+namespace {
+
+struct SplitOptions {
+  bool shots = true;
+  double clip_len_s = 10, stride_s = 10, min_clip_s = 2;  // fixed_stride
+  ShotRules rules;                                        // shot_detection
+  ShotDetectorOptions detector;
+  int detect_width = 64;
+};
+
+class SplitVideo final : public Stage {
+ public:
+  SplitVideo(SplitOptions options, StageContext& context)
+      : options_(options),
+        split_(context.declare_fan_out("split")),
+        no_clips_(context.declare_reason("no_clips")),
+        undecodable_(context.declare_reason("undecodable")) {}
+
+  Status process(DocBatch& batch) override {
+    struct Child {
+      size_t row;
+      std::string source;
+      ClipSpan span;
+      uint32_t index;
+    };
+    std::vector<Child> children;
+    RowBuilder out(batch);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      auto source = batch.kept(i) ? clip_fields::clip_source(batch, i) : std::nullopt;
+      if (!source) {
+        if (batch.kept(i)) batch.drop(i, undecodable_);
+        out.carry(i);
+        continue;
+      }
+      std::vector<ClipSpan> spans;
+      if (options_.shots) {
+        auto detected = detect_shots(source->path, source->span.end_s);
+        if (!detected.is_ok()) {
+          batch.drop(i, undecodable_);
+          out.carry(i);
+          continue;
+        }
+        spans = std::move(detected).value();
+      } else {
+        spans = fixed_stride_spans(source->span.end_s, options_.clip_len_s, options_.stride_s,
+                                   options_.min_clip_s);
+      }
+      if (spans.empty()) {
+        batch.drop(i, no_clips_, source->span.end_s);
+        out.carry(i);
+        continue;
+      }
+      out.carry_as(i, split_);
+      const Payload* parent = batch.payload(i);
+      for (size_t k = 0; k < spans.size(); ++k) {
+        const auto index = static_cast<uint32_t>(k);
+        size_t row = out.add_child(i, index, split_, {});
+        Payload clip = Payload::of_file(source->path, parent->media_type);
+        clip.time_begin = spans[k].begin_s;
+        clip.time_end = spans[k].end_s;
+        out.set_kind(row, ItemKind::kClip);
+        out.set_id(row, clip_fields::clip_id(source->path, spans[k]));
+        out.set_payload(row, std::move(clip));
+        children.push_back({row, source->path, spans[k], index});
+      }
+    }
+    out.finish();
+    if (children.empty()) return Status::ok();
+    auto& start = batch.annotation(clip_fields::kSpanStart, AnnotationType::kFloat);
+    auto& end = batch.annotation(clip_fields::kSpanEnd, AnnotationType::kFloat);
+    auto& index = batch.annotation(clip_fields::kClipIndex, AnnotationType::kInt);
+    for (const Child& c : children) {
+      start.set_float(c.row, c.span.begin_s);
+      end.set_float(c.row, c.span.end_s);
+      index.set_int(c.row, c.index);
+    }
+    // The frames each clip should hold (transcode_clips replaces it with the count it wrote).
+    auto& frames = batch.annotation(clip_fields::kFrames, AnnotationType::kInt);
+    for (const Child& c : children) {
+      if (auto fps = clip_fields::number(batch, c.row, clip_fields::kFps)) {
+        frames.set_int(c.row, std::llround((c.span.end_s - c.span.begin_s) * *fps));
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  // Every frame decoded detect_width wide, the detector's cuts, then the rules.
+  Result<std::vector<ClipSpan>> detect_shots(const std::string& path, double duration_s) const {
+    ShotDetector detector(options_.detector);
+    std::vector<double> times;
+    FrameRequest request;
+    request.width = options_.detect_width;
+    WINNOW_RETURN_IF_ERROR(decode_video_frames(path, request, [&](VideoFrame& frame) {
+      detector.add(frame.bgr.data(), frame.width, frame.height);
+      times.push_back(frame.time_s);
+      return true;
+    }));
+    if (times.empty()) return Status::error("no frame decodes");
+    return shot_spans(times, detector.cuts(), duration_s, options_.rules);
+  }
+
+  SplitOptions options_;
+  ReasonId split_, no_clips_, undecodable_;
+};
+
+}  // namespace
+
+StageSpec split_video_spec() {
+  StageSpec spec{
+      "split_video",
+      "Splits each video into clips (a fan-out: video items in, clip items out): fixed windows "
+      "(method fixed_stride) or shots found by a content detector over small decoded frames "
+      "(method shot_detection: HSV difference against the mean of its neighbours, "
+      "PySceneDetect's AdaptiveDetector), each shot cropped at both ends, left out when short "
+      "and cut into pieces when long. A clip refers to its source file and span; "
+      "transcode_clips encodes it. Reasons no_clips (score: the video's duration), undecodable.",
+      {
+          {"method", ParamType::kString, "shot_detection", "fixed_stride | shot_detection"},
+          {"clip_len_s", ParamType::kFloat, "10", "fixed_stride: clip length (NeMo's default)"},
+          {"stride_s", ParamType::kFloat, "0",
+           "fixed_stride: seconds between clip starts (0: clip_len_s, clips end to end)"},
+          {"min_clip_s", ParamType::kFloat, "2",
+           "shortest clip kept (fixed_stride: the last window; shot_detection: after cropping)"},
+          {"min_clip_frames", ParamType::kInt, "48", "shot_detection: fewest frames in a clip"},
+          {"max_clip_s", ParamType::kFloat, "60",
+           "shot_detection: longer shots are cut into pieces of this length (0: never)"},
+          {"crop_s", ParamType::kFloat, "0.5",
+           "shot_detection: seconds cut from each end of a shot"},
+          {"threshold", ParamType::kFloat, "3",
+           "shot_detection: a frame's HSV change over the mean of its neighbours' that makes a "
+           "cut (AdaptiveDetector's adaptive_threshold)"},
+          {"min_content", ParamType::kFloat, "15",
+           "shot_detection: least HSV change (0-255) for a cut (min_content_val)"},
+          {"window", ParamType::kInt, "2",
+           "shot_detection: neighbours on each side a frame is compared with"},
+          {"min_scene_frames", ParamType::kInt, "15",
+           "shot_detection: fewest frames between two cuts"},
+          {"detect_width", ParamType::kInt, "64",
+           "shot_detection: frames are decoded this wide for the detector"},
+      },
+      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
+        SplitOptions o;
+        const std::string method = p.get_string("method");
+        if (method != "fixed_stride" && method != "shot_detection") {
+          return p.error("method", "must be fixed_stride or shot_detection");
+        }
+        o.shots = method == "shot_detection";
+        o.clip_len_s = p.get_float("clip_len_s");
+        o.stride_s = p.get_float("stride_s") > 0 ? p.get_float("stride_s") : o.clip_len_s;
+        o.min_clip_s = p.get_float("min_clip_s");
+        o.rules.min_clip_s = o.min_clip_s;
+        o.rules.min_clip_frames = p.get_int("min_clip_frames");
+        o.rules.max_clip_s = p.get_float("max_clip_s");
+        o.rules.crop_s = p.get_float("crop_s");
+        o.detector.adaptive_threshold = p.get_float("threshold");
+        o.detector.min_content = p.get_float("min_content");
+        o.detector.window = static_cast<int>(p.get_int("window"));
+        o.detector.min_scene_frames = static_cast<int>(p.get_int("min_scene_frames"));
+        o.detect_width = static_cast<int>(p.get_int("detect_width"));
+        if (o.clip_len_s <= 0) return p.error("clip_len_s", "must be above 0");
+        if (p.get_float("stride_s") < 0) return p.error("stride_s", "must be 0 or more");
+        if (o.min_clip_s < 0) return p.error("min_clip_s", "must be 0 or more");
+        if (o.rules.min_clip_frames < 0) return p.error("min_clip_frames", "must be 0 or more");
+        if (o.rules.max_clip_s < 0) return p.error("max_clip_s", "must be 0 or more");
+        if (o.rules.max_clip_s > 0 && o.rules.max_clip_s < o.min_clip_s) {
+          return p.error("max_clip_s", "must be at least min_clip_s");
+        }
+        if (o.rules.crop_s < 0) return p.error("crop_s", "must be 0 or more");
+        if (o.detector.adaptive_threshold <= 0) return p.error("threshold", "must be above 0");
+        if (o.detector.min_content < 0) return p.error("min_content", "must be 0 or more");
+        if (o.detector.window < 1) return p.error("window", "must be 1 or more");
+        if (o.detector.min_scene_frames < 1)
+          return p.error("min_scene_frames", "must be 1 or more");
+        if (o.detect_width < 8 || o.detect_width > 1024) {
+          return p.error("detect_width", "must be between 8 and 1024");
+        }
+        return std::unique_ptr<Stage>(new SplitVideo(o, context));
+      },
+  };
+  spec.takes = ItemKind::kVideo;
+  spec.gives = ItemKind::kClip;
+  return spec;
+}
+
+}  // namespace winnow

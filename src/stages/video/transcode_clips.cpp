@@ -1,0 +1,125 @@
+// transcode_clips: each kept clip cut out of its source and encoded (media/video_codecs.h): the
+// clips of one source, consecutive in the batch after split_video, in one decoder pass. The
+// clip's payload becomes the MP4 in memory, with its contact sheet as a second member; the
+// writer puts them at clips/<id>.mp4 and previews/<id>.jpg.
+#include <fmt/format.h>
+
+#include "stages/builtin_stages.h"
+#include "stages/video/clip_fields.h"
+
+namespace winnow {
+
+namespace {
+
+class TranscodeClips final : public Stage {
+ public:
+  TranscodeClips(EncodeSettings settings, StageContext& context)
+      : settings_(std::move(settings)), failed_(context.declare_reason("encode_failed")) {}
+
+  Status process(DocBatch& batch) override {
+    size_t i = 0;
+    while (i < batch.size()) {
+      auto source = batch.kept(i) ? clip_fields::clip_source(batch, i) : std::nullopt;
+      if (!source) {
+        ++i;
+        continue;
+      }
+      // This clip and the kept clips of the same source after it (dropped rows in between are
+      // passed over).
+      std::vector<size_t> rows = {i};
+      std::vector<ClipSpan> spans = {source->span};
+      size_t j = i + 1;
+      for (; j < batch.size(); ++j) {
+        if (!batch.kept(j)) continue;
+        auto next = clip_fields::clip_source(batch, j);
+        if (!next || next->path != source->path) break;
+        rows.push_back(j);
+        spans.push_back(next->span);
+      }
+      encode(batch, source->path, rows, spans);
+      i = j;
+    }
+    return Status::ok();
+  }
+
+ private:
+  void encode(DocBatch& batch, const std::string& path, const std::vector<size_t>& rows,
+              const std::vector<ClipSpan>& spans) const {
+    std::vector<EncodedClip> clips;
+    Status status = transcode_clips(path, spans, settings_, clips);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const size_t row = rows[k];
+      if (!status.is_ok() || k >= clips.size() || !clips[k].error.empty() || clips[k].mp4.empty()) {
+        batch.drop(row, failed_);
+        continue;
+      }
+      EncodedClip& clip = clips[k];
+      const std::string id(batch.id(row));
+      const uint64_t mp4_size = clip.mp4.size();
+      const uint64_t jpg_size = clip.preview_jpg.size();
+      Payload payload = Payload::of_bytes(clip.mp4 + clip.preview_jpg, "video/mp4");
+      payload.size = mp4_size;
+      // The source and span stay: stages after this one measure the same frames.
+      payload.path = path;
+      payload.time_begin = spans[k].begin_s;
+      payload.time_end = spans[k].end_s;
+      payload.members.push_back({id + ".mp4", 0, mp4_size});
+      if (jpg_size > 0) payload.members.push_back({id + ".jpg", mp4_size, jpg_size});
+      batch.set_payload(row, std::move(payload));
+      batch.annotation(clip_fields::kFrames, AnnotationType::kInt).set_int(row, clip.frames);
+      batch.annotation(clip_fields::kWidth, AnnotationType::kInt).set_int(row, clip.width);
+      batch.annotation(clip_fields::kHeight, AnnotationType::kInt).set_int(row, clip.height);
+    }
+  }
+
+  EncodeSettings settings_;
+  ReasonId failed_;
+};
+
+}  // namespace
+
+StageSpec transcode_clips_spec() {
+  StageSpec spec{
+      "transcode_clips",
+      "Cuts each kept clip out of its source and encodes it (H.264 in MP4, no audio), "
+      "frame-accurately: decoding starts at the keyframe before the clip and every clip is "
+      "encoded from its first frame. The clips of one source share one decoder pass. Fixed "
+      "encoder settings (threads included) make the bytes the same whatever winnow's thread "
+      "count. Written to clips/<id>.mp4 with a contact sheet at previews/<id>.jpg. Reason "
+      "encode_failed.",
+      {
+          {"encoder", ParamType::kString, "libx264", "FFmpeg encoder name"},
+          {"bit_rate", ParamType::kInt, "4000000",
+           "bits per second (the anchor's 4 Mbit/s; 0: the source's)"},
+          {"preset", ParamType::kString, "fast", "the encoder's preset"},
+          {"encoder_threads", ParamType::kInt, "1",
+           "threads per encoder: fixed, so output never depends on the machine"},
+          {"preview_frames", ParamType::kInt, "4", "tiles in the contact sheet (0: none)"},
+          {"preview_width", ParamType::kInt, "160", "width of each tile"},
+      },
+      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
+        EncodeSettings s;
+        s.encoder = p.get_string("encoder");
+        s.bit_rate = p.get_int("bit_rate");
+        s.preset = p.get_string("preset");
+        s.threads = static_cast<int>(p.get_int("encoder_threads"));
+        s.preview_frames = static_cast<int>(p.get_int("preview_frames"));
+        s.preview_width = static_cast<int>(p.get_int("preview_width"));
+        if (s.encoder.empty()) return p.error("encoder", "must name an FFmpeg encoder");
+        if (s.bit_rate < 0) return p.error("bit_rate", "must be 0 or more");
+        if (s.threads < 1 || s.threads > 64) return p.error("encoder_threads", "must be 1 to 64");
+        if (s.preview_frames < 0 || s.preview_frames > 64) {
+          return p.error("preview_frames", "must be 0 to 64");
+        }
+        if (s.preview_width < 16 || s.preview_width > 1920) {
+          return p.error("preview_width", "must be 16 to 1920");
+        }
+        return std::unique_ptr<Stage>(new TranscodeClips(std::move(s), context));
+      },
+  };
+  spec.takes = ItemKind::kClip;
+  spec.resources.cpus = 1;
+  return spec;
+}
+
+}  // namespace winnow
