@@ -1,12 +1,9 @@
 #include "dist/comm.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
 namespace winnow::dist {
-
-void LocalComm::abort(int exit_code) { std::_Exit(exit_code); }
 
 Comm& local_comm() {
   static LocalComm comm;

@@ -33,8 +33,6 @@ class Comm {
   // outgoing[d] goes to rank d; returns what each rank sent to this one, in rank order.
   // outgoing.size() == size(). Any sizes (large ones go in chunks).
   virtual std::vector<std::string> all_to_all(std::vector<std::string> outgoing) = 0;
-  // Ends every rank of the job at once (a failure that cannot wait for the next `agree`).
-  [[noreturn]] virtual void abort(int exit_code) = 0;
 };
 
 // The one-process Comm.
@@ -50,7 +48,6 @@ class LocalComm final : public Comm {
   std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
     return outgoing;
   }
-  [[noreturn]] void abort(int exit_code) override;
 };
 
 // The process-wide one-process Comm, for callers given none.

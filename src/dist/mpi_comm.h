@@ -13,11 +13,6 @@ namespace winnow::dist {
 // Slurm's srun with a PMI plugin. A process started any other way runs alone, without MPI.
 bool started_by_mpi_launcher();
 
-// The tasks Slurm says this job step has (SLURM_STEP_NUM_TASKS, else SLURM_NTASKS), 0 when not
-// under Slurm: srun without `--mpi=pmix` starts every task as a lone process that MPI cannot
-// join, which the winnow command refuses instead of letting each task curate the whole input.
-int slurm_tasks();
-
 // Initialises MPI once (MPI_THREAD_FUNNELED: only the main thread calls MPI) and returns the
 // world communicator; MPI is finalised when it is destroyed. Large exchanges go in rounds of
 // at most `round_bytes` per rank (0: 64 MiB, less with many ranks; tests pass small ones).

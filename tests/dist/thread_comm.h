@@ -3,7 +3,6 @@
 // collective code (shuffles, gathers, agreement) runs in unit tests without MPI. Each rank's
 // Comm is used by one thread; collectives meet at a generation-counted barrier.
 #include <condition_variable>
-#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -54,7 +53,6 @@ class ThreadComms {
       shared_.sync(lock);  // nobody refills the slots before every rank has read them
       return in;
     }
-    [[noreturn]] void abort(int) override { std::abort(); }
 
    private:
     ThreadComms& shared_;

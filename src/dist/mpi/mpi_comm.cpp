@@ -115,22 +115,12 @@ class MpiComm final : public Comm {
     return in;
   }
 
-  [[noreturn]] void abort(int exit_code) override {
-    MPI_Abort(MPI_COMM_WORLD, exit_code);
-    std::_Exit(exit_code);
-  }
-
  private:
   int rank_ = 0;
   int size_ = 1;
   size_t chunk_ = 0;
   std::string host_;
 };
-
-int env_int(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::atoi(value) : 0;
-}
 
 }  // namespace
 
@@ -140,11 +130,6 @@ bool started_by_mpi_launcher() {
     if (std::getenv(name)) return true;
   }
   return false;
-}
-
-int slurm_tasks() {
-  int tasks = env_int("SLURM_STEP_NUM_TASKS");
-  return tasks > 0 ? tasks : env_int("SLURM_NTASKS");
 }
 
 std::unique_ptr<Comm> make_mpi_comm(int* argc, char*** argv, size_t round_bytes) {
