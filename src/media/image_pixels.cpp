@@ -61,6 +61,18 @@ cv::Mat decode(std::string_view bytes, int flags) {
   return image;
 }
 
+void store(const cv::Mat& image, const ImageHeader& header, ImagePixels& out) {
+  out.width = image.cols;
+  out.height = image.rows;
+  out.source_width = header.width;
+  out.source_height = header.height;
+  out.bgr.resize(static_cast<size_t>(image.cols) * image.rows * 3);
+  for (int y = 0; y < image.rows; ++y) {
+    std::memcpy(out.bgr.data() + static_cast<size_t>(y) * image.cols * 3, image.ptr(y),
+                static_cast<size_t>(image.cols) * 3);
+  }
+}
+
 }  // namespace
 
 bool decode_working_image(std::string_view bytes, ImagePixels& out, std::string* error) {
@@ -98,15 +110,23 @@ bool decode_working_image(std::string_view bytes, ImagePixels& out, std::string*
                cv::INTER_AREA);
     image = reduced;
   }
-  out.width = image.cols;
-  out.height = image.rows;
-  out.source_width = header->width;
-  out.source_height = header->height;
-  out.bgr.resize(static_cast<size_t>(image.cols) * image.rows * 3);
-  for (int y = 0; y < image.rows; ++y) {
-    std::memcpy(out.bgr.data() + static_cast<size_t>(y) * image.cols * 3, image.ptr(y),
-                static_cast<size_t>(image.cols) * 3);
+  store(image, *header, out);
+  return true;
+}
+
+bool decode_full_image(std::string_view bytes, ImagePixels& out, std::string* error) {
+  single_threaded();
+  auto header = ImageHeader::parse(bytes);
+  if (!header) {
+    if (error) *error = "no image header winnow can read";
+    return false;
   }
+  cv::Mat image = decode(bytes, cv::IMREAD_COLOR);
+  if (image.empty()) {
+    if (error) *error = "the " + header->media_type + " decoder cannot read its data";
+    return false;
+  }
+  store(image, *header, out);
   return true;
 }
 

@@ -26,6 +26,10 @@ struct ImagePixels {
 // Decodes `bytes` to the working size; false (with `error` set) when no decoder can read them.
 bool decode_working_image(std::string_view bytes, ImagePixels& out, std::string* error);
 
+// Decodes `bytes` at their full size (what a model's preprocessing resizes from, as
+// transformers does from Pillow's full decode); false (with `error` set) when undecodable.
+bool decode_full_image(std::string_view bytes, ImagePixels& out, std::string* error);
+
 // XXH3-128 of the fully decoded pixels (8-bit BGR at the source size, with the size), for
 // exact-pixel dedup: the same picture stored as PNG and as lossless WebP gives the same hash.
 // False when undecodable.

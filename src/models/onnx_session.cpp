@@ -227,49 +227,20 @@ const OnnxTensorInfo* OnnxSession::find_output(std::string_view name) const {
   return nullptr;
 }
 
-Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
-                        std::span<const std::string> output_names,
-                        std::vector<OnnxFloatTensor>& outputs) const {
-  std::vector<OrtValue*> values(inputs.size(), nullptr);
+namespace {
+
+// Runs `session` on `values` (created for `input_names`; released here, whatever happens) and
+// copies the named float outputs into `outputs`. Empty on success, else ORT's message.
+std::string run_values(OrtSession* session, const std::vector<std::string>& input_names,
+                       std::vector<OrtValue*>& values, std::span<const std::string> output_names,
+                       std::vector<OnnxFloatTensor>& outputs, std::string error) {
   std::vector<OrtValue*> results(output_names.size(), nullptr);
-  std::vector<std::vector<int32_t>> narrowed(inputs.size());
-  std::vector<std::string> input_names;
-  std::string error;
-  auto release = [&] {
-    for (OrtValue* v : values) {
-      if (v) api()->ReleaseValue(v);
-    }
-    for (OrtValue* v : results) {
-      if (v) api()->ReleaseValue(v);
-    }
-  };
-  for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
-    const OnnxIdMatrix& input = inputs[i];
-    const OnnxTensorInfo* info = find_input(input.name);
-    if (info == nullptr) {
-      error = fmt::format("the model has no input '{}'", input.name);
-      break;
-    }
-    input_names.push_back(info->name);
-    int64_t shape[2] = {input.rows, input.columns};
-    void* data = const_cast<int64_t*>(input.values.data());
-    size_t bytes = input.values.size_bytes();
-    ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
-    if (info->element_type == "int32") {
-      narrowed[i].assign(input.values.begin(), input.values.end());
-      data = narrowed[i].data();
-      bytes = narrowed[i].size() * sizeof(int32_t);
-      type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
-    }
-    error = consume(api()->CreateTensorWithDataAsOrtValue(handles_->memory, data, bytes, shape, 2,
-                                                          type, &values[i]));
-  }
   std::vector<const char*> in_names, out_names;
   for (const auto& n : input_names) in_names.push_back(n.c_str());
   for (const auto& n : output_names) out_names.push_back(n.c_str());
   if (error.empty()) {
-    error = consume(api()->Run(handles_->session, nullptr, in_names.data(), values.data(),
-                               values.size(), out_names.data(), out_names.size(), results.data()));
+    error = consume(api()->Run(session, nullptr, in_names.data(), values.data(), values.size(),
+                               out_names.data(), out_names.size(), results.data()));
   }
   outputs.resize(output_names.size());
   for (size_t o = 0; o < results.size() && error.empty(); ++o) {
@@ -292,7 +263,73 @@ Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
       error = consume(api()->GetTensorMutableData(results[o], reinterpret_cast<void**>(&data)));
     if (error.empty()) outputs[o].values.assign(data, data + count);
   }
-  release();
+  for (OrtValue* v : values) {
+    if (v) api()->ReleaseValue(v);
+  }
+  for (OrtValue* v : results) {
+    if (v) api()->ReleaseValue(v);
+  }
+  return error;
+}
+
+}  // namespace
+
+Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
+                        std::span<const std::string> output_names,
+                        std::vector<OnnxFloatTensor>& outputs) const {
+  std::vector<OrtValue*> values(inputs.size(), nullptr);
+  std::vector<std::vector<int32_t>> narrowed(inputs.size());
+  std::vector<std::string> input_names;
+  std::string error;
+  for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
+    const OnnxIdMatrix& input = inputs[i];
+    const OnnxTensorInfo* info = find_input(input.name);
+    if (info == nullptr) {
+      error = fmt::format("the model has no input '{}'", input.name);
+      break;
+    }
+    input_names.push_back(info->name);
+    int64_t shape[2] = {input.rows, input.columns};
+    void* data = const_cast<int64_t*>(input.values.data());
+    size_t bytes = input.values.size_bytes();
+    ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
+    if (info->element_type == "int32") {
+      narrowed[i].assign(input.values.begin(), input.values.end());
+      data = narrowed[i].data();
+      bytes = narrowed[i].size() * sizeof(int32_t);
+      type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
+    }
+    error = consume(api()->CreateTensorWithDataAsOrtValue(handles_->memory, data, bytes, shape, 2,
+                                                          type, &values[i]));
+  }
+  error = run_values(handles_->session, input_names, values, output_names, outputs, error);
+  if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);
+  return Status::ok();
+}
+
+Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
+                        std::span<const std::string> output_names,
+                        std::vector<OnnxFloatTensor>& outputs) const {
+  std::vector<OrtValue*> values(inputs.size(), nullptr);
+  std::vector<std::string> input_names;
+  std::string error;
+  for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
+    const OnnxFloatInput& input = inputs[i];
+    const OnnxTensorInfo* info = find_input(input.name);
+    if (info == nullptr) {
+      error = fmt::format("the model has no input '{}'", input.name);
+      break;
+    }
+    if (info->element_type != "float") {
+      error = fmt::format("input '{}' is {}, not float", input.name, info->element_type);
+      break;
+    }
+    input_names.push_back(info->name);
+    error = consume(api()->CreateTensorWithDataAsOrtValue(
+        handles_->memory, const_cast<float*>(input.values.data()), input.values.size_bytes(),
+        input.shape.data(), input.shape.size(), ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, &values[i]));
+  }
+  error = run_values(handles_->session, input_names, values, output_names, outputs, error);
   if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);
   return Status::ok();
 }

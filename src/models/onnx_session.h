@@ -43,6 +43,13 @@ struct OnnxIdMatrix {
   int64_t columns = 0;
 };
 
+// A float tensor given to an input (pixel planes, embeddings).
+struct OnnxFloatInput {
+  std::string_view name;
+  std::span<const float> values;  // row-major
+  std::vector<int64_t> shape;
+};
+
 // A float output: its values, row-major, and its shape.
 struct OnnxFloatTensor {
   std::vector<float> values;
@@ -71,6 +78,9 @@ class OnnxSession {
   // Runs the model on `inputs` (every input the model has, integer typed) and returns the named
   // float outputs in order. Thread-safe.
   Status run(std::span<const OnnxIdMatrix> inputs, std::span<const std::string> output_names,
+             std::vector<OnnxFloatTensor>& outputs) const;
+  // The same with float inputs (every input the model has, float typed).
+  Status run(std::span<const OnnxFloatInput> inputs, std::span<const std::string> output_names,
              std::vector<OnnxFloatTensor>& outputs) const;
 
   // The ORT library's version ("1.30.0") and whether it has the CUDA execution provider.

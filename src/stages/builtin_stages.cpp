@@ -40,6 +40,9 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(image_brisque_filter_spec());
   registry.add(image_exact_dedup_spec());
   registry.add(image_dedup_spec());
+  registry.add(image_embed_spec());
+  registry.add(image_aesthetic_filter_spec());
+  registry.add(image_nsfw_filter_spec());
   registry.add(split_video_spec());
   registry.add(transcode_clips_spec());
   registry.add(motion_filter_spec());

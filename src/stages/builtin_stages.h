@@ -29,6 +29,10 @@ StageSpec image_blur_filter_spec();
 StageSpec image_brisque_filter_spec();
 StageSpec image_exact_dedup_spec();
 StageSpec image_dedup_spec();
+// Image models (issue #17): image/image_models.cpp.
+StageSpec image_embed_spec();
+StageSpec image_aesthetic_filter_spec();
+StageSpec image_nsfw_filter_spec();
 // Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp.
 StageSpec split_video_spec();
 StageSpec transcode_clips_spec();

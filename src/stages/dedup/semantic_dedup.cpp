@@ -60,7 +60,7 @@ Result<double> parse_eps(const StageParams& p, const std::string& key, const std
 }  // namespace
 
 StageSpec semantic_dedup_spec() {
-  return {
+  StageSpec spec{
       "semantic_dedup",
       "Drops semantic near-duplicates (SemDeDup, NeMo Curator's semantics): k-means on the "
       "embeddings (faiss), then inside each cluster every item whose cosine similarity to a "
@@ -178,6 +178,9 @@ StageSpec semantic_dedup_spec() {
             new SemanticDedupStage(std::make_unique<SemanticStep>(std::move(o)), context));
       },
   };
+  // Any item with an embedding: documents (embed), images (image_embed).
+  spec.takes = ItemKinds(ItemKind::kDocument) | ItemKind::kImage;
+  return spec;
 }
 
 }  // namespace winnow
