@@ -102,8 +102,8 @@ void DocBatch::add_document(DocKey key, std::string_view id, bool id_generated,
 }
 
 void DocBatch::add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload,
-                        uint64_t line) {
-  add_document(key, id, false, {}, {}, line);
+                        uint64_t line, std::string_view text) {
+  add_document(key, id, false, text, {}, line);
   rows_.lineage.back().kind = kind;
   set_payload(size() - 1, std::move(payload));
 }

@@ -145,7 +145,9 @@ class DocBatch {
   void add_document(DocKey key, std::string_view id, bool id_generated, std::string_view text,
                     std::string_view record, uint64_t line);
   // A media item read from the input: no text, no raw record; its bytes or file in `payload`.
-  void add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload, uint64_t line);
+  // `text`: what text stages read of a media item (a WebDataset sample's caption); usually none.
+  void add_item(DocKey key, ItemKind kind, std::string_view id, Payload payload, uint64_t line,
+                std::string_view text = {});
 
   DocKey key(size_t i) const { return rows_.keys[i]; }
   std::string_view id(size_t i) const { return rows_.ids[i]; }

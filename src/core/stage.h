@@ -102,6 +102,9 @@ struct StageSpec {
 class StageRegistry {
  public:
   void add(StageSpec spec);
+  // Widens what a registered stage takes (builtin_stages.cpp: text readers take images, whose
+  // text is their caption).
+  void add_takes(const std::string& name, ItemKinds kinds);
   const StageSpec* find(const std::string& name) const;
   std::vector<const StageSpec*> all() const;  // sorted by name
 

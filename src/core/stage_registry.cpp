@@ -10,6 +10,16 @@ void StageRegistry::add(StageSpec spec) {
   specs_.push_back(std::move(spec));
 }
 
+void StageRegistry::add_takes(const std::string& name, ItemKinds kinds) {
+  for (auto& spec : specs_) {
+    if (spec.name == name) {
+      spec.takes = spec.takes | kinds;
+      return;
+    }
+  }
+  throw std::logic_error("no stage to widen: " + name);
+}
+
 const StageSpec* StageRegistry::find(const std::string& name) const {
   for (const auto& spec : specs_) {
     if (spec.name == name) return &spec;

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/image_header.h"
+#include "core/utf8.h"
 
 namespace winnow {
 
@@ -265,11 +266,25 @@ class WebDatasetReader::Impl {
       members.push_back({m.name, buffer.size(), m.bytes.size(), m.mtime, m.mode});
       buffer += m.bytes;
     }
+    // The caption (the first .txt member) is the item's text, for the text stages; invalid
+    // UTF-8 in it becomes U+FFFD there (the member itself is written back unchanged).
+    std::string caption;
+    for (const PendingMember& m : sample_) {
+      if (m.ext == "txt") {
+        if (is_valid_utf8(m.bytes)) {
+          caption = m.bytes;
+        } else {
+          append_sanitized_utf8(caption, m.bytes);
+        }
+        break;
+      }
+    }
     Payload payload = Payload::of_bytes(std::move(buffer), header->media_type);
     payload.offset = image_offset;
     payload.size = image_size;
     payload.members = std::move(members);
-    batch.add_item(DocKey::make(shard_, row_++), ItemKind::kImage, key, std::move(payload), 0);
+    batch.add_item(DocKey::make(shard_, row_++), ItemKind::kImage, key, std::move(payload), 0,
+                   caption);
   }
 
   std::string path_;

@@ -5,7 +5,9 @@
 // ("dir/000123.jpg" and "dir/000123.txt" → key "dir/000123"), as WebDataset groups them. The
 // item's id is the key; its payload holds every member's bytes, unchanged, in one buffer
 // (core/payload.h members: name, mtime, mode), the item's own bytes being the image member's
-// (.jpg, .jpeg, .png, .webp, .gif, .bmp, .tif, .tiff; the first one when there are several).
+// (.jpg, .jpeg, .png, .webp, .gif, .bmp, .tif, .tiff; the first one when there are several),
+// and its text the caption, the .txt member's (invalid UTF-8 replaced by U+FFFD), which the
+// text stages read.
 //
 // Bad input is an error record naming the file, the member and its byte offset, never a
 // crash: a member over `max_bytes` (record_too_large), an image whose header cannot be read

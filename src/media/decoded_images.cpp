@@ -37,12 +37,8 @@ const ImagePixels* decoded_image(DocBatch& batch, size_t row, std::string* error
   }
   auto* cache = dynamic_cast<DecodedImageCache*>(batch.cache());
   if (!cache) {
-    if (batch.cache()) {
-      // The slot holds another kind of derived data (text segments): decode without keeping.
-      thread_local Entry scratch;
-      scratch.ok = decode_working_image(payload->bytes(), scratch.pixels, error);
-      return scratch.ok ? &scratch.pixels : nullptr;
-    }
+    // None yet, or another kind (a caption's text segments, text/doc_segments.h): decoded
+    // images replace it, as segments replace decoded images; either can be made again.
     batch.set_cache(std::make_unique<DecodedImageCache>());
     cache = static_cast<DecodedImageCache*>(batch.cache());
   }

@@ -76,9 +76,12 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
     }
     embedder->output_ = options.output;
   }
-  const char* preferred[] = {"last_hidden_state", "token_embeddings"};
-  const char* preferred_pooled[] = {"sentence_embedding", "pooler_output"};
-  for (const char* name : rank == 3 ? preferred : preferred_pooled) {
+  // text_embeds: CLIP's text tower with its projection (CLIPTextModelWithProjection).
+  const std::vector<const char*> preferred =
+      rank == 3 ? std::vector<const char*>{"last_hidden_state", "token_embeddings"}
+                : std::vector<const char*>{"sentence_embedding", "text_embeds", "pooler_output"};
+  for (const char* name : preferred) {
+    if (!embedder->output_.empty()) break;  // named by the caller
     const OnnxTensorInfo* t = s.find_output(name);
     if (t && t->element_type == "float" && t->shape.size() == rank) {
       embedder->output_ = name;

@@ -1,5 +1,8 @@
 #include "stages/builtin_stages.h"
 
+#include <set>
+#include <string>
+
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/quality_sets.h"
 
@@ -17,11 +20,21 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(semantic_dedup_spec());
   // Heuristic text-quality filters (issue #3): NeMo's one per stage, then the Gopher, C4,
   // FineWeb sets and the code filters.
+  auto names = [&registry] {
+    std::set<std::string> out;
+    for (const StageSpec* spec : registry.all()) out.insert(spec->name);
+    return out;
+  };
+  const std::set<std::string> before_quality = names();
   add_nemo_char_filters(registry);
   add_nemo_word_filters(registry);
   add_nemo_line_filters(registry);
   add_nemo_repetition_filters(registry);
   add_quality_set_filters(registry);
+  std::set<std::string> text_readers;  // the quality filters just added
+  for (const std::string& name : names()) {
+    if (!before_quality.count(name)) text_readers.insert(name);
+  }
   registry.add(unicode_fix_spec());
   registry.add(language_id_spec());
   registry.add(fasttext_classify_spec());
@@ -43,10 +56,22 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(image_embed_spec());
   registry.add(image_aesthetic_filter_spec());
   registry.add(image_nsfw_filter_spec());
+  registry.add(embedding_similarity_spec());
   registry.add(split_video_spec());
   registry.add(transcode_clips_spec());
   registry.add(motion_filter_spec());
   registry.add(frame_quality_spec());
+
+  // Stages that only read an item's text (and annotate or drop it) take images too: a
+  // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
+  // caption language and caption embeddings (for image_text_similarity) are the text stages.
+  // Stages that change text or make new items stay with documents: the caption member is
+  // written back unchanged.
+  for (const char* name : {"text_length", "language_id", "fasttext_classify", "fasttext_quality",
+                           "token_count", "tokenizer_fertility", "embed", "classify"}) {
+    text_readers.insert(name);
+  }
+  for (const std::string& name : text_readers) registry.add_takes(name, ItemKind::kImage);
 }
 
 }  // namespace winnow

@@ -117,13 +117,15 @@ TEST(MediaItems, AKindMismatchIsRefusedWhenThePipelineLoads) {
 input: {format: images}
 stages:
   - {stage: sample, fraction: 0.5}
-  - {stage: text_length, name: length, min_chars: 10}
+  - {stage: unicode_fix, name: fix}
 )");
   std::string out;
   int rc = run_pipeline_in(dir, dir.file("in.png"), "out", &out);
   EXPECT_EQ(rc, 2) << out;
   EXPECT_THAT(out, HasSubstr("pipeline.yaml:5"));
-  EXPECT_THAT(out, HasSubstr("stage 'length' (text_length) takes documents, but stage 'sample' "
+  // (Text filters take images, whose text is their caption; a stage that rewrites text
+  // does not.)
+  EXPECT_THAT(out, HasSubstr("stage 'fix' (unicode_fix) takes documents, but stage 'sample' "
                              "gives it images"));
   EXPECT_FALSE(fs::exists(dir.file("out")));  // nothing was touched
 }

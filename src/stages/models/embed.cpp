@@ -78,6 +78,7 @@ Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
     return p.error("pooling", "must be mean, cls or model");
   }
   if (auto error = read_onnx_model_params(p, options)) return *error;
+  options.output = p.get_string("output");
   auto embedder = OnnxTextEmbedder::load(p.get_string("model"), options);
   if (!embedder.is_ok()) return p.error("model", embedder.status().message());
   return std::unique_ptr<Stage>(
@@ -101,6 +102,10 @@ StageSpec embed_spec() {
           {"pooling", ParamType::kString, "mean",
            "model: mean (over real tokens), cls (first token) or model (the model's own "
            "[batch, hidden] output)"},
+          {"output", ParamType::kString, "",
+           "model: the output to read (empty: last_hidden_state for mean and cls; "
+           "sentence_embedding, text_embeds (CLIP's text tower) or pooler_output for model; "
+           "else the first output of the right rank)"},
           {"dimensions", ParamType::kInt, "384", "hashed: length of the vectors"},
           {"word_ngrams", ParamType::kInt, "2",
            "hashed: longest word n-gram used as a feature (1: words only; 0: none)"},
@@ -136,9 +141,9 @@ StageSpec embed_spec() {
         return std::unique_ptr<Stage>(new HashedEmbedStage(options, p.get_string("field")));
       },
   };
-  // After `pooling`, so the model's parameters stay together in the reference.
+  // After `pooling` and `output`, so the model's parameters stay together in the reference.
   auto shared = onnx_model_params("model: ");
-  spec.params.insert(spec.params.begin() + 3, shared.begin(), shared.end());
+  spec.params.insert(spec.params.begin() + 4, shared.begin(), shared.end());
   return spec;
 }
 
