@@ -61,6 +61,8 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(transcode_clips_spec());
   registry.add(motion_filter_spec());
   registry.add(frame_quality_spec());
+  registry.add(clip_embed_spec());
+  registry.add(clip_aesthetic_filter_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images too: a
   // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,

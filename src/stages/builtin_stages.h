@@ -35,6 +35,9 @@ StageSpec image_aesthetic_filter_spec();
 StageSpec image_nsfw_filter_spec();
 // Two embeddings' cosine (the CLIP score): models/embedding_similarity.cpp.
 StageSpec embedding_similarity_spec();
+// Image encoders on clips' frames: video/clip_models.cpp.
+StageSpec clip_embed_spec();
+StageSpec clip_aesthetic_filter_spec();
 // Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp.
 StageSpec split_video_spec();
 StageSpec transcode_clips_spec();

@@ -178,8 +178,8 @@ StageSpec semantic_dedup_spec() {
             new SemanticDedupStage(std::make_unique<SemanticStep>(std::move(o)), context));
       },
   };
-  // Any item with an embedding: documents (embed), images (image_embed).
-  spec.takes = ItemKinds(ItemKind::kDocument) | ItemKind::kImage;
+  // Any item with an embedding: documents (embed), images (image_embed), clips (clip_embed).
+  spec.takes = ItemKinds(ItemKind::kDocument) | ItemKind::kImage | ItemKind::kClip;
   return spec;
 }
 

@@ -13,37 +13,18 @@
 #include <vector>
 
 #include "media/decoded_images.h"
-#include "media/vision_preprocessor.h"
-#include "models/onnx_float_model.h"
 #include "stages/builtin_stages.h"
+#include "stages/image/image_encoder.h"
 
 namespace winnow {
 
 namespace {
 
-void l2_normalize(std::span<float> v) {
-  double sum = 0;
-  for (float x : v) sum += static_cast<double>(x) * x;
-  if (sum <= 0) return;
-  const auto scale = static_cast<float>(1.0 / std::sqrt(sum));
-  for (float& x : v) x *= scale;
-}
-
-std::optional<Status> read_device(const StageParams& p, OnnxSessionOptions& session) {
-  const std::string& device = p.get_string("device");
-  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
-  session.gpu = device == "cuda";
-  // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
-  session.intra_op_threads = 1;
-  return std::nullopt;
-}
-
 class ImageEmbedStage final : public Stage {
  public:
-  ImageEmbedStage(VisionPreprocessor preprocessor, std::unique_ptr<OnnxFloatModel> model,
-                  bool full_decode, bool normalize, std::string field, StageContext& context)
-      : preprocessor_(std::move(preprocessor)),
-        model_(std::move(model)),
+  ImageEmbedStage(std::unique_ptr<ImageEncoder> encoder, bool full_decode, bool normalize,
+                  std::string field, StageContext& context)
+      : encoder_(std::move(encoder)),
         full_decode_(full_decode),
         normalize_(normalize),
         field_(std::move(field)),
@@ -51,15 +32,18 @@ class ImageEmbedStage final : public Stage {
 
   Status process(DocBatch& batch) override {
     std::vector<size_t> rows;
-    std::vector<float> pixels;
-    ImagePixels full;
+    std::vector<ImagePixels> full;  // full-size decodes (decode: full)
+    std::vector<const ImagePixels*> images;
+    if (full_decode_) full.reserve(batch.size());
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       const ImagePixels* image = nullptr;
       if (full_decode_) {
         const Payload* payload = batch.payload(i);
-        if (payload && payload->in_memory() && decode_full_image(payload->bytes(), full, nullptr)) {
-          image = &full;
+        full.emplace_back();
+        if (payload && payload->in_memory() &&
+            decode_full_image(payload->bytes(), full.back(), nullptr)) {
+          image = &full.back();
         }
       } else {
         image = decoded_image(batch, i);
@@ -68,35 +52,23 @@ class ImageEmbedStage final : public Stage {
         batch.drop(i, undecodable_);
         continue;
       }
-      int width = 0, height = 0;
-      preprocessor_.output_size(image->width, image->height, width, height);
-      const size_t size = static_cast<size_t>(3) * width * height;
-      if (size != model_->item_size()) {
-        return Status::errorf(
-            "image_embed: '{}' preprocesses to 3 x {} x {}, but the model takes {} values per "
-            "image; preprocessor_config.json must resize or crop to the model's size",
-            batch.id(i), height, width, model_->item_size());
-      }
-      pixels.resize(pixels.size() + size);
-      preprocessor_.to_tensor(*image, pixels.data() + pixels.size() - size);
+      images.push_back(image);
       rows.push_back(i);
     }
     AnnotationColumn& column = batch.annotation(field_, AnnotationType::kFloatVector);
-    if (rows.empty()) return Status::ok();
     std::vector<float> vectors;
     size_t columns = 0;
-    WINNOW_RETURN_IF_ERROR(model_->run(pixels, rows.size(), vectors, columns));
+    Status status = encoder_->embed(images, normalize_, vectors, columns,
+                                    rows.empty() ? std::string_view() : batch.id(rows[0]));
+    if (!status.is_ok()) return Status::errorf("image_embed: {}", status.message());
     for (size_t k = 0; k < rows.size(); ++k) {
-      std::span<float> v(vectors.data() + k * columns, columns);
-      if (normalize_) l2_normalize(v);
-      column.set_vector(rows[k], v);
+      column.set_vector(rows[k], std::span<const float>(vectors).subspan(k * columns, columns));
     }
     return Status::ok();
   }
 
  private:
-  VisionPreprocessor preprocessor_;
-  std::unique_ptr<OnnxFloatModel> model_;
+  std::unique_ptr<ImageEncoder> encoder_;
   bool full_decode_;
   bool normalize_;
   std::string field_;
@@ -170,20 +142,6 @@ class EmbeddingHeadFilter final : public Stage {
   ReasonId reason_;
 };
 
-// The image tower in `folder`: vision_model.onnx, else model.onnx.
-std::string vision_model_file(const std::string& folder) {
-  for (const char* name : {"vision_model.onnx", "model.onnx"}) {
-    std::string path = folder + "/" + name;
-    if (std::filesystem::exists(path)) return path;
-  }
-  return folder + "/model.onnx";  // missing: the loader names it
-}
-
-// A head given as an .onnx file, or a folder holding model.onnx.
-std::string head_model_file(const std::string& model) {
-  return std::filesystem::is_directory(model) ? model + "/model.onnx" : model;
-}
-
 std::vector<ParamSpec> head_params(const std::string& limit_key, const std::string& limit,
                                    const std::string& limit_help) {
   return {
@@ -204,22 +162,9 @@ std::vector<ParamSpec> head_params(const std::string& limit_key, const std::stri
 
 StageFactory head_factory(std::string limit_key, bool keep_above, std::string reason) {
   return [=](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
-    if (p.get_string("model").empty()) return p.error("model", "is required");
-    OnnxFloatModelOptions options;
-    if (auto error = read_device(p, options.session)) return *error;
     if (p.get_int("batch_size") < 1) return p.error("batch_size", "must be at least 1");
-    options.batch_size = static_cast<size_t>(p.get_int("batch_size"));
-    // The embedding's width comes from the model's own input declaration.
-    auto probe = OnnxSession::load(head_model_file(p.get_string("model")), options.session);
-    if (!probe.is_ok()) return p.error("model", probe.status().message());
-    const auto& inputs = probe.value()->inputs();
-    if (inputs.size() != 1 || inputs[0].shape.size() != 2 || inputs[0].shape[1] <= 0) {
-      return p.error("model", fmt::format("'{}' must have one input of shape [batch, D] with D "
-                                          "fixed",
-                                          probe.value()->path()));
-    }
-    auto model = OnnxFloatModel::load(probe.value()->path(), {inputs[0].shape[1]}, options);
-    if (!model.is_ok()) return p.error("model", model.status().message());
+    auto model = load_embedding_head(p, "model", static_cast<size_t>(p.get_int("batch_size")));
+    if (!model.is_ok()) return model.status();
     return std::unique_ptr<Stage>(new EmbeddingHeadFilter(
         std::move(model).value(), p.get_string("embedding_field"), p.get_bool("normalize_input"),
         p.get_float(limit_key), keep_above, p.get_bool("annotate"), reason, context));
@@ -236,55 +181,26 @@ StageSpec image_embed_spec() {
       "preprocessed as the folder's preprocessor_config.json says, with Pillow's resize "
       "reproduced exactly. The vector feeds semantic_dedup and the aesthetic and NSFW heads. "
       "Undecodable images are dropped (undecodable).",
-      {
-          {"model", ParamType::kString, "",
-           "the model folder: vision_model.onnx or model.onnx, and preprocessor_config.json"},
-          {"field", ParamType::kString, "embedding", "field the vector is written to"},
-          {"output", ParamType::kString, "",
-           "the output to read (empty: image_embeds, else pooler_output, else the only "
-           "[batch, D] output)"},
-          {"normalize", ParamType::kBool, "true", "L2-normalise each vector"},
-          {"decode", ParamType::kString, "full",
-           "full (decode at full size and resize from there, as transformers does: the model's "
-           "own input) or working (resize from the shared working image, at most 512 px: one "
-           "decode less, slightly different pixels)"},
-          {"batch_size", ParamType::kInt, "32", "images per model call at most"},
-          {"device", ParamType::kString, "cpu",
-           "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
-      },
+      image_encoder_params(),
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
-        const std::string& folder = p.get_string("model");
-        if (folder.empty()) return p.error("model", "is required (a model folder)");
-        auto preprocessor = VisionPreprocessor::load(folder + "/preprocessor_config.json");
-        if (!preprocessor.is_ok()) return p.error("model", preprocessor.status().message());
         const std::string& decode = p.get_string("decode");
         if (decode != "full" && decode != "working") {
           return p.error("decode", "must be full or working");
         }
-        OnnxFloatModelOptions options;
-        if (auto error = read_device(p, options.session)) return *error;
-        if (p.get_int("batch_size") < 1) return p.error("batch_size", "must be at least 1");
-        options.batch_size = static_cast<size_t>(p.get_int("batch_size"));
-        options.output = p.get_string("output");
-        options.preferred_outputs = {"image_embeds", "pooler_output"};
-        // The input's size: fixed by the crop or the resize (a shortest-edge resize without a
-        // crop leaves it to the picture, which a batch cannot mix).
-        const VisionPreprocessing& s = preprocessor.value().settings();
-        int width = s.center_crop ? s.crop_width : s.resize_width;
-        int height = s.center_crop ? s.crop_height : s.resize_height;
-        if (width == 0 || height == 0) {
-          return p.error("model",
-                         "preprocessor_config.json resizes by the shortest edge without a crop, "
-                         "so pictures would differ in size; winnow needs do_center_crop or a "
-                         "{height, width} size");
-        }
-        auto model = OnnxFloatModel::load(vision_model_file(folder), {3, height, width}, options);
-        if (!model.is_ok()) return p.error("model", model.status().message());
-        return std::unique_ptr<Stage>(new ImageEmbedStage(
-            std::move(preprocessor).value(), std::move(model).value(), decode == "full",
-            p.get_bool("normalize"), p.get_string("field"), context));
+        auto encoder = load_image_encoder(p);
+        if (!encoder.is_ok()) return encoder.status();
+        return std::unique_ptr<Stage>(new ImageEmbedStage(std::move(encoder).value(),
+                                                          decode == "full", p.get_bool("normalize"),
+                                                          p.get_string("field"), context));
       },
   };
+  spec.params.insert(spec.params.begin() + 1,
+                     {{"field", ParamType::kString, "embedding", "field the vector is written to"},
+                      {"normalize", ParamType::kBool, "true", "L2-normalise each vector"},
+                      {"decode", ParamType::kString, "full",
+                       "full (decode at full size and resize from there, as transformers does: "
+                       "the model's own input) or working (resize from the shared working "
+                       "image, at most 512 px: one decode less, slightly different pixels)"}});
   spec.takes = ItemKind::kImage;
   return spec;
 }
