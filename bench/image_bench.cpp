@@ -10,10 +10,13 @@
 // The corpus is scripts/make_image_corpus's (real pictures from this machine: desktop-base
 // backgrounds up to 1920 x 1080, imageio's samples, icons of 64-512 px, with planted copies).
 // Times are the thread's CPU time, best of REPEATS, fresh batches each repeat (no decode is
-// reused between repeats).
+// reused between repeats). The last rows make a model's input (full decode + CLIP's
+// preprocessing to 224, as image_embed does), beside the peer's own code on the same bytes:
+// Pillow + transformers' steps in Python, timed by the script's own CPU clock.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -26,6 +29,7 @@
 #include "io/webdataset_reader.h"
 #include "media/decoded_images.h"
 #include "media/image_measures.h"
+#include "media/vision_preprocessor.h"
 #include "stages/builtin_stages.h"
 
 namespace winnow {
@@ -139,6 +143,85 @@ int run(int argc, char** argv) {
           }
         }
       }));
+
+  // A model's input: the full-size decode, then CLIP's preprocessing (shortest edge 224,
+  // Pillow's bicubic resize, centre crop, normalise) as image_embed does it; and the peer's
+  // own code on the same bytes: Pillow's decode and resize with transformers' steps in numpy
+  // (the CPU time of the Python loop alone, measured by the script itself).
+  VisionPreprocessing clip;
+  clip.shortest_edge = 224;
+  clip.center_crop = true;
+  clip.crop_width = clip.crop_height = 224;
+  const float mean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
+  const float std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+  std::copy(mean, mean + 3, clip.mean);
+  std::copy(std, std + 3, clip.std);
+  VisionPreprocessor preprocessor(clip);
+  std::vector<float> tensor(3 * 224 * 224);
+  row("full decode + CLIP preprocessing to 224 (image_embed)",
+      measure(images, repeats, [&](auto& batches) {
+        ImagePixels full;
+        for (auto& batch : batches) {
+          for (size_t i = 0; i < batch->size(); ++i) {
+            if (decode_full_image(batch->payload(i)->bytes(), full, nullptr)) {
+              preprocessor.to_tensor(full, tensor.data());
+              sink += static_cast<uint64_t>(tensor[0] > 0);
+            }
+          }
+        }
+      }));
+  const std::string work = std::filesystem::temp_directory_path().string() + "/winnow_image_bench";
+  std::filesystem::create_directories(work);
+  std::string list;
+  for (size_t i = 0; i < images.size(); ++i) {
+    const std::string path = fmt::format("{}/{}", work, i);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::fwrite(images[i].bytes().data(), 1, images[i].size, f);
+    std::fclose(f);
+    list += path + "\n";
+  }
+  const std::string script = R"(
+import sys, time
+import numpy as np
+from PIL import Image
+paths = open(sys.argv[1]).read().split()
+mean = np.array([0.48145466, 0.4578275, 0.40821073], dtype=np.float32)
+std = np.array([0.26862954, 0.26130258, 0.27577711], dtype=np.float32)
+best = 1e30
+for _ in range(int(sys.argv[2])):
+    start = time.process_time()
+    for p in paths:
+        im = Image.open(p).convert("RGB")
+        w, h = im.size
+        s, l = (w, h) if w <= h else (h, w)
+        nl = int(224 * l / s)
+        im = im.resize((224, nl) if w <= h else (nl, 224), resample=Image.BICUBIC)
+        a = np.array(im)
+        t, le = (a.shape[0] - 224) // 2, (a.shape[1] - 224) // 2
+        a = a[t:t + 224, le:le + 224]
+        a = (a.astype(np.float64) * (1 / 255)).astype(np.float32)
+        a = ((a - mean) / std).transpose(2, 0, 1)
+    best = min(best, time.process_time() - start)
+print(len(paths) / best)
+)";
+  {
+    std::FILE* f = std::fopen((work + "/list.txt").c_str(), "w");
+    std::fputs(list.c_str(), f);
+    std::fclose(f);
+    f = std::fopen((work + "/pil.py").c_str(), "w");
+    std::fputs(script.c_str(), f);
+    std::fclose(f);
+  }
+  const std::string command =
+      fmt::format("/usr/bin/python3 {}/pil.py {}/list.txt {}", work, work, repeats);
+  if (std::FILE* pipe = popen(command.c_str(), "r")) {
+    double rate = 0;
+    if (std::fscanf(pipe, "%lf", &rate) == 1) {
+      row("peer: Pillow decode + transformers' CLIP steps (Python)", rate);
+    }
+    pclose(pipe);
+  }
+  std::filesystem::remove_all(work);
   if (sink == 42) fmt::print(" ");
   return 0;
 }

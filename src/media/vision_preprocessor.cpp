@@ -168,24 +168,21 @@ void VisionPreprocessor::output_size(int width, int height, int& out_width,
 }
 
 void VisionPreprocessor::to_tensor(const ImagePixels& image, float* out) const {
-  // RGB, then Pillow's resize.
-  std::vector<uint8_t> rgb(image.bgr.size());
-  for (size_t i = 0; i + 2 < image.bgr.size(); i += 3) {
-    rgb[i] = image.bgr[i + 2];
-    rgb[i + 1] = image.bgr[i + 1];
-    rgb[i + 2] = image.bgr[i];
-  }
+  // Pillow's resize, on the BGR pixels as they are: channels are resized independently, so
+  // the order is swapped when the planes are written, not on the full-size picture.
+  const std::vector<uint8_t>* pixels = &image.bgr;
+  std::vector<uint8_t> resized;
   int width = image.width, height = image.height;
   if (settings_.resize) {
-    int crop_w = 0, crop_h = 0;
+    int resized_w = 0, resized_h = 0;
     VisionPreprocessor plain(settings_);
     plain.settings_.center_crop = false;
-    plain.output_size(width, height, crop_w, crop_h);
-    std::vector<uint8_t> resized;
-    resize_like_pillow(rgb.data(), width, height, 3, crop_w, crop_h, settings_.filter, resized);
-    rgb.swap(resized);
-    width = crop_w;
-    height = crop_h;
+    plain.output_size(width, height, resized_w, resized_h);
+    resize_like_pillow(image.bgr.data(), width, height, 3, resized_w, resized_h, settings_.filter,
+                       resized);
+    pixels = &resized;
+    width = resized_w;
+    height = resized_h;
   }
   // The centre crop per axis: a window inside the image, or the image centred in zeros.
   int out_w = width, out_h = height;
@@ -210,10 +207,11 @@ void VisionPreprocessor::to_tensor(const ImagePixels& image, float* out) const {
   for (int c = 0; c < 3; ++c) std::fill(out + c * plane, out + (c + 1) * plane, lut[c][0]);
   const int copy_w = std::min(out_w, width), copy_h = std::min(out_h, height);
   for (int y = 0; y < copy_h; ++y) {
-    const uint8_t* row = rgb.data() + (static_cast<size_t>(src_y + y) * width + src_x) * 3;
+    const uint8_t* row = pixels->data() + (static_cast<size_t>(src_y + y) * width + src_x) * 3;
     const size_t target = static_cast<size_t>(dst_y + y) * out_w + dst_x;
     for (int x = 0; x < copy_w; ++x) {
-      for (int c = 0; c < 3; ++c) out[c * plane + target + x] = lut[c][row[x * 3 + c]];
+      // Planes R, G, B from B, G, R.
+      for (int c = 0; c < 3; ++c) out[c * plane + target + x] = lut[c][row[x * 3 + 2 - c]];
     }
   }
 }
