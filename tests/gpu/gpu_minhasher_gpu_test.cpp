@@ -36,6 +36,12 @@ std::string random_text(std::mt19937_64& random, size_t bytes, bool ascii) {
   return text;
 }
 
+std::string shape_name(const std::tuple<ShingleKind, int, int, int>& shape) {
+  return std::string(std::get<0>(shape) == ShingleKind::kChars ? "chars" : "words") +
+         std::to_string(std::get<1>(shape)) + "_" + std::to_string(std::get<2>(shape)) + "x" +
+         std::to_string(std::get<3>(shape));
+}
+
 class GpuMinHasherTest : public ::testing::TestWithParam<std::tuple<ShingleKind, int, int, int>> {
  protected:
   void SetUp() override {
@@ -123,11 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple(ShingleKind::kChars, 17, 3, 61),   // keys on the host
                       std::make_tuple(ShingleKind::kChars, 200, 9, 1),   // 129-240 byte path
                       std::make_tuple(ShingleKind::kChars, 3, 64, 64)),  // k = 4096
-    [](const auto& info) {
-      auto [kind, n, bands, rows] = info.param;
-      return std::string(kind == ShingleKind::kChars ? "chars" : "words") + std::to_string(n) +
-             "_" + std::to_string(bands) + "x" + std::to_string(rows);
-    });
+    [](const auto& info) { return shape_name(info.param); });
 
 // The pool the fuzzy_dedup stage uses lends hashers that give the same as a fresh one.
 TEST(GpuMinHashPool, LendsWorkingHashers) {
