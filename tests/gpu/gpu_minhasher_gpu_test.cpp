@@ -149,6 +149,39 @@ TEST(GpuMinHashPool, LendsWorkingHashers) {
   (*pool)->give_back(std::move(lease));
 }
 
+// fuzzy_dedup's keyer gives the same bucket records from a DocBatch on the GPU as on the CPU
+// (rows without shingles, non-ASCII and short texts included).
+TEST(GpuMinHashPool, FuzzyKeyerRecordsEqualTheCpus) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU: " << gpu::unavailable_reason();
+  std::mt19937_64 random(5);
+  DocBatch batch;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 500; ++i) {
+    texts.push_back(i % 50 == 0 ? std::string() : random_text(random, random() % 5000, i % 3 != 0));
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    batch.add_document(DocKey::make(1, i), "", true, texts[i], {}, i + 1);
+  }
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < batch.size(); i += 1 + i % 2) rows.push_back(i);
+  FuzzyKeyer cpu(MinHashParams{});
+  FuzzyKeyer on_gpu(MinHashParams{});
+  auto pool = GpuMinHashPool::create(on_gpu.signer());
+  ASSERT_TRUE(pool.is_ok()) << pool.status().message();
+  on_gpu.use_gpu(std::move(pool).value());
+  std::vector<BucketRecord> expected, got;
+  std::vector<uint8_t> expected_gave, gave;
+  cpu.add_batch_records(batch, rows, expected, expected_gave);
+  on_gpu.add_batch_records(batch, rows, got, gave);
+  EXPECT_EQ(gave, expected_gave);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].hi, expected[i].hi) << i;
+    ASSERT_EQ(got[i].lo, expected[i].lo) << i;
+    ASSERT_EQ(got[i].doc, expected[i].doc) << i;
+  }
+}
+
 TEST(GpuMinHashPool, RefusesTheOnePermutationScheme) {
   MinHashParams params;
   params.scheme = MinHashScheme::kOnePermutation;
