@@ -5,6 +5,7 @@
 // methods implement the text entry points; a method on other items (images: their pixels)
 // overrides the item entry points, which default to the text ones.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,13 @@ class BucketKeyer {
   virtual bool add_item_records(const DocBatch& batch, size_t i,
                                 std::vector<BucketRecord>& out) const {
     return add_records(batch.text(i), batch.key(i).value(), out);
+  }
+  // Thread-safe. The records of rows `rows` of `batch` in one call (a keyer on a device hashes
+  // the whole batch at once), in the order of `rows`; gave[r] says whether rows[r] gave any.
+  virtual void add_batch_records(const DocBatch& batch, std::span<const size_t> rows,
+                                 std::vector<BucketRecord>& out, std::vector<uint8_t>& gave) const {
+    gave.assign(rows.size(), 0);
+    for (size_t r = 0; r < rows.size(); ++r) gave[r] = add_item_records(batch, rows[r], out);
   }
   virtual bool item_verification_set(const DocBatch& batch, size_t i,
                                      std::vector<uint32_t>& out) const {

@@ -75,13 +75,19 @@ Status DedupStep::observe(const DocBatch& batch) {
   thread_local std::string infos;
   records.clear();
   infos.clear();
-  uint64_t documents = 0;
+  thread_local std::vector<size_t> rows;
+  thread_local std::vector<uint8_t> gave;
+  rows.clear();
   for (size_t i = 0; i < batch.size(); ++i) {
-    if (!batch.kept(i)) continue;
-    uint64_t key = batch.key(i).value();
-    if (!keyer_->add_item_records(batch, i, records)) continue;
+    if (batch.kept(i)) rows.push_back(i);
+  }
+  keyer_->add_batch_records(batch, rows, records, gave);
+  uint64_t documents = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!gave[r]) continue;
+    const size_t i = rows[r];
     ++documents;
-    DocInfoLog::serialize(infos, key, metric(batch, i), batch.id(i));
+    DocInfoLog::serialize(infos, batch.key(i).value(), metric(batch, i), batch.id(i));
   }
   Status status = clusterer_->add(records.data(), records.size(), infos, documents);
   observe_ns_ += static_cast<uint64_t>(

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
 
 namespace winnow {
 
@@ -17,6 +19,58 @@ bool FuzzyKeyer::add_records(std::string_view text, uint64_t doc,
   for (int band = 0; band < bands; ++band) {
     out.push_back({static_cast<uint64_t>(band), keys[band], doc});
   }
+  return true;
+}
+
+void FuzzyKeyer::add_batch_records(const DocBatch& batch, std::span<const size_t> rows,
+                                   std::vector<BucketRecord>& out,
+                                   std::vector<uint8_t>& gave) const {
+  if (gpu_ && add_batch_on_gpu(batch, rows, out, gave)) return;
+  BucketKeyer::add_batch_records(batch, rows, out, gave);
+}
+
+bool FuzzyKeyer::add_batch_on_gpu(const DocBatch& batch, std::span<const size_t> rows,
+                                  std::vector<BucketRecord>& out,
+                                  std::vector<uint8_t>& gave) const {
+  std::unique_ptr<GpuMinHashPool::Lease> lease = gpu_->take();
+  if (!lease) return false;
+  thread_local std::vector<uint32_t> hashes;
+  gpu::MinHashBatch& docs = lease->batch;
+  docs.clear();
+  gave.assign(rows.size(), 0);
+  const Shingler& shingler = signer_.shingler();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string_view text = batch.text(rows[r]);
+    // The device shingles ASCII text itself; other texts' shingles are the CPU's, as hashes.
+    if (shingler.byte_windows(text)) {
+      docs.add_text(text);
+    } else {
+      shingler.hashes(text, hashes);
+      if (hashes.empty()) continue;
+      docs.add_hashes(hashes);
+    }
+    gave[r] = 1;
+  }
+  Status status = lease->hasher->run(docs, lease->signatures, lease->keys);
+  if (!status.is_ok()) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+      std::fprintf(stderr, "winnow: %s; the batch runs on the CPU\n", status.message().c_str());
+    });
+    gpu_->give_back(std::move(lease));
+    return false;
+  }
+  const size_t bands = static_cast<size_t>(signer_.params().bands);
+  size_t doc = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!gave[r]) continue;
+    const uint64_t key = batch.key(rows[r]).value();
+    for (size_t band = 0; band < bands; ++band) {
+      out.push_back({static_cast<uint64_t>(band), lease->keys[doc * bands + band], key});
+    }
+    ++doc;
+  }
+  gpu_->give_back(std::move(lease));
   return true;
 }
 

@@ -41,6 +41,9 @@ class MinHashSigner {
   void band_keys(const std::vector<uint32_t>& signature, uint64_t* keys) const;
 
   const MinHashParams& params() const { return params_; }
+  // The classic scheme's permutations a * h + b (the GPU signer is given the same).
+  const std::vector<uint32_t>& permutation_a() const { return a_; }
+  const std::vector<uint32_t>& permutation_b() const { return b_; }
   const Shingler& shingler() const { return shingler_; }
 
  private:

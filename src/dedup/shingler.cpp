@@ -72,10 +72,15 @@ void Shingler::for_each_shingle(std::string_view text, Emit&& emit) const {
   }
 }
 
+bool Shingler::byte_windows(std::string_view text) const {
+  return options_.kind == ShingleKind::kChars && text.size() > static_cast<size_t>(options_.n) &&
+         is_ascii(text);
+}
+
 void Shingler::hashes(std::string_view text, std::vector<uint32_t>& out) const {
   out.clear();
   const size_t n = static_cast<size_t>(options_.n);
-  if (options_.kind == ShingleKind::kChars && text.size() > n && is_ascii(text)) {
+  if (byte_windows(text)) {
     // The hot path: one fixed-length window per byte.
     out.resize(text.size() - n + 1);
     for (size_t i = 0; i < out.size(); ++i) out[i] = fold_hash(XXH3_64bits(text.data() + i, n));

@@ -29,6 +29,10 @@ class Shingler {
   // The shingles themselves, for tests and for exact-Jaccard checks.
   std::vector<std::string> shingles(std::string_view text) const;
 
+  // True when the shingles of `text` are its byte windows of n (character shingles of ASCII
+  // text longer than n): the hot path, which a device can run from the text alone.
+  bool byte_windows(std::string_view text) const;
+
   const ShingleOptions& options() const { return options_; }
 
  private:

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/visible_devices.h"
+
 namespace winnow {
 
 namespace {
@@ -18,13 +20,10 @@ int parse_count(const char* text) {
   return static_cast<int>(value);
 }
 
-// Devices listed in CUDA_VISIBLE_DEVICES ("" or "-1" hide them all).
+// Devices CUDA_VISIBLE_DEVICES leaves visible; -1 when it is unset.
 int visible_device_limit() {
-  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  if (!visible) return -1;
-  std::string_view list(visible);
-  if (list.empty() || list.front() == '-') return 0;
-  return static_cast<int>(std::count(list.begin(), list.end(), ',')) + 1;
+  auto visible = visible_devices_from_environment();
+  return visible ? static_cast<int>(visible->size()) : -1;
 }
 
 }  // namespace
@@ -92,30 +91,78 @@ ResourcePool::ResourcePool(const ResourceBudget& budget)
     : cpus_total_(std::max(1, budget.cpus)),
       cpus_free_(cpus_total_),
       gpus_total_(gpu_units(budget.gpus)),
-      gpus_free_(gpus_total_) {}
+      gpus_free_(gpus_total_),
+      placement_(budget.gpus) {
+  for (int d = 0; d < placement_.devices(); ++d) device_free_.push_back(placement_.capacity(d));
+}
 
 int64_t ResourcePool::gpu_units(double gpus) const {
   return static_cast<int64_t>(std::llround(gpus * 1000));
 }
 
-bool ResourcePool::acquire(const StageResources& needs) {
+bool ResourcePool::acquire(const StageResources& needs, int device) {
   int cpus = std::min(needs.cpus, cpus_total_);
   int64_t gpus = std::min(gpu_units(needs.gpus), gpus_total_);
+  // A worker bound to a device takes its share there: per device, min(share, what the device
+  // has), for each device of a whole-GPU worker.
+  const int span = DevicePlacement::span(needs.gpus);
+  auto device_fits = [&] {
+    if (device < 0 || gpus == 0) return true;
+    for (int d = device; d < device + span && d < static_cast<int>(device_free_.size()); ++d) {
+      if (device_free_[d] < std::min(gpus / span, placement_.capacity(d))) return false;
+    }
+    return true;
+  };
   std::unique_lock lock(mutex_);
-  freed_.wait(lock, [&] { return cancelled_ || (cpus_free_ >= cpus && gpus_free_ >= gpus); });
+  freed_.wait(lock, [&] {
+    return cancelled_ || (cpus_free_ >= cpus && gpus_free_ >= gpus && device_fits());
+  });
   if (cancelled_) return false;
   cpus_free_ -= cpus;
   gpus_free_ -= gpus;
+  if (device >= 0 && gpus > 0) {
+    for (int d = device; d < device + span && d < static_cast<int>(device_free_.size()); ++d) {
+      device_free_[d] -= std::min(gpus / span, placement_.capacity(d));
+    }
+  }
   return true;
 }
 
-void ResourcePool::release(const StageResources& needs) {
+void ResourcePool::release(const StageResources& needs, int device) {
   {
     std::lock_guard lock(mutex_);
+    const int64_t gpus = std::min(gpu_units(needs.gpus), gpus_total_);
     cpus_free_ += std::min(needs.cpus, cpus_total_);
-    gpus_free_ += std::min(gpu_units(needs.gpus), gpus_total_);
+    gpus_free_ += gpus;
+    const int span = DevicePlacement::span(needs.gpus);
+    if (device >= 0 && gpus > 0) {
+      for (int d = device; d < device + span && d < static_cast<int>(device_free_.size()); ++d) {
+        device_free_[d] += std::min(gpus / span, placement_.capacity(d));
+      }
+    }
   }
   freed_.notify_all();
+}
+
+GpuBinding ResourcePool::bind_gpu(const StageResources& needs) {
+  if (needs.gpus <= 0) return {};
+  std::lock_guard lock(mutex_);
+  if (placement_.devices() == 0) return {};
+  int device = placement_.bind(needs.gpus);
+  if (device >= 0) return {device, true};
+  // More workers than the devices hold (the floor of one worker per step): share the least
+  // loaded device; acquire() makes them take turns.
+  int least = 0;
+  for (int d = 1; d < placement_.devices(); ++d) {
+    if (placement_.bound(d) < placement_.bound(least)) least = d;
+  }
+  return {least, false};
+}
+
+void ResourcePool::unbind_gpu(const StageResources& needs, const GpuBinding& binding) {
+  if (!binding.held) return;
+  std::lock_guard lock(mutex_);
+  placement_.unbind(binding.device, needs.gpus);
 }
 
 int ResourcePool::try_take(int wanted) {

@@ -4,6 +4,7 @@
 #include <exception>
 #include <system_error>
 
+#include "core/worker_device.h"
 #include "pipeline/resources.h"
 
 namespace winnow {
@@ -268,6 +269,19 @@ StepSnapshot StageRunner::snapshot() const {
 }
 
 void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
+  // A GPU worker is bound to one device for its life (its setup loads models and buffers
+  // there); the binding is let go whichever way the loop ends.
+  GpuBinding binding = pool_ ? pool_->bind_gpu(needs_) : GpuBinding{};
+  set_worker_gpu_device(binding.device);
+  struct Unbind {
+    ResourcePool* pool;
+    const StageResources& needs;
+    const GpuBinding& binding;
+    ~Unbind() {
+      if (pool) pool->unbind_gpu(needs, binding);
+      set_worker_gpu_device(-1);
+    }
+  } unbind{pool_, needs_, binding};
   // Every part's setup, each timed apart, before the worker's first batch.
   Status setup;
   bool any_setup = false;
@@ -320,7 +334,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
           bytes_before += batch->text(i).size();
         }
       }
-      if (pool_ && !pool_->acquire(needs_)) break;  // cancelled
+      if (pool_ && !pool_->acquire(needs_, binding.device)) break;  // cancelled
       // The clock is read under the lock, as snapshot() reads it.
       std::chrono::steady_clock::time_point start;
       {
@@ -341,7 +355,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
         state->busy = false;
         metrics_.busy_ns += nanoseconds(std::chrono::steady_clock::now() - start);
       }
-      if (pool_) pool_->release(needs_);
+      if (pool_) pool_->release(needs_, binding.device);
       // A consumed batch was written (or let go) whole: what came in went out. A reader's
       // ticket that turned out to be a shard's end marker is no batch of documents.
       const bool consumed = !batch;

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
+#include "core/worker_device.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_fixture.h"
 
@@ -53,6 +56,33 @@ class SleepStage : public Stage {
 Concurrency g_concurrency;
 int g_factory_saw_gpus = -1;
 
+// The devices the workers of a GPU stage were bound to: one entry per worker (at setup), and
+// whether any batch ran on a thread bound elsewhere than its setup.
+struct DevicesSeen {
+  std::mutex mutex;
+  std::vector<int> at_setup;
+  bool moved = false;
+};
+DevicesSeen g_devices;
+
+class DeviceStage : public Stage {
+ public:
+  Status setup_worker() override {
+    std::lock_guard lock(g_devices.mutex);
+    g_devices.at_setup.push_back(worker_gpu_device());
+    return Status::ok();
+  }
+  Status process(DocBatch&) override {
+    thread_local int setup_device = worker_gpu_device();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (worker_gpu_device() != setup_device || worker_gpu_device() < 0) {
+      std::lock_guard lock(g_devices.mutex);
+      g_devices.moved = true;
+    }
+    return Status::ok();
+  }
+};
+
 StageSpec sleep_spec(const std::string& name, StageResources resources) {
   StageSpec spec{name,
                  "test stage",
@@ -74,6 +104,14 @@ const StageRegistry& test_registry() {
     r.add(sleep_spec("sleep", {}));
     r.add(sleep_spec("gpu_sleep", {1, 1.0, false}));
     r.add(sleep_spec("gpu_or_cpu_sleep", {1, 0.5, true}));
+    StageSpec device_spec{"gpu_device",
+                          "test stage",
+                          {},
+                          [](const StageParams&, StageContext&) -> Result<std::unique_ptr<Stage>> {
+                            return std::unique_ptr<Stage>(new DeviceStage);
+                          }};
+    device_spec.resources = {1, 0.5, false};
+    r.add(device_spec);
     return r;
   }();
   return registry;
@@ -268,6 +306,26 @@ stages:
   EXPECT_GE(embed.busy_seconds, embed.batches * 0.003);
   EXPECT_GE(embed.summary.busy_fraction, embed.busy_seconds / r.elapsed_seconds * (1 - 1e-9));
   EXPECT_LE(embed.summary.busy_fraction, 1.0);
+}
+
+// Four half-GPU workers on two devices: each worker is bound to one device for its life, two
+// per device (the per-device budget), whatever the total would allow.
+TEST(ExecutorAutoscale, GpuWorkersAreBoundToDevicesWithinEachDevicesBudget) {
+  TempDir dir;
+  auto inputs = write_corpus(dir.path(), 2, 400);
+  {
+    std::lock_guard lock(g_devices.mutex);
+    g_devices.at_setup.clear();
+    g_devices.moved = false;
+  }
+  RunReport r = run("stages:\n  - {stage: gpu_device, workers: 4}\n", inputs, dir.file("out"), 8,
+                    {}, /*gpus=*/2);
+  ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+  std::lock_guard lock(g_devices.mutex);
+  ASSERT_EQ(g_devices.at_setup.size(), 4u);
+  EXPECT_EQ(std::count(g_devices.at_setup.begin(), g_devices.at_setup.end(), 0), 2);
+  EXPECT_EQ(std::count(g_devices.at_setup.begin(), g_devices.at_setup.end(), 1), 2);
+  EXPECT_FALSE(g_devices.moved);
 }
 
 TEST(ExecutorAutoscale, SetupTimeIsMeasuredApartAndPinnedStepsKeepTheirCount) {

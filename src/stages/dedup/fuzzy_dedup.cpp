@@ -2,6 +2,7 @@
 // 24-grams, 20 bands x 13 rows, seed 42; preset fineweb: word 5-grams, 14 x 8). Groups are
 // connected components of documents sharing an LSH bucket; one survivor per group.
 #include "dedup/fuzzy_keyer.h"
+#include "gpu/gpu_runtime.h"
 #include "stages/builtin_stages.h"
 #include "stages/dedup/dedup_stage.h"
 
@@ -29,6 +30,10 @@ StageSpec fuzzy_dedup_spec() {
        "second read of the input and the candidates' shingle sets in memory"},
       {"survivor_field", ParamType::kString, "",
        "numeric annotation or record field (a.b nested) for survivor: field"},
+      {"device", ParamType::kString, "auto",
+       "where signatures and band keys are computed: auto (a GPU when the run has one and this "
+       "build has CUDA, else the CPU), gpu (an error without one) or cpu; the output is the "
+       "same on both (classic scheme; one_permutation always runs on the CPU)"},
   };
   for (auto& p : dedup_common_params()) params.push_back(std::move(p));
   return {
@@ -111,7 +116,27 @@ StageSpec fuzzy_dedup_spec() {
         if (o.jaccard_threshold < 0 || o.jaccard_threshold > 1) {
           return p.error("jaccard_threshold", "must be between 0 (off) and 1");
         }
-        auto step = std::make_unique<DedupStep>(std::make_unique<FuzzyKeyer>(mh), std::move(o));
+        auto keyer = std::make_unique<FuzzyKeyer>(mh);
+        const std::string& device = p.get_string("device");
+        if (device != "auto" && device != "gpu" && device != "cpu") {
+          return p.error("device", "must be auto, gpu or cpu, not '" + device + "'");
+        }
+        if (device == "gpu" ||
+            (device == "auto" && context.gpus() > 0 && mh.scheme == MinHashScheme::kClassic)) {
+          auto pool = GpuMinHashPool::create(keyer->signer());
+          if (pool.is_ok()) {
+            keyer->use_gpu(std::move(pool).value());
+          } else if (device == "gpu") {
+            return p.error("device", "gpu, but " + pool.status().message());
+          } else {
+            gpu::note_cpu_fallback("fuzzy_dedup's MinHash", pool.status().message());
+          }
+        } else if (device == "auto" && mh.scheme == MinHashScheme::kClassic) {
+          // No GPU in the budget: said once in a CUDA build (a CPU-only build stays quiet).
+          gpu::note_cpu_fallback("fuzzy_dedup's MinHash",
+                                 gpu::device_count() > 0 ? "the run's GPU budget is 0" : "");
+        }
+        auto step = std::make_unique<DedupStep>(std::move(keyer), std::move(o));
         return std::unique_ptr<Stage>(new DedupStage(std::move(step), "fuzzy_duplicate", context));
       },
   };

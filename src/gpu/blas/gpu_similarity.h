@@ -1,0 +1,40 @@
+#pragma once
+// Semantic dedup's dense products on a CUDA device with cuBLAS: the within-cluster max-cosine
+// blocks (dedup/cluster_pruner.h, NeMo's rule) and k-means' nearest-centroid assignment
+// (dedup/kmeans.h assign_nearest). Plain interface; the kernels are in gpu_similarity.cu.
+//
+// These are float products: cuBLAS sums in another order than OpenBLAS, so results agree with
+// the CPU within 1e-5 (tests/gpu/blas/gpu_similarity_gpu_test.cpp), not bit for bit. A decision
+// taken at a threshold could therefore differ for a pair sitting on it, and the pipeline's
+// output must not depend on the device: semantic_dedup does not call these yet (the benchmark
+// and the tests do). Wiring them in needs a CPU re-check of every row whose maximum lies within
+// a tolerance of a threshold (and of near-tied centroids), which keeps the output exact.
+//
+// A separate library (winnow_gpu_blas), linked only where it is used: cuBLAS is ~700 MB of
+// shared libraries that every process linking it would load at start.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+
+namespace winnow::gpu {
+
+// For each row i of `x` (n rows of d floats, unit length, rank order): max(0, max over j < i
+// of x_i . x_j) and the first such j (i itself when no earlier row is above 0). Rows are
+// multiplied in blocks of `block` x `block` (cuBLAS sgemm), each block's maxima folded into the
+// rows' running maxima by one kernel while the block is on the device.
+Status max_earlier_similarity(int device, const float* x, size_t n, size_t d, size_t block,
+                              std::vector<float>& max_similarity, std::vector<uint32_t>& matched);
+
+// Each row's nearest centroid: the largest inner product, or with inner_product false the
+// smallest squared L2 distance (scores are then distances); ties go to the smaller index.
+Status assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
+                      size_t k, bool inner_product, std::vector<int64_t>& labels,
+                      std::vector<float>& scores);
+
+// cuBLAS sgemm's rate on this device for m x n x k products (TFLOP/s, best of `reps`): the
+// baseline the benchmark states the kernels against.
+Result<double> sgemm_tflops(int device, int m, int n, int k, int reps);
+
+}  // namespace winnow::gpu

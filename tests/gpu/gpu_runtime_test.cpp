@@ -1,0 +1,49 @@
+#include "gpu/gpu_runtime.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace winnow::gpu {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(GpuRuntime, FallbackMessageNamesWhatAndWhy) {
+  EXPECT_EQ(cpu_fallback_message("fuzzy_dedup's MinHash", "no CUDA driver"),
+            "winnow: no usable GPU (no CUDA driver): fuzzy_dedup's MinHash runs on the CPU");
+}
+
+// Whatever the machine: no device comes with a reason, a device with none; a build without
+// CUDA never has one.
+TEST(GpuRuntime, DeviceCountAndReasonAgree) {
+  const int devices = device_count();
+  EXPECT_GE(devices, 0);
+  if (devices == 0) {
+    EXPECT_FALSE(unavailable_reason().empty());
+    EXPECT_TRUE(device_info(0).name.empty());
+  } else {
+    EXPECT_TRUE(unavailable_reason().empty());
+    EXPECT_FALSE(device_info(0).name.empty());
+  }
+  if (!built_with_cuda()) {
+    EXPECT_EQ(devices, 0);
+    EXPECT_THAT(unavailable_reason(), HasSubstr("without CUDA"));
+  }
+  EXPECT_TRUE(device_info(-1).name.empty());
+}
+
+// The fallback line is printed once per process, and only by a build with CUDA.
+TEST(GpuRuntime, FallbackIsSaidOnceAndOnlyWithCuda) {
+  testing::internal::CaptureStderr();
+  note_cpu_fallback("a", "first reason");
+  note_cpu_fallback("b", "second reason");
+  std::string said = testing::internal::GetCapturedStderr();
+  if (built_with_cuda()) {
+    EXPECT_EQ(said, "winnow: no usable GPU (first reason): a runs on the CPU\n");
+  } else {
+    EXPECT_EQ(said, "");
+  }
+}
+
+}  // namespace
+}  // namespace winnow::gpu
