@@ -10,9 +10,9 @@ namespace winnow {
 namespace {
 
 // The fields a clip has from its video and its split, not scores.
-constexpr std::array<std::string_view, 11> kClipFacts = {
-    "span_start_s", "span_end_s", "clip_index", "frames",      "fps",         "width",
-    "height",       "duration_s", "bit_rate",   "chunk_index", "source_video"};
+constexpr std::array<std::string_view, 12> kClipFacts = {
+    "span_start_s", "span_end_s", "clip_index", "frames",      "fps",          "width",
+    "height",       "duration_s", "bit_rate",   "chunk_index", "source_video", "captions"};
 
 bool is_fact(std::string_view name) {
   for (std::string_view fact : kClipFacts) {
@@ -54,7 +54,13 @@ std::string clip_meta_json(const DocBatch& batch, size_t row) {
     if (c->type() == AnnotationType::kInt) out.key(c->name()).value(c->int_at(row));
   }
   out.end_object();
-  out.key("captions").begin_array().end_array();
+  // The caption stage's windows (stages/video/caption.cpp), already JSON; none: an empty list.
+  const AnnotationColumn* captions = column("captions");
+  if (captions && captions->type() == AnnotationType::kString) {
+    out.key("captions").raw(captions->string_at(row));
+  } else {
+    out.key("captions").begin_array().end_array();
+  }
   out.end_object();
   return out.take() + "\n";
 }

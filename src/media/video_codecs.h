@@ -54,6 +54,10 @@ using FrameCallback = std::function<bool(VideoFrame& frame)>;
 Status decode_video_frames(const std::string& path, const FrameRequest& request,
                            const FrameCallback& on_frame);
 
+// `frame`'s picture as a baseline JPEG (MJPEG at quantiser `qscale`: 2 best .. 31 worst;
+// bit-exact, so the same frame gives the same bytes on every machine).
+Result<std::string> encode_frame_jpeg(const VideoFrame& frame, int qscale);
+
 struct ClipSpan {
   double begin_s = 0;  // the clip holds the source's frames whose time is in [begin_s, end_s)
   double end_s = 0;

@@ -42,6 +42,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(image_dedup_spec());
   registry.add(split_video_spec());
   registry.add(transcode_clips_spec());
+  registry.add(caption_spec());
   registry.add(motion_filter_spec());
   registry.add(frame_quality_spec());
 }

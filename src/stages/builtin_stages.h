@@ -29,11 +29,13 @@ StageSpec image_blur_filter_spec();
 StageSpec image_brisque_filter_spec();
 StageSpec image_exact_dedup_spec();
 StageSpec image_dedup_spec();
-// Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp.
+// Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp,
+// video/caption.cpp.
 StageSpec split_video_spec();
 StageSpec transcode_clips_spec();
 StageSpec motion_filter_spec();
 StageSpec frame_quality_spec();
+StageSpec caption_spec();  // video/caption.cpp
 
 void register_builtin_stages(StageRegistry& registry);
 

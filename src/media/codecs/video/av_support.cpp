@@ -126,4 +126,38 @@ bool Scaler::scale(const AVFrame* frame, int width, int height, uint8_t* bgr) {
                    strides) == height;
 }
 
+std::string encode_jpeg(const uint8_t* bgr, int width, int height, int qscale) {
+  const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
+  if (!codec) return {};
+  CodecPtr enc(avcodec_alloc_context3(codec));
+  enc->width = width;
+  enc->height = height;
+  enc->pix_fmt = AV_PIX_FMT_YUVJ420P;
+  enc->time_base = {1, 1};
+  enc->flags |= AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_BITEXACT;
+  enc->global_quality = FF_QP2LAMBDA * qscale;
+  enc->thread_count = 1;
+  if (avcodec_open2(enc.get(), codec, nullptr) < 0) return {};
+  FramePtr frame(av_frame_alloc());
+  frame->format = AV_PIX_FMT_YUVJ420P;
+  frame->width = width;
+  frame->height = height;
+  frame->quality = enc->global_quality;
+  if (av_frame_get_buffer(frame.get(), 0) < 0) return {};
+  ScalePtr sws(sws_getContext(width, height, AV_PIX_FMT_BGR24, width, height, AV_PIX_FMT_YUVJ420P,
+                              SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr, nullptr));
+  const uint8_t* planes[1] = {bgr};
+  int strides[1] = {width * 3};
+  sws_scale(sws.get(), planes, strides, 0, height, frame->data, frame->linesize);
+  PacketPtr packet(av_packet_alloc());
+  std::string jpeg;
+  if (avcodec_send_frame(enc.get(), frame.get()) < 0) return {};
+  avcodec_send_frame(enc.get(), nullptr);
+  while (avcodec_receive_packet(enc.get(), packet.get()) >= 0) {
+    jpeg.append(reinterpret_cast<const char*>(packet->data), static_cast<size_t>(packet->size));
+    av_packet_unref(packet.get());
+  }
+  return jpeg;
+}
+
 }  // namespace winnow::av

@@ -74,4 +74,8 @@ class Scaler {
   int in_w_ = 0, in_h_ = 0, in_format_ = -1, out_w_ = 0, out_h_ = 0;
 };
 
+// A picture (BGR24, rows packed) as a baseline JPEG with FFmpeg's MJPEG encoder at quantiser
+// `qscale` (2 best .. 31 worst), bit-exact; empty when it cannot be encoded.
+std::string encode_jpeg(const uint8_t* bgr, int width, int height, int qscale);
+
 }  // namespace winnow::av

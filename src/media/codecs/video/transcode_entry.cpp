@@ -60,42 +60,6 @@ class MemoryOutput {
   size_t position_ = 0;
 };
 
-// A picture (BGR24) as a baseline JPEG, with FFmpeg's MJPEG encoder.
-std::string encode_jpeg(const std::vector<uint8_t>& bgr, int width, int height) {
-  const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
-  if (!codec) return {};
-  av::CodecPtr enc(avcodec_alloc_context3(codec));
-  enc->width = width;
-  enc->height = height;
-  enc->pix_fmt = AV_PIX_FMT_YUVJ420P;
-  enc->time_base = {1, 1};
-  enc->flags |= AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_BITEXACT;
-  enc->global_quality = FF_QP2LAMBDA * 4;
-  enc->thread_count = 1;
-  if (avcodec_open2(enc.get(), codec, nullptr) < 0) return {};
-  av::FramePtr frame(av_frame_alloc());
-  frame->format = AV_PIX_FMT_YUVJ420P;
-  frame->width = width;
-  frame->height = height;
-  frame->quality = enc->global_quality;
-  if (av_frame_get_buffer(frame.get(), 0) < 0) return {};
-  av::ScalePtr sws(sws_getContext(width, height, AV_PIX_FMT_BGR24, width, height,
-                                  AV_PIX_FMT_YUVJ420P, SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr,
-                                  nullptr));
-  const uint8_t* planes[1] = {bgr.data()};
-  int strides[1] = {width * 3};
-  sws_scale(sws.get(), planes, strides, 0, height, frame->data, frame->linesize);
-  av::PacketPtr packet(av_packet_alloc());
-  std::string jpeg;
-  if (avcodec_send_frame(enc.get(), frame.get()) < 0) return {};
-  avcodec_send_frame(enc.get(), nullptr);
-  while (avcodec_receive_packet(enc.get(), packet.get()) >= 0) {
-    jpeg.append(reinterpret_cast<const char*>(packet->data), static_cast<size_t>(packet->size));
-    av_packet_unref(packet.get());
-  }
-  return jpeg;
-}
-
 // One clip being encoded: opened at its first frame, finished after its last.
 class ClipEncoder {
  public:
@@ -156,7 +120,8 @@ class ClipEncoder {
     }
     avio_flush(output_.io());
     out_.mp4 = output_.take();
-    if (!preview_.empty()) out_.preview_jpg = encode_jpeg(preview_, preview_w_, preview_h_);
+    if (!preview_.empty())
+      out_.preview_jpg = av::encode_jpeg(preview_.data(), preview_w_, preview_h_, 4);
   }
 
  private:
