@@ -1,5 +1,7 @@
 #include "io/clip_meta.h"
 
+#include <simdjson.h>
+
 #include <array>
 #include <cmath>
 
@@ -13,6 +15,44 @@ namespace {
 constexpr std::array<std::string_view, 12> kClipFacts = {
     "span_start_s", "span_end_s", "clip_index", "frames",      "fps",          "width",
     "height",       "duration_s", "bit_rate",   "chunk_index", "source_video", "captions"};
+
+// A JSON value a stage stored as text (the caption stage's windows), written again through `out`
+// so that it is laid out like the rest of the file.
+void write_value(JsonWriter& out, simdjson::dom::element value) {
+  switch (value.type()) {
+    case simdjson::dom::element_type::ARRAY:
+      out.begin_array();
+      for (simdjson::dom::element item : value.get_array().value_unsafe()) write_value(out, item);
+      out.end_array();
+      break;
+    case simdjson::dom::element_type::OBJECT:
+      out.begin_object();
+      for (auto field : value.get_object().value_unsafe()) {
+        out.key(field.key);
+        write_value(out, field.value);
+      }
+      out.end_object();
+      break;
+    case simdjson::dom::element_type::STRING:
+      out.value(value.get_string().value_unsafe());
+      break;
+    case simdjson::dom::element_type::INT64:
+      out.value(value.get_int64().value_unsafe());
+      break;
+    case simdjson::dom::element_type::UINT64:
+      out.value(value.get_uint64().value_unsafe());
+      break;
+    case simdjson::dom::element_type::DOUBLE:
+      out.value(value.get_double().value_unsafe());
+      break;
+    case simdjson::dom::element_type::BOOL:
+      out.value(value.get_bool().value_unsafe());
+      break;
+    case simdjson::dom::element_type::NULL_VALUE:
+      out.raw("null");
+      break;
+  }
+}
 
 bool is_fact(std::string_view name) {
   for (std::string_view fact : kClipFacts) {
@@ -56,8 +96,11 @@ std::string clip_meta_json(const DocBatch& batch, size_t row) {
   out.end_object();
   // The caption stage's windows (stages/video/caption.cpp), already JSON; none: an empty list.
   const AnnotationColumn* captions = column("captions");
-  if (captions && captions->type() == AnnotationType::kString) {
-    out.key("captions").raw(captions->string_at(row));
+  simdjson::dom::parser parser;
+  simdjson::dom::element windows;
+  if (captions && captions->type() == AnnotationType::kString &&
+      parser.parse(captions->string_at(row)).get(windows) == simdjson::SUCCESS) {
+    write_value(out.key("captions"), windows);
   } else {
     out.key("captions").begin_array().end_array();
   }

@@ -38,6 +38,8 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
     error = "no video stream";
     return false;
   }
+  const int audio = av_find_best_stream(raw, AVMEDIA_TYPE_AUDIO, -1, in.stream, nullptr, 0);
+  in.audio = audio >= 0 ? audio : -1;
   AVStream* video = in.video();
   in.start_s = video->start_time == AV_NOPTS_VALUE
                    ? 0
@@ -64,7 +66,7 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
 
 bool decode_from(VideoInput& in, double from_s,
                  const std::function<bool(AVFrame* frame, double time_s)>& on_frame,
-                 std::string& error) {
+                 std::string& error, const std::function<void(const AVPacket* packet)>* on_audio) {
   AVStream* video = in.video();
   if (from_s > 0) {
     auto ts = static_cast<int64_t>(std::floor((from_s + in.start_s) / av_q2d(video->time_base)));
@@ -97,6 +99,8 @@ bool decode_from(VideoInput& in, double from_s,
       // A packet the decoder refuses is skipped: its frames are lost, not the rest.
       avcodec_send_packet(in.decoder.get(), packet.get());
       drain();
+    } else if (on_audio && packet->stream_index == in.audio) {
+      (*on_audio)(packet.get());
     }
     av_packet_unref(packet.get());
   }
