@@ -20,19 +20,25 @@ constexpr std::array<std::string_view, 12> kClipFacts = {
 // so that it is laid out like the rest of the file.
 void write_value(JsonWriter& out, simdjson::dom::element value) {
   switch (value.type()) {
-    case simdjson::dom::element_type::ARRAY:
+    // value_unsafe() hands back a reference into its result: the array and object are copied
+    // out first, or a range-for would walk a dead temporary.
+    case simdjson::dom::element_type::ARRAY: {
+      const simdjson::dom::array items = value.get_array().value_unsafe();
       out.begin_array();
-      for (simdjson::dom::element item : value.get_array().value_unsafe()) write_value(out, item);
+      for (simdjson::dom::element item : items) write_value(out, item);
       out.end_array();
       break;
-    case simdjson::dom::element_type::OBJECT:
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      const simdjson::dom::object fields = value.get_object().value_unsafe();
       out.begin_object();
-      for (auto field : value.get_object().value_unsafe()) {
+      for (auto field : fields) {
         out.key(field.key);
         write_value(out, field.value);
       }
       out.end_object();
       break;
+    }
     case simdjson::dom::element_type::STRING:
       out.value(value.get_string().value_unsafe());
       break;
