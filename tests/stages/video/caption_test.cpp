@@ -91,7 +91,8 @@ void caption_clips(CaptionRun& run, const TempDir& dir, const std::string& url, 
   params.try_emplace("max_side", int64_t(48));
   params.try_emplace("concurrency", int64_t(1));  // requests in order: the log is a sequence
   params.try_emplace("backoff_s", 0.05);
-  params.try_emplace("timeout_s", 1.0);
+  // Far above what the stub takes on a loaded machine: only the hang test's attempts time out.
+  params.try_emplace("timeout_s", 10.0);
   auto stage = build_stage(caption_spec(), params, context);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   run.status = (*stage)->process(*run.batch);
@@ -207,15 +208,18 @@ TEST(Caption, RetriesWaitLongerEachTime) {
 
 TEST(Caption, AnAttemptThatHangsPastTheTimeoutIsRetried) {
   TempDir dir;
-  OpenAiStub stub({"--script", "hang", "--hang-s", "3", "--log", dir.file("log.jsonl")});
+  OpenAiStub stub({"--script", "hang", "--hang-s", "4", "--log", dir.file("log.jsonl")});
   CaptionRun run;
   caption_clips(run, dir, stub.base_url(), false, {{"timeout_s", 1.0}});
   ASSERT_TRUE(run.status.is_ok()) << run.status.message();
-  EXPECT_FALSE(captions_of(*run.batch, 1).empty());
+  for (size_t row = 1; row < 4; ++row) EXPECT_FALSE(captions_of(*run.batch, row).empty());
   const auto log = read_log(dir.file("log.jsonl"));
-  ASSERT_EQ(log.size(), 6u);
+  ASSERT_FALSE(log.empty());
   EXPECT_EQ(log[0].behaviour, "hang");
-  EXPECT_EQ(log[0].images, log[1].images);  // the same window again
+  // The window that hung was sent again (and answered: its clip has its captions).
+  const auto windows = by_window(log);
+  EXPECT_EQ(windows.size(), 5u);
+  EXPECT_GE(windows.at(log[0].frames).size(), 2u);
 }
 
 TEST(Caption, AClipWhoseEndpointKeepsFailingIsAnErrorRecordUnderSkip) {
