@@ -1,16 +1,22 @@
 #pragma once
 // ReasonTable: the ways a row can leave a pipeline before the output, each owned by one stage:
 // dropped for a reason, replaced by its children (a fan-out: the entry is also the children's
-// origin), or merged into a new row (a fan-in: also the new row's origin). Built once while the
+// origin), merged into a new row (a fan-in: also the new row's origin), or an error (the stage
+// could not judge the row, e.g. a remote endpoint failed: counted and written with the input's
+// error records under on_error: skip, never silently kept or dropped). Built once while the
 // pipeline is assembled, read-only (and so thread-safe) while it runs.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/doc_batch.h"
 
 namespace winnow {
 
-enum class RowOutcome : uint8_t { kDropped, kFannedOut, kMerged };
+enum class RowOutcome : uint8_t { kDropped, kFannedOut, kMerged, kError };
+
+// The string annotation that carries a row error's message (what failed, naming the item).
+inline constexpr std::string_view kRowErrorField = "winnow_error";
 
 struct DropReason {
   std::string stage;    // stage instance name
@@ -19,6 +25,7 @@ struct DropReason {
   RowOutcome outcome = RowOutcome::kDropped;
   std::string qualified() const { return stage + "/" + reason; }
   bool dropped() const { return outcome == RowOutcome::kDropped; }
+  bool error() const { return outcome == RowOutcome::kError; }
 };
 
 class ReasonTable {

@@ -83,6 +83,10 @@ void RunCounts::add_batch(const DocBatch& batch, const ReasonTable& reasons, Ite
         ++merged[reason.qualified()];
         ++level.merged;
         break;
+      case RowOutcome::kError:  // a stage's error record: counted with the input's, by kind
+        ++errors[reason.qualified()];
+        ++level.errors;
+        break;
     }
   }
   if (!batch.errors.empty()) {

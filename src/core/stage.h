@@ -73,6 +73,15 @@ class StageContext {
   ReasonId declare_fan_in(const std::string& name) {
     return reasons_.add(stage_name_, stage_index_, name, RowOutcome::kMerged);
   }
+  // For a stage that can fail on one item without failing as a whole (a remote call): the
+  // error's kind. Under on_error: skip (skip_errors()) the stage marks the row with it and its
+  // message (mark_row_error); under fail it returns the error, which ends the run.
+  ReasonId declare_error(const std::string& name) {
+    return reasons_.add(stage_name_, stage_index_, name, RowOutcome::kError);
+  }
+  // The run's on_error policy: false (fail, the default) or true (skip).
+  bool skip_errors() const { return skip_errors_; }
+  void set_skip_errors(bool skip) { skip_errors_ = skip; }
 
  private:
   ReasonTable& reasons_;
@@ -80,7 +89,12 @@ class StageContext {
   int stage_index_;
   uint64_t seed_;
   int gpus_ = 0;
+  bool skip_errors_ = false;
 };
+
+// Marks row `row` of `batch` as an error of kind `error` (declared with declare_error), with
+// `message` in its kRowErrorField annotation, written to errors/ with the row's id.
+void mark_row_error(DocBatch& batch, size_t row, ReasonId error, std::string_view message);
 
 // Builds a stage from checked parameters. Errors should come from StageParams::error, which
 // names the file, the line, the stage and the key.

@@ -1,5 +1,7 @@
 #include "io/clip_meta.h"
 
+#include <simdjson.h>
+
 #include <array>
 #include <cmath>
 
@@ -10,9 +12,53 @@ namespace winnow {
 namespace {
 
 // The fields a clip has from its video and its split, not scores.
-constexpr std::array<std::string_view, 11> kClipFacts = {
-    "span_start_s", "span_end_s", "clip_index", "frames",      "fps",         "width",
-    "height",       "duration_s", "bit_rate",   "chunk_index", "source_video"};
+constexpr std::array<std::string_view, 12> kClipFacts = {
+    "span_start_s", "span_end_s", "clip_index", "frames",      "fps",          "width",
+    "height",       "duration_s", "bit_rate",   "chunk_index", "source_video", "captions"};
+
+// A JSON value a stage stored as text (the caption stage's windows), written again through `out`
+// so that it is laid out like the rest of the file.
+void write_value(JsonWriter& out, simdjson::dom::element value) {
+  switch (value.type()) {
+    // value_unsafe() hands back a reference into its result: the array and object are copied
+    // out first, or a range-for would walk a dead temporary.
+    case simdjson::dom::element_type::ARRAY: {
+      const simdjson::dom::array items = value.get_array().value_unsafe();
+      out.begin_array();
+      for (simdjson::dom::element item : items) write_value(out, item);
+      out.end_array();
+      break;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      const simdjson::dom::object fields = value.get_object().value_unsafe();
+      out.begin_object();
+      for (auto field : fields) {
+        out.key(field.key);
+        write_value(out, field.value);
+      }
+      out.end_object();
+      break;
+    }
+    case simdjson::dom::element_type::STRING:
+      out.value(value.get_string().value_unsafe());
+      break;
+    case simdjson::dom::element_type::INT64:
+      out.value(value.get_int64().value_unsafe());
+      break;
+    case simdjson::dom::element_type::UINT64:
+      out.value(value.get_uint64().value_unsafe());
+      break;
+    case simdjson::dom::element_type::DOUBLE:
+      out.value(value.get_double().value_unsafe());
+      break;
+    case simdjson::dom::element_type::BOOL:
+      out.value(value.get_bool().value_unsafe());
+      break;
+    case simdjson::dom::element_type::NULL_VALUE:
+      out.raw("null");
+      break;
+  }
+}
 
 bool is_fact(std::string_view name) {
   for (std::string_view fact : kClipFacts) {
@@ -54,7 +100,16 @@ std::string clip_meta_json(const DocBatch& batch, size_t row) {
     if (c->type() == AnnotationType::kInt) out.key(c->name()).value(c->int_at(row));
   }
   out.end_object();
-  out.key("captions").begin_array().end_array();
+  // The caption stage's windows (stages/video/caption.cpp), already JSON; none: an empty list.
+  const AnnotationColumn* captions = column("captions");
+  simdjson::dom::parser parser;
+  simdjson::dom::element windows;
+  if (captions && captions->type() == AnnotationType::kString &&
+      parser.parse(captions->string_at(row)).get(windows) == simdjson::SUCCESS) {
+    write_value(out.key("captions"), windows);
+  } else {
+    out.key("captions").begin_array().end_array();
+  }
   out.end_object();
   return out.take() + "\n";
 }

@@ -184,6 +184,21 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
   close_with_annotations(out, batch, i, extra, line.str().size() == 1);
 }
 
+void JsonlEncoder::write_row_error(DocBatch& batch, size_t i, const DropReason& reason,
+                                   const std::string& file) const {
+  const AnnotationColumn* message = batch.find_annotation(kRowErrorField);
+  JsonWriter line(false);
+  line.begin_object();
+  line.key("file").value(file);
+  line.key("id").value(batch.id(i));
+  line.key("kind").value(item_kind_name(batch.kind(i)));
+  line.key("error").value(reason.qualified());
+  line.key("message").value(message && message->has(i) ? message->string_at(i) : std::string());
+  line.end_object();
+  batch.encoded_errors += line.str();
+  batch.encoded_errors.push_back('\n');
+}
+
 void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
                           const std::string& shard_name) const {
   // Most documents are written back as they came: one allocation for the whole batch.
@@ -202,6 +217,10 @@ void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
       continue;
     }
     const DropReason& reason = reasons_.at(batch.drop_reason(i));
+    if (reason.error()) {
+      write_row_error(batch, i, reason, file);
+      continue;
+    }
     // A row replaced by its children or merged into another is neither output nor rejected:
     // what it became is.
     if (!options_.write_rejected || !reason.dropped()) continue;

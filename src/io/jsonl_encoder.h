@@ -39,6 +39,11 @@ class JsonlEncoder {
                         std::string_view extra) const;
 
  private:
+  // A row a stage marked as an error (core/stage.h: mark_row_error), as errors/ holds input
+  // errors: the file, the item's id, the kind ("stage/kind") and the stage's message.
+  void write_row_error(DocBatch& batch, size_t i, const DropReason& reason,
+                       const std::string& file) const;
+
   EncodeOptions options_;
   const ReasonTable& reasons_;
 };

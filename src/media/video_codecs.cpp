@@ -12,6 +12,9 @@ using TranscodeFunction = bool (*)(const char* path, const std::vector<ClipSpan>
                                    const EncodeSettings* settings, std::vector<EncodedClip>* clips,
                                    std::string* error);
 
+using JpegFunction = bool (*)(const uint8_t* bgr, int width, int height, int qscale,
+                              std::string* jpeg, std::string* error);
+
 template <typename F>
 F load(const char* symbol, std::string* why) {
   return reinterpret_cast<F>(
@@ -32,6 +35,17 @@ Status decode_video_frames(const std::string& path, const FrameRequest& request,
   std::string error;
   if (!decode(path.c_str(), &request, &on_frame, &error)) return Status::error(error);
   return Status::ok();
+}
+
+Result<std::string> encode_frame_jpeg(const VideoFrame& frame, int qscale) {
+  static std::string why;
+  static const auto encode = load<JpegFunction>("winnow_video_jpeg", &why);
+  if (!encode) return missing(why);
+  std::string jpeg, error;
+  if (!encode(frame.bgr.data(), frame.width, frame.height, qscale, &jpeg, &error)) {
+    return Status::error(error);
+  }
+  return jpeg;
 }
 
 Status transcode_clips(const std::string& path, const std::vector<ClipSpan>& spans,

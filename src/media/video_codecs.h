@@ -54,6 +54,10 @@ using FrameCallback = std::function<bool(VideoFrame& frame)>;
 Status decode_video_frames(const std::string& path, const FrameRequest& request,
                            const FrameCallback& on_frame);
 
+// `frame`'s picture as a baseline JPEG (MJPEG at quantiser `qscale`: 2 best .. 31 worst;
+// bit-exact, so the same frame gives the same bytes on every machine).
+Result<std::string> encode_frame_jpeg(const VideoFrame& frame, int qscale);
+
 struct ClipSpan {
   double begin_s = 0;  // the clip holds the source's frames whose time is in [begin_s, end_s)
   double end_s = 0;
@@ -67,17 +71,21 @@ struct EncodeSettings {
   int threads = 1;               // encoder threads; fixed, never derived from the machine
   int preview_frames = 4;        // frames in the contact sheet (0: no preview)
   int preview_width = 160;       // width of each of its tiles
+  bool keep_audio = true;        // copy the source's audio packets of the span (the anchor's)
 };
 
 struct EncodedClip {
-  std::string mp4;          // the clip, an MP4 with one H.264 stream starting at time 0
+  // The clip: an MP4 with one H.264 stream starting at time 0 and, with keep_audio, the
+  // source's audio packets of the span, copied (when MP4 can carry the codec) and in sync.
+  std::string mp4;
   std::string preview_jpg;  // a contact sheet: preview_frames tiles side by side (JPEG)
   int64_t frames = 0;
   double first_s = 0;  // source times of its first and last frame
   double last_s = 0;
   int width = 0;
   int height = 0;
-  std::string error;  // not empty: this clip could not be made (why)
+  bool audio = false;  // it carries the source's audio (copied, not re-encoded)
+  std::string error;   // not empty: this clip could not be made (why)
 };
 
 // Cuts every span out of `path` in one decoder pass (from the keyframe before the earliest

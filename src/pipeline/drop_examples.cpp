@@ -31,6 +31,16 @@ void DropExamples::offer(const DocBatch& batch, const ReasonTable& reasons) {
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch.kept(i)) continue;
     const DropReason& reason = reasons.at(batch.drop_reason(i));
+    if (reason.error()) {  // a stage's error record: its message is the example
+      const AnnotationColumn* message = batch.find_annotation(kRowErrorField);
+      std::vector<DropExample>& examples = errors_[reason.qualified()];
+      uint64_t key = batch.key(i).value();
+      if (examples.size() == kPerReason && key >= examples.back().key) continue;
+      keep(examples,
+           {key, std::string(batch.id(i)),
+            excerpt_of(message && message->has(i) ? message->string_at(i) : ""), batch.shard, 0});
+      continue;
+    }
     if (!reason.dropped()) continue;  // replaced by its children, or merged: not a drop
     std::vector<DropExample>& examples = dropped_[reason.qualified()];
     uint64_t key = batch.key(i).value();

@@ -216,6 +216,8 @@ Status PipelineRun::build_stages() {
   for (const StageConfig& sc : config_.stages) {
     StageContext context(reasons_, sc.name, index, config_.seed);
     context.set_gpus(static_cast<int>(budget_.gpus));
+    // choose_inputs() has not run yet: the policy the stage sees is decided the same way.
+    context.set_skip_errors(options_.on_error.value_or(config_.on_error) == OnError::kSkip);
     auto stage = sc.spec->make(sc.params, context);
     if (!stage.is_ok()) return stage.status();  // StageParams::error names file, line and stage
     stages_.push_back(

@@ -58,10 +58,16 @@ std::vector<StepReport> derive_steps(const RunCounts& totals,
     r.docs_in = reaching;
     uint64_t dropped = 0;
     if (r.type == "parse") {
-      r.dropped = totals.errors;  // the parse step turns bad records into errors
-      dropped = totals.errors_total();
+      // The parse step turns bad records into errors (kinds without a stage: "stage/kind" are
+      // the errors a stage met, counted at that stage).
+      for (const auto& [kind, n] : totals.errors) {
+        if (kind.find('/') != std::string::npos) continue;
+        r.dropped[kind] = n;
+        dropped += n;
+      }
     } else if (r.type != "read" && r.type != "encode" && r.type != "write") {
       dropped = of_stage(totals.dropped, r.name, &r.dropped);
+      dropped += of_stage(totals.errors, r.name, &r.dropped);
       r.fanned_out = of_stage(totals.fanned_out, r.name, nullptr);
       r.children = of_stage(totals.children, r.name, nullptr);
       r.merged = of_stage(totals.merged, r.name, nullptr);
@@ -96,6 +102,7 @@ Status write_video_summary(const RunReport& report, const std::string& path) {
   out.key("made").value(clips.created);
   out.key("kept").value(clips.kept);
   out.key("dropped").value(clips.dropped);
+  out.key("errors").value(clips.errors);
   out.end_object();
   out.key("dropped_by_reason").begin_object();
   for (const auto& [reason, count] : t.dropped) out.key(reason).value(count);

@@ -59,6 +59,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(embedding_similarity_spec());
   registry.add(split_video_spec());
   registry.add(transcode_clips_spec());
+  registry.add(caption_spec());
   registry.add(motion_filter_spec());
   registry.add(frame_quality_spec());
   registry.add(clip_embed_spec());

@@ -38,11 +38,13 @@ StageSpec embedding_similarity_spec();
 // Image encoders on clips' frames: video/clip_models.cpp.
 StageSpec clip_embed_spec();
 StageSpec clip_aesthetic_filter_spec();
-// Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp.
+// Videos (issue #16): video/split_video.cpp, video/transcode_clips.cpp, video/clip_filters.cpp,
+// video/caption.cpp.
 StageSpec split_video_spec();
 StageSpec transcode_clips_spec();
 StageSpec motion_filter_spec();
 StageSpec frame_quality_spec();
+StageSpec caption_spec();  // video/caption.cpp
 
 void register_builtin_stages(StageRegistry& registry);
 

@@ -67,6 +67,27 @@ bool write_video(const std::string& path, const VideoSpec& spec, const FramePain
   avcodec_parameters_from_context(stream->codecpar, enc.get());
   stream->time_base = enc->time_base;
   stream->avg_frame_rate = {spec.fps, 1};
+  // The audio track: AAC frames of a sine, each written before the video frame that follows it.
+  std::unique_ptr<AVCodecContext, void (*)(AVCodecContext*)> audio_enc(
+      nullptr, [](AVCodecContext* c) { avcodec_free_context(&c); });
+  AVStream* audio_stream = nullptr;
+  if (spec.audio_hz > 0) {
+    const AVCodec* aac = avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!aac) return fail("no AAC encoder");
+    audio_enc.reset(avcodec_alloc_context3(aac));
+    audio_enc->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    audio_enc->sample_rate = 48000;
+    av_channel_layout_default(&audio_enc->ch_layout, 1);
+    audio_enc->bit_rate = 64000;
+    audio_enc->time_base = {1, 48000};
+    if (out->oformat->flags & AVFMT_GLOBALHEADER) {
+      audio_enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    }
+    if (int rc = avcodec_open2(audio_enc.get(), aac, nullptr); rc < 0) return fail(av_text(rc));
+    audio_stream = avformat_new_stream(out, nullptr);
+    avcodec_parameters_from_context(audio_stream->codecpar, audio_enc.get());
+    audio_stream->time_base = audio_enc->time_base;
+  }
   if (int rc = avio_open(&out->pb, path.c_str(), AVIO_FLAG_WRITE); rc < 0) return fail(av_text(rc));
   if (int rc = avformat_write_header(out, nullptr); rc < 0) return fail(av_text(rc));
   AVFrame* frame = av_frame_alloc();
@@ -87,7 +108,40 @@ bool write_video(const std::string& path, const VideoSpec& spec, const FramePain
       if (av_interleaved_write_frame(out, packet) < 0) ok = false;
     }
   };
+  int64_t samples = 0;  // audio samples written so far
+  const int64_t total_samples = int64_t(spec.frames) * 48000 / spec.fps;
+  AVFrame* sound = av_frame_alloc();
+  auto drain_audio = [&]() {
+    while (avcodec_receive_packet(audio_enc.get(), packet) >= 0) {
+      av_packet_rescale_ts(packet, audio_enc->time_base, audio_stream->time_base);
+      packet->stream_index = audio_stream->index;
+      if (av_interleaved_write_frame(out, packet) < 0) ok = false;
+    }
+  };
+  // Audio up to video frame `until` (exclusive), in the encoder's frame size.
+  auto write_audio = [&](int64_t until) {
+    if (!audio_enc) return;
+    const int64_t up_to = std::min(total_samples, until * 48000 / spec.fps);
+    while (ok && samples < up_to) {
+      const int n = int(std::min<int64_t>(audio_enc->frame_size, total_samples - samples));
+      sound->format = AV_SAMPLE_FMT_FLTP;
+      sound->sample_rate = 48000;
+      av_channel_layout_default(&sound->ch_layout, 1);
+      sound->nb_samples = n;
+      av_frame_get_buffer(sound, 0);
+      auto* data = reinterpret_cast<float*>(sound->data[0]);
+      for (int k = 0; k < n; ++k) {
+        data[k] = 0.5f * float(std::sin(2 * M_PI * spec.audio_hz * double(samples + k) / 48000));
+      }
+      sound->pts = samples;
+      samples += n;
+      if (avcodec_send_frame(audio_enc.get(), sound) < 0) ok = false;
+      av_frame_unref(sound);
+      drain_audio();
+    }
+  };
   for (int i = 0; i < spec.frames && ok; ++i) {
+    write_audio(i + 1);
     paint(i, spec.width, spec.height, bgr.data());
     av_frame_make_writable(frame);
     const uint8_t* planes[1] = {bgr.data()};
@@ -100,6 +154,12 @@ bool write_video(const std::string& path, const VideoSpec& spec, const FramePain
   }
   avcodec_send_frame(enc.get(), nullptr);
   drain();
+  if (audio_enc) {
+    write_audio(spec.frames);
+    avcodec_send_frame(audio_enc.get(), nullptr);
+    drain_audio();
+  }
+  av_frame_free(&sound);
   sws_freeContext(sws);
   av_frame_free(&frame);
   av_packet_free(&packet);
@@ -259,10 +319,16 @@ ReadBack read_video(const std::string& path) {
       av_frame_unref(frame);
     }
   };
+  const int audio = av_find_best_stream(raw, AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+  if (audio >= 0) r.audio_codec = avcodec_get_name(raw->streams[audio]->codecpar->codec_id);
   while (av_read_frame(raw, packet) >= 0) {
     if (packet->stream_index == index) {
       avcodec_send_packet(dec.get(), packet);
       drain();
+    } else if (packet->stream_index == audio) {
+      const double tb = av_q2d(raw->streams[audio]->time_base);
+      if (r.audio_packets++ == 0) r.audio_first_s = double(packet->pts) * tb;
+      r.audio_seconds += double(packet->duration) * tb;
     }
     av_packet_unref(packet);
   }

@@ -20,6 +20,9 @@ struct VideoSpec {
   int frames = 50;
   std::string encoder = "libx264";  // or mpeg4, mjpeg, libvpx...
   int gop = 50;                     // frames between keyframes
+  // > 0: an audio track too, a sine of this pitch (what lavfi's sine source makes), AAC at
+  // 48 kHz mono (FFmpeg's own encoder), as long as the video.
+  int audio_hz = 0;
 };
 
 // Writes `path` (the container from its extension); false with `error` set when it cannot.
@@ -53,6 +56,12 @@ struct ReadBack {
   int width = 0;
   int height = 0;
   std::string codec;
+  // The audio stream, read as packets (not decoded): codec, packets, the first packet's time and
+  // the sum of the packets' durations, in seconds.
+  std::string audio_codec;  // empty: no audio stream
+  int audio_packets = 0;
+  double audio_first_s = 0;
+  double audio_seconds = 0;
   bool ok = false;
   std::string error;
 };

@@ -127,6 +127,52 @@ TEST(VideoCodecs, TranscodedClipsAreFrameAccurateAndDecode) {
   }
 }
 
+// A source with a sine track (AAC, as lavfi's sine source encoded): each clip carries the
+// audio of its span, copied, starting with its first frame and as long as its frames (within
+// an AAC frame at each end, 1024 samples); keep_audio: false leaves it out. Read back with
+// libavformat directly.
+TEST(VideoCodecs, ClipsKeepTheSourcesAudioUnlessAskedNot) {
+  TempDir dir;
+  VideoSpec spec;
+  spec.frames = 100;  // 4 s
+  spec.audio_hz = 440;
+  std::string path = make_video(dir, "sine.mp4", spec, paint_counter);
+  ReadBack source = read_video(path);
+  ASSERT_TRUE(source.ok) << source.error;
+  ASSERT_EQ(source.audio_codec, "aac");
+  const std::vector<ClipSpan> spans = {{0.0, 1.0}, {1.2, 3.0}, {2.04, 4.0}};
+  std::vector<EncodedClip> clips;
+  ASSERT_TRUE(transcode_clips(path, spans, EncodeSettings{}, clips).is_ok());
+  const double aac_frame = 1024 / 48000.0;
+  for (size_t k = 0; k < clips.size(); ++k) {
+    SCOPED_TRACE(k);
+    ASSERT_TRUE(clips[k].error.empty()) << clips[k].error;
+    EXPECT_TRUE(clips[k].audio);
+    std::string file = dir.file("clip" + std::to_string(k) + ".mp4");
+    write_file(file, clips[k].mp4);
+    ReadBack back = read_video(file);
+    ASSERT_TRUE(back.ok) << back.error;
+    EXPECT_EQ(back.audio_codec, "aac");
+    const double seconds = back.frames / 25.0;
+    EXPECT_NEAR(back.audio_seconds, seconds, 2 * aac_frame);
+    EXPECT_GE(back.audio_first_s, -aac_frame);
+    EXPECT_LE(back.audio_first_s, aac_frame);
+  }
+  EncodeSettings silent;
+  silent.keep_audio = false;
+  std::vector<EncodedClip> quiet;
+  ASSERT_TRUE(transcode_clips(path, spans, silent, quiet).is_ok());
+  for (size_t k = 0; k < quiet.size(); ++k) {
+    EXPECT_FALSE(quiet[k].audio);
+    std::string file = dir.file("quiet" + std::to_string(k) + ".mp4");
+    write_file(file, quiet[k].mp4);
+    ReadBack back = read_video(file);
+    ASSERT_TRUE(back.ok) << back.error;
+    EXPECT_EQ(back.audio_codec, "");
+    EXPECT_EQ(back.frames, read_video(dir.file("clip" + std::to_string(k) + ".mp4")).frames);
+  }
+}
+
 TEST(VideoCodecs, TranscodedBytesAreTheSameWhateverRunsBeside) {
   TempDir dir;
   VideoSpec spec;

@@ -21,6 +21,8 @@ inline constexpr std::string_view kFps = "fps";
 inline constexpr std::string_view kWidth = "width";
 inline constexpr std::string_view kHeight = "height";
 inline constexpr std::string_view kDuration = "duration_s";
+// The caption stage's windows and texts: a JSON array, written as is into metas/<id>.json.
+inline constexpr std::string_view kCaptions = "captions";
 
 // A float or int field of `row`, when set.
 std::optional<double> number(const DocBatch& batch, size_t row, std::string_view name);

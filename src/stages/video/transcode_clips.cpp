@@ -81,7 +81,9 @@ class TranscodeClips final : public Stage {
 StageSpec transcode_clips_spec() {
   StageSpec spec{
       "transcode_clips",
-      "Cuts each kept clip out of its source and encodes it (H.264 in MP4, no audio), "
+      "Cuts each kept clip out of its source and encodes it (H.264 in MP4, with the source's "
+      "audio of the span copied unless keep_audio is false; audio MP4 cannot carry is left "
+      "out), "
       "frame-accurately: decoding starts at the keyframe before the clip and every clip is "
       "encoded from its first frame. The clips of one source share one decoder pass. Fixed "
       "encoder settings (threads included) make the bytes the same whatever winnow's thread "
@@ -96,6 +98,8 @@ StageSpec transcode_clips_spec() {
            "threads per encoder: fixed, so output never depends on the machine"},
           {"preview_frames", ParamType::kInt, "4", "tiles in the contact sheet (0: none)"},
           {"preview_width", ParamType::kInt, "160", "width of each tile"},
+          {"keep_audio", ParamType::kBool, "true",
+           "copy the source's audio of the span into the clip (the anchor's)"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         EncodeSettings s;
@@ -105,6 +109,7 @@ StageSpec transcode_clips_spec() {
         s.threads = static_cast<int>(p.get_int("encoder_threads"));
         s.preview_frames = static_cast<int>(p.get_int("preview_frames"));
         s.preview_width = static_cast<int>(p.get_int("preview_width"));
+        s.keep_audio = p.get_bool("keep_audio");
         if (s.encoder.empty()) return p.error("encoder", "must name an FFmpeg encoder");
         if (s.bit_rate < 0) return p.error("bit_rate", "must be 0 or more");
         if (s.threads < 1 || s.threads > 64) return p.error("encoder_threads", "must be 1 to 64");

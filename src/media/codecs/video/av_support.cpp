@@ -38,6 +38,8 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
     error = "no video stream";
     return false;
   }
+  const int audio = av_find_best_stream(raw, AVMEDIA_TYPE_AUDIO, -1, in.stream, nullptr, 0);
+  in.audio = audio >= 0 ? audio : -1;
   AVStream* video = in.video();
   in.start_s = video->start_time == AV_NOPTS_VALUE
                    ? 0
@@ -64,7 +66,7 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
 
 bool decode_from(VideoInput& in, double from_s,
                  const std::function<bool(AVFrame* frame, double time_s)>& on_frame,
-                 std::string& error) {
+                 std::string& error, const std::function<void(const AVPacket* packet)>* on_audio) {
   AVStream* video = in.video();
   if (from_s > 0) {
     auto ts = static_cast<int64_t>(std::floor((from_s + in.start_s) / av_q2d(video->time_base)));
@@ -97,6 +99,8 @@ bool decode_from(VideoInput& in, double from_s,
       // A packet the decoder refuses is skipped: its frames are lost, not the rest.
       avcodec_send_packet(in.decoder.get(), packet.get());
       drain();
+    } else if (on_audio && packet->stream_index == in.audio) {
+      (*on_audio)(packet.get());
     }
     av_packet_unref(packet.get());
   }
@@ -124,6 +128,40 @@ bool Scaler::scale(const AVFrame* frame, int width, int height, uint8_t* bgr) {
   int strides[1] = {width * 3};
   return sws_scale(context_.get(), frame->data, frame->linesize, 0, frame->height, planes,
                    strides) == height;
+}
+
+std::string encode_jpeg(const uint8_t* bgr, int width, int height, int qscale) {
+  const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
+  if (!codec) return {};
+  CodecPtr enc(avcodec_alloc_context3(codec));
+  enc->width = width;
+  enc->height = height;
+  enc->pix_fmt = AV_PIX_FMT_YUVJ420P;
+  enc->time_base = {1, 1};
+  enc->flags |= AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_BITEXACT;
+  enc->global_quality = FF_QP2LAMBDA * qscale;
+  enc->thread_count = 1;
+  if (avcodec_open2(enc.get(), codec, nullptr) < 0) return {};
+  FramePtr frame(av_frame_alloc());
+  frame->format = AV_PIX_FMT_YUVJ420P;
+  frame->width = width;
+  frame->height = height;
+  frame->quality = enc->global_quality;
+  if (av_frame_get_buffer(frame.get(), 0) < 0) return {};
+  ScalePtr sws(sws_getContext(width, height, AV_PIX_FMT_BGR24, width, height, AV_PIX_FMT_YUVJ420P,
+                              SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr, nullptr));
+  const uint8_t* planes[1] = {bgr};
+  int strides[1] = {width * 3};
+  sws_scale(sws.get(), planes, strides, 0, height, frame->data, frame->linesize);
+  PacketPtr packet(av_packet_alloc());
+  std::string jpeg;
+  if (avcodec_send_frame(enc.get(), frame.get()) < 0) return {};
+  avcodec_send_frame(enc.get(), nullptr);
+  while (avcodec_receive_packet(enc.get(), packet.get()) >= 0) {
+    jpeg.append(reinterpret_cast<const char*>(packet->data), static_cast<size_t>(packet->size));
+    av_packet_unref(packet.get());
+  }
+  return jpeg;
 }
 
 }  // namespace winnow::av

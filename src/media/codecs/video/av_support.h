@@ -44,6 +44,7 @@ struct VideoInput {
   FormatPtr format;
   CodecPtr decoder;
   int stream = -1;
+  int audio = -1;      // the best audio stream (-1: none); its packets are never decoded
   double start_s = 0;  // the stream's first timestamp: frame times are counted from it
 
   AVStream* video() const { return format->streams[stream]; }
@@ -56,12 +57,14 @@ struct VideoInput {
 bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::string& error);
 
 // Decodes from the keyframe at or before `from_s` to the end, calling `on_frame` with each
-// frame (and its time) until it returns false. Packets the decoder refuses are skipped (a
-// damaged stretch loses its frames, not the video); a read error other than the end of the file
-// is an error.
+// frame (and its time) until it returns false; with `on_audio`, each packet of the audio stream
+// read on the way is handed to it as it is (a clip copies it). Packets the decoder refuses are
+// skipped (a damaged stretch loses its frames, not the video); a read error other than the end of
+// the file is an error.
 bool decode_from(VideoInput& in, double from_s,
                  const std::function<bool(AVFrame* frame, double time_s)>& on_frame,
-                 std::string& error);
+                 std::string& error,
+                 const std::function<void(const AVPacket* packet)>* on_audio = nullptr);
 
 // BGR24 scaling with area averaging, made again when the source size changes.
 class Scaler {
@@ -73,5 +76,9 @@ class Scaler {
   ScalePtr context_;
   int in_w_ = 0, in_h_ = 0, in_format_ = -1, out_w_ = 0, out_h_ = 0;
 };
+
+// A picture (BGR24, rows packed) as a baseline JPEG with FFmpeg's MJPEG encoder at quantiser
+// `qscale` (2 best .. 31 worst), bit-exact; empty when it cannot be encoded.
+std::string encode_jpeg(const uint8_t* bgr, int width, int height, int qscale);
 
 }  // namespace winnow::av

@@ -60,53 +60,31 @@ class MemoryOutput {
   size_t position_ = 0;
 };
 
-// A picture (BGR24) as a baseline JPEG, with FFmpeg's MJPEG encoder.
-std::string encode_jpeg(const std::vector<uint8_t>& bgr, int width, int height) {
-  const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
-  if (!codec) return {};
-  av::CodecPtr enc(avcodec_alloc_context3(codec));
-  enc->width = width;
-  enc->height = height;
-  enc->pix_fmt = AV_PIX_FMT_YUVJ420P;
-  enc->time_base = {1, 1};
-  enc->flags |= AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_BITEXACT;
-  enc->global_quality = FF_QP2LAMBDA * 4;
-  enc->thread_count = 1;
-  if (avcodec_open2(enc.get(), codec, nullptr) < 0) return {};
-  av::FramePtr frame(av_frame_alloc());
-  frame->format = AV_PIX_FMT_YUVJ420P;
-  frame->width = width;
-  frame->height = height;
-  frame->quality = enc->global_quality;
-  if (av_frame_get_buffer(frame.get(), 0) < 0) return {};
-  av::ScalePtr sws(sws_getContext(width, height, AV_PIX_FMT_BGR24, width, height,
-                                  AV_PIX_FMT_YUVJ420P, SWS_BICUBIC | SWS_BITEXACT, nullptr, nullptr,
-                                  nullptr));
-  const uint8_t* planes[1] = {bgr.data()};
-  int strides[1] = {width * 3};
-  sws_scale(sws.get(), planes, strides, 0, height, frame->data, frame->linesize);
-  av::PacketPtr packet(av_packet_alloc());
-  std::string jpeg;
-  if (avcodec_send_frame(enc.get(), frame.get()) < 0) return {};
-  avcodec_send_frame(enc.get(), nullptr);
-  while (avcodec_receive_packet(enc.get(), packet.get()) >= 0) {
-    jpeg.append(reinterpret_cast<const char*>(packet->data), static_cast<size_t>(packet->size));
-    av_packet_unref(packet.get());
-  }
-  return jpeg;
-}
-
 // One clip being encoded: opened at its first frame, finished after its last.
 class ClipEncoder {
  public:
+  // `audio`: the source's audio stream to copy (null: none).
   ClipEncoder(const ClipSpan& span, const EncodeSettings& settings, int64_t bit_rate,
-              AVRational frame_rate, int64_t frame_ticks, EncodedClip& out)
+              AVRational frame_rate, int64_t frame_ticks, const AVStream* audio, EncodedClip& out)
       : span_(span),
         settings_(settings),
         bit_rate_(bit_rate),
         frame_rate_(frame_rate),
         frame_ticks_(frame_ticks),
+        audio_in_(audio),
         out_(out) {}
+
+  // An audio packet of the source at source time `time`. Packets the demuxer reads before the
+  // clip's first frame is decoded wait until the MP4 is started; those before that frame or
+  // at or after the span's end are left out, so the copy keeps the clip's span.
+  void add_audio(const AVPacket* packet, double time) {
+    if (!audio_in_ || finished_ || time >= span_.end_s) return;
+    if (!started_) {
+      if (time >= span_.begin_s - 1.0) pending_audio_.emplace_back(av_packet_clone(packet));
+      return;
+    }
+    write_audio(packet);
+  }
 
   bool started() const { return started_; }
   bool finished() const { return finished_; }
@@ -156,7 +134,8 @@ class ClipEncoder {
     }
     avio_flush(output_.io());
     out_.mp4 = output_.take();
-    if (!preview_.empty()) out_.preview_jpg = encode_jpeg(preview_, preview_w_, preview_h_);
+    if (!preview_.empty())
+      out_.preview_jpg = av::encode_jpeg(preview_.data(), preview_w_, preview_h_, 4);
   }
 
  private:
@@ -194,10 +173,40 @@ class ClipEncoder {
     avcodec_parameters_from_context(stream_->codecpar, encoder_.get());
     stream_->time_base = time_base;
     stream_->avg_frame_rate = frame_rate_;
+    video_time_base_ = time_base;
+    // Audio the MP4 muxer cannot carry (Vorbis, say) is left out rather than re-encoded.
+    if (audio_in_ && avformat_query_codec(raw->oformat, audio_in_->codecpar->codec_id,
+                                          FF_COMPLIANCE_NORMAL) == 1) {
+      audio_out_ = avformat_new_stream(raw, nullptr);
+      avcodec_parameters_copy(audio_out_->codecpar, audio_in_->codecpar);
+      audio_out_->codecpar->codec_tag = 0;
+      audio_out_->time_base = audio_in_->time_base;
+    }
     if (int rc = avformat_write_header(raw, nullptr); rc < 0) {
       return set_error("cannot start the MP4: " + av::error_text(rc));
     }
+    out_.audio = audio_out_ != nullptr;
+    for (av::PacketPtr& packet : pending_audio_) {
+      if (packet) write_audio(packet.get());
+    }
+    pending_audio_.clear();
     return true;
+  }
+
+  // Shifted by the clip's first frame, so sound and picture keep their source alignment.
+  void write_audio(const AVPacket* packet) {
+    if (!audio_out_ || packet->pts == AV_NOPTS_VALUE) return;
+    const int64_t offset = av_rescale_q(first_pts_, video_time_base_, audio_in_->time_base);
+    if (packet->pts < offset) return;  // before the clip's first frame
+    av::PacketPtr copy(av_packet_clone(packet));
+    copy->pts -= offset;
+    copy->dts = copy->dts == AV_NOPTS_VALUE ? copy->pts : copy->dts - offset;
+    if (copy->dts < 0) copy->dts = 0;
+    copy->pos = -1;
+    copy->stream_index = audio_out_->index;
+    av_packet_rescale_ts(copy.get(), audio_in_->time_base, audio_out_->time_base);
+    // A packet the muxer refuses costs the clip that packet of sound, not the clip.
+    av_interleaved_write_frame(muxer_.get(), copy.get());
   }
 
   bool write_packets() {
@@ -254,7 +263,11 @@ class ClipEncoder {
   int64_t bit_rate_;
   AVRational frame_rate_;
   int64_t frame_ticks_;  // one frame in the stream's time base
+  const AVStream* audio_in_;
   EncodedClip& out_;
+  AVStream* audio_out_ = nullptr;
+  AVRational video_time_base_{1, 1};
+  std::vector<av::PacketPtr> pending_audio_;
   bool started_ = false, finished_ = false;
   int width_ = 0, height_ = 0;
   int64_t first_pts_ = 0, last_pts_ = -1;
@@ -288,6 +301,8 @@ extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
                : in.format->bit_rate > 0          ? in.format->bit_rate
                                                   : 4'000'000;
   }
+  const AVStream* audio =
+      settings->keep_audio && in.audio >= 0 ? in.format->streams[in.audio] : nullptr;
   std::vector<std::unique_ptr<ClipEncoder>> encoders;  // each owns a muxer's output: not movable
   double first = (*spans)[0].begin_s;
   AVRational frame_rate = in.video()->avg_frame_rate;
@@ -296,11 +311,16 @@ extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
       std::max<int64_t>(1, av_rescale_q(1, av_inv_q(frame_rate), in.video()->time_base));
   for (size_t i = 0; i < spans->size(); ++i) {
     encoders.push_back(std::make_unique<ClipEncoder>((*spans)[i], *settings, bit_rate, frame_rate,
-                                                     frame_ticks, (*clips)[i]));
+                                                     frame_ticks, audio, (*clips)[i]));
     first = std::min(first, (*spans)[i].begin_s);
   }
   const double slack = 0.5 / (in.fps() > 0 ? in.fps() : 25);
   const AVRational time_base = in.video()->time_base;
+  const std::function<void(const AVPacket*)> on_audio = [&](const AVPacket* packet) {
+    if (packet->pts == AV_NOPTS_VALUE) return;
+    const double time = double(packet->pts) * av_q2d(audio->time_base) - in.start_s;
+    for (auto& clip : encoders) clip->add_audio(packet, time);
+  };
   bool ok = av::decode_from(
       in, first,
       [&](AVFrame* frame, double time) {
@@ -318,7 +338,7 @@ extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
         }
         return open;  // every clip done: stop reading
       },
-      *error);
+      *error, audio ? &on_audio : nullptr);
   for (auto& clip : encoders) clip->finish();
   return ok;
 }

@@ -1,0 +1,230 @@
+#include "io/chat_client.h"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "core/utf8.h"
+
+namespace winnow {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A reply bigger than this is not a chat completion; stop reading rather than hold it.
+constexpr size_t kMaxReplyBytes = 64u << 20;
+
+struct Transfer {
+  uint64_t tag = 0;
+  std::string body;
+  std::string reply;
+  int attempts = 0;
+  Clock::time_point due;
+  char curl_error[CURL_ERROR_SIZE] = {};
+};
+
+size_t append_reply(char* data, size_t size, size_t count, void* user) {
+  auto* reply = static_cast<std::string*>(user);
+  const size_t bytes = size * count;
+  if (reply->size() + bytes > kMaxReplyBytes) return 0;  // curl fails the transfer: write error
+  reply->append(data, bytes);
+  return bytes;
+}
+
+std::string excerpt(std::string_view body) {
+  std::string out;
+  append_sanitized_utf8(out, utf8_prefix(body, 200));
+  return out;
+}
+
+struct HeaderList {
+  curl_slist* list = nullptr;
+  ~HeaderList() { curl_slist_free_all(list); }
+  void add(const std::string& header) { list = curl_slist_append(list, header.c_str()); }
+};
+
+}  // namespace
+
+void init_http() {
+  static const CURLcode once = curl_global_init(CURL_GLOBAL_DEFAULT);
+  (void)once;
+}
+
+bool RequestSlots::try_acquire() {
+  std::lock_guard lock(mutex_);
+  if (free_ == 0) return false;
+  --free_;
+  return true;
+}
+
+void RequestSlots::acquire() {
+  std::unique_lock lock(mutex_);
+  freed_.wait(lock, [&] { return free_ > 0; });
+  --free_;
+}
+
+void RequestSlots::release() {
+  {
+    std::lock_guard lock(mutex_);
+    ++free_;
+  }
+  freed_.notify_one();
+}
+
+ChatClient::ChatClient(ChatClientOptions options, RequestSlots& slots)
+    : options_(std::move(options)), slots_(slots) {
+  init_http();
+}
+
+bool ChatClient::retryable(long http_status, int curl_code) {
+  if (http_status != 0) return http_status == 408 || http_status == 429 || http_status >= 500;
+  switch (static_cast<CURLcode>(curl_code)) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void ChatClient::run(const std::function<std::optional<Request>()>& next,
+                     const std::function<void(uint64_t tag, ChatReply reply)>& done) {
+  HeaderList headers;
+  headers.add("Content-Type: application/json");
+  headers.add("Expect:");  // no 100-continue round trip before each body
+  if (!options_.api_key.empty()) headers.add("Authorization: Bearer " + options_.api_key);
+  std::unique_ptr<CURLM, decltype(&curl_multi_cleanup)> multi(curl_multi_init(),
+                                                              &curl_multi_cleanup);
+  std::map<CURL*, std::unique_ptr<Transfer>> active;
+  std::vector<std::unique_ptr<Transfer>> waiting;  // retries, each due at its time
+  bool exhausted = false;
+
+  auto start = [&](std::unique_ptr<Transfer> t) {
+    CURL* easy = curl_easy_init();
+    ++t->attempts;
+    t->reply.clear();
+    t->curl_error[0] = 0;
+    curl_easy_setopt(easy, CURLOPT_URL, options_.url.c_str());
+    curl_easy_setopt(easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, t->body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(t->body.size()));
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.list);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &append_reply);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t->reply);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t->curl_error);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(std::lround(options_.timeout_s * 1000)));
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     long(std::lround(options_.connect_timeout_s * 1000)));
+    // Worker threads: no signals (curl's resolver timeout would otherwise raise SIGALRM).
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_multi_add_handle(multi.get(), easy);
+    active.emplace(easy, std::move(t));
+  };
+
+  auto finish = [&](CURL* easy, CURLcode code) {
+    auto node = active.extract(easy);
+    std::unique_ptr<Transfer> t = std::move(node.mapped());
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_multi_remove_handle(multi.get(), easy);
+    curl_easy_cleanup(easy);
+    slots_.release();
+    ChatReply reply;
+    reply.attempts = t->attempts;
+    if (code == CURLE_OK && status >= 200 && status < 300) {
+      reply.ok = true;
+      reply.http_status = status;
+      reply.body = std::move(t->reply);
+      done(t->tag, std::move(reply));
+      return;
+    }
+    if (code == CURLE_OK) {
+      reply.http_status = status;
+      reply.error = fmt::format("HTTP {}: {}", status, excerpt(t->reply));
+    } else {
+      reply.error = fmt::format("curl error {} ({}){}{}", int(code), curl_easy_strerror(code),
+                                t->curl_error[0] ? ": " : "", t->curl_error);
+    }
+    if (retryable(code == CURLE_OK ? status : 0, code) && t->attempts <= options_.max_retries) {
+      const double wait =
+          std::min(options_.max_backoff_s, options_.backoff_s * std::ldexp(1.0, t->attempts - 1));
+      t->due = Clock::now() + std::chrono::microseconds(std::llround(wait * 1e6));
+      waiting.push_back(std::move(t));
+      return;
+    }
+    reply.body = std::move(t->reply);
+    done(t->tag, std::move(reply));
+  };
+
+  while (true) {
+    // Start what may start: retries that are due, then new requests, while a slot is free. A
+    // worker with nothing in flight waits for a slot; one with transfers running never blocks
+    // (its own transfers are what would free them).
+    const auto now = Clock::now();
+    while (true) {
+      auto due = std::min_element(waiting.begin(), waiting.end(),
+                                  [](const auto& a, const auto& b) { return a->due < b->due; });
+      const bool retry_due = due != waiting.end() && (*due)->due <= now;
+      if (!retry_due && exhausted) break;
+      if (active.empty()) {
+        slots_.acquire();
+      } else if (!slots_.try_acquire()) {
+        break;
+      }
+      if (retry_due) {
+        std::unique_ptr<Transfer> t = std::move(*due);
+        waiting.erase(due);
+        start(std::move(t));
+        continue;
+      }
+      std::optional<Request> request = next();
+      if (!request) {
+        exhausted = true;
+        slots_.release();
+        break;
+      }
+      auto t = std::make_unique<Transfer>();
+      t->tag = request->tag;
+      t->body = std::move(request->body);
+      start(std::move(t));
+    }
+    if (active.empty() && waiting.empty() && exhausted) break;
+
+    // Wait for the transfers, or until the next retry is due.
+    int wait_ms = 1000;
+    for (const auto& t : waiting) {
+      const auto until = std::chrono::duration_cast<std::chrono::milliseconds>(t->due - now);
+      wait_ms = std::clamp(int(until.count()) + 1, 0, wait_ms);
+    }
+    int running = 0;
+    if (active.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+      continue;
+    }
+    curl_multi_perform(multi.get(), &running);
+    curl_multi_poll(multi.get(), nullptr, 0, wait_ms, nullptr);
+    curl_multi_perform(multi.get(), &running);
+    int left = 0;
+    while (CURLMsg* message = curl_multi_info_read(multi.get(), &left)) {
+      if (message->msg == CURLMSG_DONE) finish(message->easy_handle, message->data.result);
+    }
+  }
+}
+
+}  // namespace winnow
