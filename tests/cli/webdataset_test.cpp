@@ -201,3 +201,42 @@ TEST(WebDatasetBadInput, EveryKindUnderBothPolicies) {
 
 }  // namespace
 }  // namespace winnow::testing
+
+namespace winnow::testing {
+namespace {
+
+// A PNG whose header reads but whose pixel data is cut short: the reader lets it through (its
+// size is known), the first stage that decodes it reports an error record.
+TEST(WebDatasetBadInput, DamagedPixelsAreAnErrorRecordUnderBothPolicies) {
+  if (!fs::exists(kImagesDir + "/chelsea.png")) GTEST_SKIP() << "python3-imageio not installed";
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  const std::string png = kImagesDir + "/chelsea.png";
+  const std::string bytes = read_file(png);
+  write_file(dir.file("cut.png"), bytes.substr(0, 200));  // IHDR whole, IDAT cut
+  python_tar(dir, dir.file("in/damaged.tar"), {{"a.png", png}, {"b.png", dir.file("cut.png")}});
+  const std::string stages = "stages:\n  - stage: image_blur_filter\n    min_variance: 0\n";
+  write_file(dir.file("skip.yaml"), "input: {format: webdataset}\non_error: skip\n" + stages);
+  std::string out;
+  ASSERT_EQ(winnow("run " + dir.file("skip.yaml") + " -i " + dir.file("in") + " -o " +
+                       dir.file("out") + " --no-progress",
+                   &out),
+            0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("documents 2 = kept 1 + dropped 0 + errors 1"));
+  const std::string errors = read_file(dir.file("out/errors/damaged.jsonl"));
+  EXPECT_THAT(errors, HasSubstr("image_blur_filter/undecodable_image"));
+  EXPECT_THAT(errors, HasSubstr("image 'b' cannot be decoded"));
+  EXPECT_THAT(errors, HasSubstr(dir.file("in/damaged.tar")));
+  write_file(dir.file("fail.yaml"), "input: {format: webdataset}\non_error: fail\n" + stages);
+  EXPECT_EQ(winnow("run " + dir.file("fail.yaml") + " -i " + dir.file("in") + " -o " +
+                       dir.file("failed") + " --no-progress",
+                   &out),
+            1)
+      << out;
+  EXPECT_THAT(out, HasSubstr("image 'b' cannot be decoded"));
+  EXPECT_THAT(out, HasSubstr("on_error: fail"));
+}
+
+}  // namespace
+}  // namespace winnow::testing

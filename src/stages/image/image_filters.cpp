@@ -1,8 +1,8 @@
 // Image filters: size and shape from the image's header (no decoding), file size, blur
 // (variance of the Laplacian of the working image) and BRISQUE. The stages that need pixels
-// share one decode per image (media/decoded_images.h); an image no decoder can read is dropped
-// as `undecodable` by the first of them (readers already refuse an unreadable header and a
-// decompression bomb as error records).
+// share one decode per image (media/decoded_images.h); an image no decoder can read is an error
+// record from the first of them (stages/image/undecodable_images.h; readers already refuse an
+// unreadable header and a decompression bomb as error records).
 #include <fmt/format.h>
 
 #include <limits>
@@ -11,6 +11,7 @@
 #include "media/decoded_images.h"
 #include "media/image_measures.h"
 #include "stages/builtin_stages.h"
+#include "stages/image/undecodable_images.h"
 
 namespace winnow {
 
@@ -35,7 +36,7 @@ class ImageSizeFilter final : public Stage {
         aspect_ratio_(context.declare_reason("aspect_ratio")),
         file_too_small_(context.declare_reason("file_too_small")),
         file_too_large_(context.declare_reason("file_too_large")),
-        undecodable_(context.declare_reason("undecodable")) {}
+        undecodable_(context) {}
 
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
@@ -43,7 +44,7 @@ class ImageSizeFilter final : public Stage {
       const Payload* payload = batch.payload(i);
       auto header = payload ? ImageHeader::parse(payload->bytes()) : std::nullopt;
       if (!header) {
-        batch.drop(i, undecodable_);
+        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, "its header cannot be read"));
         continue;
       }
       const auto width = static_cast<int64_t>(header->width);
@@ -75,7 +76,8 @@ class ImageSizeFilter final : public Stage {
   Limits limits_;
   bool annotate_;
   std::string width_column_, height_column_;
-  ReasonId too_small_, too_large_, aspect_ratio_, file_too_small_, file_too_large_, undecodable_;
+  ReasonId too_small_, too_large_, aspect_ratio_, file_too_small_, file_too_large_;
+  UndecodableImages undecodable_;
 };
 
 // A filter on one measure of the working image: drops items whose score is past the limit.
@@ -90,14 +92,15 @@ class ImageScoreFilter final : public Stage {
         annotate_(annotate),
         column_(context.stage_name()),
         reason_(context.declare_reason(reason)),
-        undecodable_(context.declare_reason("undecodable")) {}
+        undecodable_(context) {}
 
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
-      const ImagePixels* image = decoded_image(batch, i);
+      std::string why;
+      const ImagePixels* image = decoded_image(batch, i, &why);
       if (!image) {
-        batch.drop(i, undecodable_);
+        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, why));
         continue;
       }
       double score = measure_(*image);
@@ -113,7 +116,8 @@ class ImageScoreFilter final : public Stage {
   bool keep_above_;
   bool annotate_;
   std::string column_;
-  ReasonId reason_, undecodable_;
+  ReasonId reason_;
+  UndecodableImages undecodable_;
 };
 
 }  // namespace
@@ -123,8 +127,8 @@ StageSpec image_size_filter_spec() {
       "image_size_filter",
       "Keeps images whose width, height, aspect ratio (longer side / shorter side) and encoded "
       "size lie within the limits; read from the image's header, nothing is decoded. Reasons "
-      "too_small, too_large, aspect_ratio, file_too_small, file_too_large (score: the value), "
-      "undecodable.",
+      "too_small, too_large, aspect_ratio, file_too_small, file_too_large (score: the value); "
+      "an unreadable header is an error record (undecodable_image).",
       {
           {"min_width", ParamType::kInt, "0", "fewest pixels across"},
           {"min_height", ParamType::kInt, "0", "fewest pixels down"},
@@ -174,7 +178,7 @@ StageSpec image_blur_filter_spec() {
       fmt::format("Drops blurry images: the variance of the Laplacian of the grey working image "
                   "(reduced by a whole factor to at most {} px on the longer side) below "
                   "min_variance (reason blurry, score: the "
-                  "variance); undecodable images are dropped (undecodable).",
+                  "variance); an undecodable image is an error record (undecodable_image).",
                   kWorkingSide),
       {
           {"min_variance", ParamType::kFloat, "100",
@@ -200,7 +204,8 @@ StageSpec image_brisque_filter_spec() {
       "image_brisque_filter",
       "Drops images of poor perceptual quality: BRISQUE (no-reference; 0 best, 100 worst) of "
       "the working image above max_score, with OpenCV's model trained on LIVE (Debian's "
-      "opencv-data). Reasons low_quality (score: BRISQUE), undecodable.",
+      "opencv-data). Reason low_quality (score: BRISQUE); an undecodable image is an error record "
+      "(undecodable_image).",
       {
           {"max_score", ParamType::kFloat, "60", "highest BRISQUE score kept"},
           {"model_file", ParamType::kString, "/usr/share/opencv4/quality/brisque_model_live.yml",

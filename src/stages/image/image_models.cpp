@@ -15,6 +15,7 @@
 #include "media/decoded_images.h"
 #include "stages/builtin_stages.h"
 #include "stages/image/image_encoder.h"
+#include "stages/image/undecodable_images.h"
 
 namespace winnow {
 
@@ -28,7 +29,7 @@ class ImageEmbedStage final : public Stage {
         full_decode_(full_decode),
         normalize_(normalize),
         field_(std::move(field)),
-        undecodable_(context.declare_reason("undecodable")) {}
+        undecodable_(context) {}
 
   Status process(DocBatch& batch) override {
     std::vector<size_t> rows;
@@ -38,18 +39,19 @@ class ImageEmbedStage final : public Stage {
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       const ImagePixels* image = nullptr;
+      std::string why;
       if (full_decode_) {
         const Payload* payload = batch.payload(i);
         full.emplace_back();
         if (payload && payload->in_memory() &&
-            decode_full_image(payload->bytes(), full.back(), nullptr)) {
+            decode_full_image(payload->bytes(), full.back(), &why)) {
           image = &full.back();
         }
       } else {
-        image = decoded_image(batch, i);
+        image = decoded_image(batch, i, &why);
       }
       if (image == nullptr) {
-        batch.drop(i, undecodable_);
+        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, why));
         continue;
       }
       images.push_back(image);
@@ -72,7 +74,7 @@ class ImageEmbedStage final : public Stage {
   bool full_decode_;
   bool normalize_;
   std::string field_;
-  ReasonId undecodable_;
+  UndecodableImages undecodable_;
 };
 
 // A head on an embedding: one score per item, kept at or above `limit` (keep_above) or below it.
@@ -180,7 +182,7 @@ StageSpec image_embed_spec() {
       "(CLIP's or SigLIP's image tower, a ViT: one float input [batch, 3, H, W]), the picture "
       "preprocessed as the folder's preprocessor_config.json says, with Pillow's resize "
       "reproduced exactly. The vector feeds semantic_dedup and the aesthetic and NSFW heads. "
-      "Undecodable images are dropped (undecodable).",
+      "An undecodable image is an error record (undecodable_image).",
       image_encoder_params(),
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         const std::string& decode = p.get_string("decode");

@@ -54,6 +54,7 @@ std::unique_ptr<DocBatch> image_batch(const std::vector<std::string>& images) {
 TEST(ImageBlurFilter, LaplacianVarianceOfStripesAndFlat) {
   ReasonTable reasons;
   StageContext context(reasons, "blur", 0, 0);
+  context.set_skip_errors(true);  // on_error: skip: the undecodable one becomes an error record
   auto stage = build_stage(image_blur_filter_spec(), {{"min_variance", 1.0}}, context);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   auto batch = image_batch({bmp(64, 48, [](int x, int) { return x % 2 ? 255 : 0; }),
@@ -66,7 +67,16 @@ TEST(ImageBlurFilter, LaplacianVarianceOfStripesAndFlat) {
   EXPECT_DOUBLE_EQ(column->float_at(1), 0.0);
   EXPECT_EQ(reason_of(*batch, reasons, 1), "blur/blurry");
   EXPECT_DOUBLE_EQ(batch->drop_score(1), 0.0);
-  EXPECT_EQ(reason_of(*batch, reasons, 2), "blur/undecodable");
+  EXPECT_EQ(reason_of(*batch, reasons, 2), "blur/undecodable_image");
+  EXPECT_EQ(reasons.at(batch->drop_reason(2)).outcome, RowOutcome::kError);
+  // on_error: fail: the run stops, naming the image.
+  StageContext failing(reasons, "blur2", 1, 0);
+  auto strict = build_stage(image_blur_filter_spec(), {{"min_variance", 1.0}}, failing);
+  ASSERT_TRUE(strict.is_ok());
+  auto again = image_batch({"BMnot a bitmap"});
+  Status status = (*strict)->process(*again);
+  ASSERT_FALSE(status.is_ok());
+  EXPECT_NE(status.message().find("image 'img0' cannot be decoded"), std::string::npos);
 }
 
 TEST(ImageSizeFilter, LimitsFromTheHeader) {

@@ -111,8 +111,9 @@ TEST_F(ImageModels, WorkingImageDecodeIsClose) {
   }
 }
 
-TEST_F(ImageModels, UndecodableImagesAreDropped) {
+TEST_F(ImageModels, UndecodableImagesAreErrorRecords) {
   StageContext context(reasons_, "embed", 0, 0);
+  context.set_skip_errors(true);
   auto stage = build_stage(image_embed_spec(), {{"model", dir_.file("clip")}}, context);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   auto batch = std::make_unique<DocBatch>();
@@ -121,7 +122,8 @@ TEST_F(ImageModels, UndecodableImagesAreDropped) {
   batch->add_item(DocKey::make(0, 1), ItemKind::kImage, "good",
                   Payload::of_bytes(read_file(pictures_[0]), "image/png"), 0);
   ASSERT_TRUE((*stage)->process(*batch).is_ok());
-  EXPECT_EQ(reasons_of(*batch, reasons_), (std::vector<std::string>{"embed/undecodable", "kept"}));
+  EXPECT_EQ(reasons_of(*batch, reasons_),
+            (std::vector<std::string>{"embed/undecodable_image", "kept"}));
   EXPECT_EQ(vectors_of(*batch, "embedding")[1].size(), 12u);
 }
 
