@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "stages/models/onnx_model_params.h"
+
 namespace winnow {
 
 namespace {
@@ -26,15 +28,6 @@ void l2_normalize(std::span<float> v) {
   if (sum <= 0) return;
   const auto scale = static_cast<float>(1.0 / std::sqrt(sum));
   for (float& x : v) x *= scale;
-}
-
-std::optional<Status> read_model_device(const StageParams& p, OnnxSessionOptions& session) {
-  const std::string& device = p.get_string("device");
-  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
-  session.gpu = device == "cuda";
-  // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
-  session.intra_op_threads = 1;
-  return std::nullopt;
 }
 
 Status ImageEncoder::embed(std::span<const ImagePixels* const> images, bool normalize,
@@ -75,8 +68,7 @@ std::vector<ParamSpec> image_encoder_params(const std::string& prefix) {
        prefix + "the output to read (empty: image_embeds, else pooler_output, else the only "
                 "[batch, D] output)"},
       {"batch_size", ParamType::kInt, "32", prefix + "pictures per model call at most"},
-      {"device", ParamType::kString, "cpu",
-       prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+      onnx_device_param(prefix),
   };
 }
 
@@ -86,7 +78,7 @@ Result<std::unique_ptr<ImageEncoder>> load_image_encoder(const StageParams& p) {
   auto preprocessor = VisionPreprocessor::load(folder + "/preprocessor_config.json");
   if (!preprocessor.is_ok()) return p.error("model", preprocessor.status().message());
   OnnxFloatModelOptions options;
-  if (auto error = read_model_device(p, options.session)) return *error;
+  if (auto error = read_onnx_device(p, options.session)) return *error;
   if (p.get_int("batch_size") < 1) return p.error("batch_size", "must be at least 1");
   options.batch_size = static_cast<size_t>(p.get_int("batch_size"));
   options.output = p.get_string("output");
@@ -116,7 +108,7 @@ Result<std::unique_ptr<OnnxFloatModel>> load_embedding_head(const StageParams& p
   const std::string path =
       std::filesystem::is_directory(given) ? given + "/model.onnx" : given;
   OnnxFloatModelOptions options;
-  if (auto error = read_model_device(p, options.session)) return *error;
+  if (auto error = read_onnx_device(p, options.session)) return *error;
   options.batch_size = batch_size;
   // The embedding's width comes from the model's own input declaration.
   auto probe = OnnxSession::load(path, options.session);

@@ -46,9 +46,6 @@ Result<std::unique_ptr<OnnxFloatModel>> load_embedding_head(const StageParams& p
                                                             const std::string& key,
                                                             size_t batch_size);
 
-// `device`: cpu or cuda, into the session options.
-std::optional<Status> read_model_device(const StageParams& p, OnnxSessionOptions& session);
-
 void l2_normalize(std::span<float> v);
 
 }  // namespace winnow

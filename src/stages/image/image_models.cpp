@@ -16,6 +16,7 @@
 #include "stages/builtin_stages.h"
 #include "stages/image/image_encoder.h"
 #include "stages/image/undecodable_images.h"
+#include "stages/models/onnx_model_params.h"
 
 namespace winnow {
 
@@ -157,8 +158,7 @@ std::vector<ParamSpec> head_params(const std::string& limit_key, const std::stri
       {limit_key, ParamType::kFloat, limit, limit_help},
       {"annotate", ParamType::kBool, "true", "record the score in a field named after the stage"},
       {"batch_size", ParamType::kInt, "256", "embeddings per model call at most"},
-      {"device", ParamType::kString, "cpu",
-       "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+      onnx_device_param(""),
   };
 }
 

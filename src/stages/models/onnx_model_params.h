@@ -11,6 +11,22 @@
 
 namespace winnow {
 
+// `device`: where an ONNX model runs (every model stage has it).
+inline ParamSpec onnx_device_param(const std::string& prefix) {
+  return {"device", ParamType::kString, "cpu",
+          prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"};
+}
+
+// Reads `device` into `session`; the error names the key.
+inline std::optional<Status> read_onnx_device(const StageParams& p, OnnxSessionOptions& session) {
+  const std::string& device = p.get_string("device");
+  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
+  session.gpu = device == "cuda";
+  // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
+  session.intra_op_threads = 1;
+  return std::nullopt;
+}
+
 inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
   return {
       {"max_tokens", ParamType::kInt, "0",
@@ -22,8 +38,7 @@ inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
       {"batch_size", ParamType::kInt, "64", prefix + "rows per batch at most"},
       {"batch_tokens", ParamType::kInt, "8192",
        prefix + "length batching: rows x longest row per batch at most"},
-      {"device", ParamType::kString, "cpu",
-       prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+      onnx_device_param(prefix),
   };
 }
 
@@ -45,12 +60,7 @@ inline std::optional<Status> read_onnx_model_params(const StageParams& p,
   if (batch_tokens < 1) return p.error("batch_tokens", "must be at least 1");
   options.batching.max_batch_size = static_cast<size_t>(batch_size);
   options.batching.max_batch_tokens = static_cast<size_t>(batch_tokens);
-  const std::string& device = p.get_string("device");
-  if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
-  options.session.gpu = device == "cuda";
-  // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
-  options.session.intra_op_threads = 1;
-  return std::nullopt;
+  return read_onnx_device(p, options.session);
 }
 
 }  // namespace winnow
