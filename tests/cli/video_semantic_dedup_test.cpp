@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "duckdb_sql.h"
 #include "models/vision_test_models.h"
 #include "test_support.h"
 
@@ -104,6 +105,51 @@ stages:
       EXPECT_TRUE(clip.kept) << id << " of " << clip.source;
     }
   }
+}
+
+// Clip embeddings as Parquet (the anchor writes them per video for its dedup): with
+// output.format parquet each video's table has one row per kept clip, the embedding a FLOAT[]
+// column, as DuckDB reads it, equal to the JSON Lines run's values.
+TEST(VideoSemanticDedup, ClipEmbeddingsAsParquetLists) {
+  TempDir dir;
+  std::string log;
+  const std::string build = fs::path(kWinnow).parent_path().string();
+  ASSERT_EQ(run_command(build + "/make_video_corpus " + dir.file("corpus"), &log), 0) << log;
+  fs::remove(dir.file("corpus/cut.mp4"));
+  fs::remove(dir.file("corpus/notes.mp4"));
+  vision_script("encoder " + dir.file("model") + " --size 32 --embed 16");
+  const std::string yaml = R"(input:
+  paths: [x]
+  format: videos
+output:
+  path: y
+stages:
+  - stage: split_video
+    method: fixed_stride
+    clip_len_s: 2
+    stride_s: 2
+  - stage: clip_embed
+    model: )" + dir.file("model") +
+                           "\n";
+  const std::string pipeline = pipeline_file(dir, yaml);
+  for (const char* format : {"parquet", "jsonl"}) {
+    ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("corpus") + " -o " +
+                         dir.file(std::string("out_") + format) + " --no-progress -q " +
+                         "--output-format " + format,
+                     &log),
+              0)
+        << log;
+  }
+  DuckDbSql sql;
+  const std::string parquet = read_parquet(dir.file("out_parquet/shots.mp4.parquet"));
+  EXPECT_EQ(sql.value("SELECT typeof(embedding) FROM " + parquet + " LIMIT 1"), "FLOAT[]");
+  EXPECT_EQ(sql.value("SELECT count(*) FROM " + parquet + " WHERE len(embedding) = 16"), "6");
+  // The same clips and vectors as the JSON Lines run.
+  const std::string json = "read_json('" + dir.file("out_jsonl/shots.mp4.jsonl") +
+                           "', columns = {'id': 'VARCHAR', 'embedding': 'FLOAT[]'})";
+  EXPECT_EQ(
+      sql.differences("SELECT id, embedding FROM " + parquet, "SELECT id, embedding FROM " + json),
+      "0");
 }
 
 }  // namespace
