@@ -107,6 +107,9 @@ struct StageSpec {
   std::vector<ParamSpec> params;
   StageFactory make;
   StageResources resources;  // per worker; default one CPU thread, no GPU
+  // When set, the resources follow the stage's parameters (a model stage with `device: cuda`
+  // declares a GPU share); `resources` is then what the reference shows for the defaults.
+  std::function<StageResources(const StageParams&)> resources_for;
   // The kinds of item it takes, and the kind it gives (none: the kind it took). A pipeline that
   // hands a stage a kind it does not take is refused when it is loaded, naming both stages.
   ItemKinds takes = ItemKind::kDocument;

@@ -1,5 +1,6 @@
 #include "models/onnx_session.h"
 
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <onnxruntime_c_api.h>
 
@@ -107,7 +108,17 @@ bool OnnxSession::has_cuda() {
   for (int i = 0; i < count; ++i)
     found |= std::string_view(providers[i]) == "CUDAExecutionProvider";
   consume(api()->ReleaseAvailableProviders(providers, count));
-  return found;
+  if (!found) return false;
+  // Builds list the provider they were compiled with even when its library is not shipped
+  // (the npm package's CPU build does): ORT loads libonnxruntime_providers_cuda.so from the
+  // folder of libonnxruntime.so, so the provider is there only when that file is.
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&OrtGetApiBase), &info) == 0 || info.dli_fname == nullptr) {
+    return true;  // cannot tell: let the load say
+  }
+  const std::filesystem::path folder = std::filesystem::path(info.dli_fname).parent_path();
+  std::error_code ec;
+  return std::filesystem::exists(folder / "libonnxruntime_providers_cuda.so", ec);
 }
 
 Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& path,

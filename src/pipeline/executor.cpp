@@ -114,7 +114,9 @@ Status PipelineRun::resolve_resources() {
   fuse_ = options_.fuse.value_or(config_.fuse);
   report_.fused = fuse_;
   for (const StageConfig& sc : config_.stages) {
-    auto needs = resolve_stage_resources(sc.name, sc.spec->resources, budget_);
+    const StageResources declared =
+        sc.spec->resources_for ? sc.spec->resources_for(sc.params) : sc.spec->resources;
+    auto needs = resolve_stage_resources(sc.name, declared, budget_);
     if (!needs.is_ok()) return needs.status();
     stage_resources_.push_back(*needs);
   }

@@ -60,7 +60,7 @@ Status ImageEncoder::embed(std::span<const ImagePixels* const> images, bool norm
 }
 
 std::vector<ParamSpec> image_encoder_params(const std::string& prefix) {
-  return {
+  std::vector<ParamSpec> params = {
       {"model", ParamType::kString, "",
        prefix + "the image encoder's folder: vision_model.onnx or model.onnx (one float input "
                 "[batch, 3, H, W]) and preprocessor_config.json"},
@@ -68,8 +68,9 @@ std::vector<ParamSpec> image_encoder_params(const std::string& prefix) {
        prefix + "the output to read (empty: image_embeds, else pooler_output, else the only "
                 "[batch, D] output)"},
       {"batch_size", ParamType::kInt, "32", prefix + "pictures per model call at most"},
-      onnx_device_param(prefix),
   };
+  for (ParamSpec& p : onnx_device_params(prefix)) params.push_back(std::move(p));
+  return params;
 }
 
 Result<std::unique_ptr<ImageEncoder>> load_image_encoder(const StageParams& p) {

@@ -147,7 +147,7 @@ class EmbeddingHeadFilter final : public Stage {
 
 std::vector<ParamSpec> head_params(const std::string& limit_key, const std::string& limit,
                                    const std::string& limit_help) {
-  return {
+  std::vector<ParamSpec> params = {
       {"model", ParamType::kString, "",
        "the head: an ONNX file (or a folder with model.onnx) taking [batch, D] embeddings and "
        "giving [batch, 1] or [batch] scores"},
@@ -158,8 +158,9 @@ std::vector<ParamSpec> head_params(const std::string& limit_key, const std::stri
       {limit_key, ParamType::kFloat, limit, limit_help},
       {"annotate", ParamType::kBool, "true", "record the score in a field named after the stage"},
       {"batch_size", ParamType::kInt, "256", "embeddings per model call at most"},
-      onnx_device_param(""),
   };
+  for (ParamSpec& p : onnx_device_params("")) params.push_back(std::move(p));
+  return params;
 }
 
 StageFactory head_factory(std::string limit_key, bool keep_above, std::string reason) {
@@ -204,6 +205,7 @@ StageSpec image_embed_spec() {
                        "the model's own input) or working (resize from the shared working "
                        "image, at most 512 px: one decode less, slightly different pixels)"}});
   spec.takes = ItemKind::kImage;
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 
@@ -219,6 +221,7 @@ StageSpec image_aesthetic_filter_spec() {
       head_factory("min_score", true, "low_aesthetic"),
   };
   spec.takes = ItemKind::kImage;
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 
@@ -232,6 +235,7 @@ StageSpec image_nsfw_filter_spec() {
       head_factory("max_score", false, "nsfw"),
   };
   spec.takes = ItemKind::kImage;
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 

@@ -288,6 +288,7 @@ StageSpec classify_spec() {
   };
   auto shared = onnx_model_params("");
   spec.params.insert(spec.params.end(), shared.begin(), shared.end());
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 

@@ -144,6 +144,10 @@ StageSpec embed_spec() {
   // After `pooling` and `output`, so the model's parameters stay together in the reference.
   auto shared = onnx_model_params("model: ");
   spec.params.insert(spec.params.begin() + 4, shared.begin(), shared.end());
+  // The hashed embedder is CPU code; a model on `device: cuda` declares its GPU share.
+  spec.resources_for = [](const StageParams& p) {
+    return p.get_string("model").empty() ? StageResources{} : onnx_stage_resources(p);
+  };
   return spec;
 }
 

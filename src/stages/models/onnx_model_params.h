@@ -2,6 +2,7 @@
 // The parameters every stage that runs an ONNX model folder shares (embed with `model`,
 // classify): tokens per document, batching and device; and reading them into the options of
 // models/onnx_text_embedder.h.
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -11,16 +12,35 @@
 
 namespace winnow {
 
-// `device`: where an ONNX model runs (every model stage has it).
-inline ParamSpec onnx_device_param(const std::string& prefix) {
-  return {"device", ParamType::kString, "cpu",
-          prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"};
+// `device`: where an ONNX model runs (every model stage has it), and `gpu_share`: what a
+// worker on a GPU declares to the autoscaler.
+inline std::vector<ParamSpec> onnx_device_params(const std::string& prefix) {
+  return {
+      {"device", ParamType::kString, "cpu",
+       prefix + "cpu, or cuda (needs an ONNX Runtime build with CUDA: ONNXRUNTIME_ROOT)"},
+      {"gpu_share", ParamType::kFloat, "0.25",
+       prefix + "with device: cuda, the share of one GPU each worker declares to the "
+                "autoscaler (0.25: four workers per GPU, as the anchor's embedding stages; 1: a "
+                "GPU each)"},
+  };
+}
+
+// A model stage's resources per worker: one CPU thread, plus `gpu_share` of a GPU on cuda
+// (then the run needs a GPU: no silent CPU fallback for a model asked to run on one).
+inline StageResources onnx_stage_resources(const StageParams& p) {
+  StageResources r;
+  if (p.get_string("device") == "cuda") r.gpus = p.get_float("gpu_share");
+  return r;
 }
 
 // Reads `device` into `session`; the error names the key.
 inline std::optional<Status> read_onnx_device(const StageParams& p, OnnxSessionOptions& session) {
   const std::string& device = p.get_string("device");
   if (device != "cpu" && device != "cuda") return p.error("device", "must be cpu or cuda");
+  const double share = p.get_float("gpu_share");
+  if (!(share > 0 && (share <= 1 || share == std::floor(share)))) {
+    return p.error("gpu_share", "must be in (0, 1] or a whole number of GPUs");
+  }
   session.gpu = device == "cuda";
   // One intra-op thread: the CPU the stage declares per worker; more workers share the session.
   session.intra_op_threads = 1;
@@ -28,7 +48,7 @@ inline std::optional<Status> read_onnx_device(const StageParams& p, OnnxSessionO
 }
 
 inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
-  return {
+  std::vector<ParamSpec> params = {
       {"max_tokens", ParamType::kInt, "0",
        prefix + "tokens per document, special tokens included (0: tokenizer.json's truncation, "
                 "else config.json's max_position_embeddings)"},
@@ -38,8 +58,9 @@ inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
       {"batch_size", ParamType::kInt, "64", prefix + "rows per batch at most"},
       {"batch_tokens", ParamType::kInt, "8192",
        prefix + "length batching: rows x longest row per batch at most"},
-      onnx_device_param(prefix),
   };
+  for (ParamSpec& p : onnx_device_params(prefix)) params.push_back(std::move(p));
+  return params;
 }
 
 // Fills `options` from the parameters above; the error names the key.

@@ -15,6 +15,7 @@
 #include "media/video_codecs.h"
 #include "stages/builtin_stages.h"
 #include "stages/image/image_encoder.h"
+#include "stages/models/onnx_model_params.h"
 #include "stages/video/clip_fields.h"
 
 namespace winnow {
@@ -204,6 +205,7 @@ StageSpec clip_embed_spec() {
                       {"max_frames", ParamType::kInt, "32",
                        "most frames per clip, spread evenly over those sampled (0: no limit)"}});
   spec.takes = ItemKind::kClip;
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 
@@ -248,6 +250,7 @@ StageSpec clip_aesthetic_filter_spec() {
        {"max_frames", ParamType::kInt, "32",
         "most frames per clip, spread evenly over those sampled (0: no limit)"}});
   spec.takes = ItemKind::kClip;
+  spec.resources_for = onnx_stage_resources;
   return spec;
 }
 
