@@ -65,6 +65,8 @@ struct ClipSpan {
 
 // Fixed settings, so that the same input gives the same bytes whatever winnow's thread count.
 struct EncodeSettings {
+  // An FFmpeg encoder (transcode_clips checks it opens when the pipeline loads); h264_nvenc
+  // gets VBR at CQ 21, the anchor's NVENC settings.
   std::string encoder = "libx264";
   int64_t bit_rate = 4'000'000;  // 0: the source's bit rate (4 Mbit/s when it is unknown)
   std::string preset = "fast";   // libx264's preset
@@ -91,6 +93,10 @@ struct EncodedClip {
   bool copied = false;  // its video packets are the source's (copy_when_possible), not encoded
   std::string error;   // not empty: this clip could not be made (why)
 };
+
+// Whether the encoder `name` of this FFmpeg build opens on this machine (h264_nvenc needs an
+// NVIDIA GPU with NVENC and its driver); the error says why not, naming the encoder.
+Status check_video_encoder(const std::string& name);
 
 // Cuts every span out of `path` in one decoder pass (from the keyframe before the earliest
 // span), each re-encoded from its first frame, so cuts are frame-accurate whatever the source's

@@ -6,12 +6,47 @@
 // `<stage>_method` says which each clip got.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <mutex>
+
 #include "stages/builtin_stages.h"
 #include "stages/video/clip_fields.h"
 
 namespace winnow {
 
 namespace {
+
+// The encoder `encoder` names, settled and checked when the pipeline loads, so that a missing
+// NVENC fails the run before anything is read instead of dropping every clip: auto is
+// h264_nvenc when the stage was given a GPU and NVENC opens here, else libx264 (said once per
+// process); h264_nvenc without a GPU, or any encoder that does not open, is an error naming it.
+Result<std::string> choose_encoder(const std::string& encoder, const StageContext& context) {
+  if (encoder == "auto") {
+    std::string chosen = "libx264", why = "no GPU given to the stage";
+    if (context.gpus() > 0) {
+      Status nvenc = check_video_encoder("h264_nvenc");
+      if (nvenc.is_ok()) {
+        chosen = "h264_nvenc";
+        why = "a GPU given and NVENC opens";
+      } else {
+        why = nvenc.message();
+      }
+    }
+    static std::once_flag said;
+    std::call_once(said, [&] {
+      std::fprintf(stderr, "winnow: %s encodes clips with %s (encoder auto: %s)\n",
+                   context.stage_name().c_str(), chosen.c_str(), why.c_str());
+    });
+    return chosen;
+  }
+  if (encoder == "h264_nvenc" && context.gpus() == 0) {
+    return Status::error(
+        "h264_nvenc encodes on an NVIDIA GPU (NVENC) and this run has none; use libx264, or "
+        "auto to take NVENC only where there is one");
+  }
+  WINNOW_RETURN_IF_ERROR(check_video_encoder(encoder));
+  return encoder;
+}
 
 class TranscodeClips final : public Stage {
  public:
@@ -99,7 +134,10 @@ StageSpec transcode_clips_spec() {
       "encoding cost); the annotation <stage>_method says copy or encode. Written to "
       "clips/<id>.mp4 with a contact sheet at previews/<id>.jpg. Reason encode_failed.",
       {
-          {"encoder", ParamType::kString, "libx264", "FFmpeg encoder name"},
+          {"encoder", ParamType::kString, "libx264",
+           "libx264 | h264_nvenc (needs a GPU given to the stage; VBR at CQ 21, the anchor's) | "
+           "auto (h264_nvenc when the stage has a GPU and NVENC opens, else libx264) | another "
+           "FFmpeg encoder's name; checked when the pipeline loads"},
           {"bit_rate", ParamType::kInt, "4000000",
            "bits per second (the anchor's 4 Mbit/s; 0: the source's)"},
           {"preset", ParamType::kString, "fast", "the encoder's preset"},
@@ -124,6 +162,9 @@ StageSpec transcode_clips_spec() {
         s.keep_audio = p.get_bool("keep_audio");
         s.copy_when_possible = p.get_bool("copy_when_possible");
         if (s.encoder.empty()) return p.error("encoder", "must name an FFmpeg encoder");
+        auto encoder = choose_encoder(s.encoder, context);
+        if (!encoder.is_ok()) return p.error("encoder", encoder.status().message());
+        s.encoder = std::move(encoder).value();
         if (s.bit_rate < 0) return p.error("bit_rate", "must be 0 or more");
         if (s.threads < 1 || s.threads > 64) return p.error("encoder_threads", "must be 1 to 64");
         if (s.preview_frames < 0 || s.preview_frames > 64) {

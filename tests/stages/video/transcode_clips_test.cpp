@@ -1,11 +1,14 @@
 // transcode_clips after split_video on a synthetic H.264 video with a keyframe every 50 frames
 // (2 s at 25 fps): with copy_when_possible, the fixed-stride clips that start on a keyframe and
 // end on the next are remuxed (transcode_clips_method: copy), the others encoded; every clip
-// decodes with its frame count either way (read back with libavformat directly).
+// decodes with its frame count either way (read back with libavformat directly). The encoder
+// choice: h264_nvenc without a GPU (or without NVENC) is refused when the stage is built,
+// naming the encoder; auto takes libx264 there.
 #include <gtest/gtest.h>
 
 #include "io/video_file_reader.h"
 #include "media/synthetic_video.h"
+#include "media/video_codecs.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"
 #include "test_support.h"
@@ -40,8 +43,10 @@ class TranscodeClipsStage : public ::testing::Test {
     return batch;
   }
 
-  Result<std::unique_ptr<Stage>> transcode(const std::map<std::string, StageParams::Value>& p) {
+  Result<std::unique_ptr<Stage>> transcode(const std::map<std::string, StageParams::Value>& p,
+                                           int gpus = 0) {
     StageContext context(reasons_, "transcode_clips", 1, 0);
+    context.set_gpus(gpus);
     return build_stage(transcode_clips_spec(), p, context);
   }
 
@@ -87,6 +92,45 @@ TEST_F(TranscodeClipsStage, WithoutTheSettingEveryClipIsEncoded) {
   ASSERT_EQ(batch->size(), 4u);
   for (size_t row = 1; row < batch->size(); ++row) {
     EXPECT_EQ(batch->find_annotation("transcode_clips_method")->string_at(row), "encode");
+  }
+}
+
+TEST_F(TranscodeClipsStage, NvencWithoutAGpuIsRefusedAtLoadNamingTheEncoder) {
+  auto stage = transcode({{"encoder", std::string("h264_nvenc")}});
+  ASSERT_FALSE(stage.is_ok());
+  EXPECT_NE(stage.status().message().find("encoder"), std::string::npos);
+  EXPECT_NE(stage.status().message().find("h264_nvenc"), std::string::npos)
+      << stage.status().message();
+  // Given a GPU, NVENC is tried when the stage is built: where it does not open (no device,
+  // no driver, a GPU without NVENC) that is the error, naming it, not a crash or failed clips.
+  auto with_gpu = transcode({{"encoder", std::string("h264_nvenc")}}, 1);
+  if (!check_video_encoder("h264_nvenc").is_ok()) {
+    ASSERT_FALSE(with_gpu.is_ok());
+    EXPECT_NE(with_gpu.status().message().find("h264_nvenc"), std::string::npos)
+        << with_gpu.status().message();
+  }
+  auto unknown = transcode({{"encoder", std::string("nope264")}});
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_NE(unknown.status().message().find("nope264"), std::string::npos);
+}
+
+TEST_F(TranscodeClipsStage, AutoTakesLibx264WithoutNvenc) {
+  const bool nvenc = check_video_encoder("h264_nvenc").is_ok();
+  for (int gpus : {0, 1}) {
+    SCOPED_TRACE(gpus);
+    auto stage = transcode({{"encoder", std::string("auto")}}, gpus);
+    ASSERT_TRUE(stage.is_ok()) << stage.status().message();
+    if (gpus > 0 && nvenc) continue;  // a machine with NVENC: auto takes it
+    auto batch = clips(2.0);
+    ASSERT_TRUE((*stage)->process(*batch).is_ok());
+    ASSERT_EQ(batch->size(), 4u);
+    for (size_t row = 1; row < batch->size(); ++row) {
+      ASSERT_TRUE(batch->kept(row));
+      // x264 signs its streams (an SEI message with its version and settings).
+      const Payload* payload = batch->payload(row);
+      EXPECT_NE(payload->member_bytes(payload->members[0]).find("x264 - core"),
+                std::string_view::npos);
+    }
   }
 }
 

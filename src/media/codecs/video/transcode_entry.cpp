@@ -251,6 +251,11 @@ class ClipEncoder {
     encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT;
     if (!settings_.preset.empty())
       av_opt_set(encoder_->priv_data, "preset", settings_.preset.c_str(), 0);
+    if (settings_.encoder == "h264_nvenc") {
+      // The anchor's NVENC settings: variable bit rate aiming at constant quality 21.
+      av_opt_set(encoder_->priv_data, "rc", "vbr", 0);
+      av_opt_set_int(encoder_->priv_data, "cq", 21, 0);
+    }
     if (int rc = avcodec_open2(encoder_.get(), codec, nullptr); rc < 0) {
       return set_error("cannot open " + settings_.encoder + ": " + av::error_text(rc));
     }
