@@ -12,6 +12,8 @@ using TranscodeFunction = bool (*)(const char* path, const std::vector<ClipSpan>
                                    const EncodeSettings* settings, std::vector<EncodedClip>* clips,
                                    std::string* error);
 
+using EncoderCheckFunction = bool (*)(const char* name, std::string* error);
+
 using JpegFunction = bool (*)(const uint8_t* bgr, int width, int height, int qscale,
                               std::string* jpeg, std::string* error);
 
@@ -46,6 +48,15 @@ Result<std::string> encode_frame_jpeg(const VideoFrame& frame, int qscale) {
     return Status::error(error);
   }
   return jpeg;
+}
+
+Status check_video_encoder(const std::string& name) {
+  static std::string why;
+  static const auto check = load<EncoderCheckFunction>("winnow_video_encoder_check", &why);
+  if (!check) return missing(why);
+  std::string error;
+  if (!check(name.c_str(), &error)) return Status::error(error);
+  return Status::ok();
 }
 
 Status transcode_clips(const std::string& path, const std::vector<ClipSpan>& spans,

@@ -65,6 +65,8 @@ struct ClipSpan {
 
 // Fixed settings, so that the same input gives the same bytes whatever winnow's thread count.
 struct EncodeSettings {
+  // An FFmpeg encoder (transcode_clips checks it opens when the pipeline loads); h264_nvenc
+  // gets VBR at CQ 21, the anchor's NVENC settings.
   std::string encoder = "libx264";
   int64_t bit_rate = 4'000'000;  // 0: the source's bit rate (4 Mbit/s when it is unknown)
   std::string preset = "fast";   // libx264's preset
@@ -72,6 +74,9 @@ struct EncodeSettings {
   int preview_frames = 4;        // frames in the contact sheet (0: no preview)
   int preview_width = 160;       // width of each of its tiles
   bool keep_audio = true;        // copy the source's audio packets of the span (the anchor's)
+  // Remux instead of encoding a clip of an H.264 source that starts on a keyframe and ends
+  // just before one (or at the end): its packets copied, not decoded and encoded again.
+  bool copy_when_possible = false;
 };
 
 struct EncodedClip {
@@ -84,14 +89,19 @@ struct EncodedClip {
   double last_s = 0;
   int width = 0;
   int height = 0;
-  bool audio = false;  // it carries the source's audio (copied, not re-encoded)
+  bool audio = false;   // it carries the source's audio (copied, not re-encoded)
+  bool copied = false;  // its video packets are the source's (copy_when_possible), not encoded
   std::string error;   // not empty: this clip could not be made (why)
 };
 
+// Whether the encoder `name` of this FFmpeg build opens on this machine (h264_nvenc needs an
+// NVIDIA GPU with NVENC and its driver); the error says why not, naming the encoder.
+Status check_video_encoder(const std::string& name);
+
 // Cuts every span out of `path` in one decoder pass (from the keyframe before the earliest
 // span), each re-encoded from its first frame, so cuts are frame-accurate whatever the source's
-// keyframes. `clips` comes back in the order of `spans`. Fails as a whole only when the source
-// cannot be read at all.
+// keyframes (or, with copy_when_possible, copied when its keyframes allow a clean cut). `clips`
+// comes back in the order of `spans`. Fails as a whole only when the source cannot be read at all.
 Status transcode_clips(const std::string& path, const std::vector<ClipSpan>& spans,
                        const EncodeSettings& settings, std::vector<EncodedClip>& clips);
 

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <onnxruntime_c_api.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -60,6 +62,8 @@ std::string element_type_name(ONNXTensorElementDataType type) {
       return "int32";
     case ONNX_TENSOR_ELEMENT_DATA_TYPE_BOOL:
       return "bool";
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8:
+      return "uint8";
     default:
       return fmt::format("type {}", static_cast<int>(type));
   }
@@ -322,6 +326,7 @@ Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
                         std::span<const std::string> output_names,
                         std::vector<OnnxFloatTensor>& outputs) const {
   std::vector<OrtValue*> values(inputs.size(), nullptr);
+  std::vector<std::vector<uint8_t>> narrowed(inputs.size());
   std::vector<std::string> input_names;
   std::string error;
   for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
@@ -331,14 +336,25 @@ Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
       error = fmt::format("the model has no input '{}'", input.name);
       break;
     }
-    if (info->element_type != "float") {
+    input_names.push_back(info->name);
+    void* data = const_cast<float*>(input.values.data());
+    size_t bytes = input.values.size_bytes();
+    ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT;
+    if (info->element_type == "uint8") {
+      // Pixel models exported to take bytes (TransNetV2's exports do): the values are 0-255.
+      narrowed[i].resize(input.values.size());
+      for (size_t k = 0; k < input.values.size(); ++k) {
+        narrowed[i][k] = static_cast<uint8_t>(std::clamp(std::lround(input.values[k]), 0L, 255L));
+      }
+      data = narrowed[i].data();
+      bytes = narrowed[i].size();
+      type = ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8;
+    } else if (info->element_type != "float") {
       error = fmt::format("input '{}' is {}, not float", input.name, info->element_type);
       break;
     }
-    input_names.push_back(info->name);
     error = consume(api()->CreateTensorWithDataAsOrtValue(
-        handles_->memory, const_cast<float*>(input.values.data()), input.values.size_bytes(),
-        input.shape.data(), input.shape.size(), ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, &values[i]));
+        handles_->memory, data, bytes, input.shape.data(), input.shape.size(), type, &values[i]));
   }
   error = run_values(handles_->session, input_names, values, output_names, outputs, error);
   if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);

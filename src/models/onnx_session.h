@@ -79,7 +79,8 @@ class OnnxSession {
   // float outputs in order. Thread-safe.
   Status run(std::span<const OnnxIdMatrix> inputs, std::span<const std::string> output_names,
              std::vector<OnnxFloatTensor>& outputs) const;
-  // The same with float inputs (every input the model has, float typed).
+  // The same with float inputs (every input the model has, float typed, or uint8: the values
+  // are then bytes, 0-255, rounded).
   Status run(std::span<const OnnxFloatInput> inputs, std::span<const std::string> output_names,
              std::vector<OnnxFloatTensor>& outputs) const;
 

@@ -173,6 +173,85 @@ TEST(VideoCodecs, ClipsKeepTheSourcesAudioUnlessAskedNot) {
   }
 }
 
+// copy_when_possible on a source with a keyframe every 50 frames (2 s): clips from one keyframe
+// to the next (or to the end) are copied, decode with every frame in place and start at 0 with
+// their audio; a clip starting between keyframes, or starting on one and ending between two,
+// is encoded as before. Without the setting nothing is copied.
+TEST(VideoCodecs, ClipsOnKeyframesAreCopiedWhenAsked) {
+  TempDir dir;
+  VideoSpec spec;
+  spec.frames = 150;  // 6 s, keyframes at 0, 2 and 4 s
+  spec.gop = 50;
+  spec.height = 96;
+  spec.audio_hz = 440;
+  std::string path = make_video(dir, "counter.mp4", spec, paint_counter);
+  const std::vector<ClipSpan> spans = {{0, 2}, {2, 4}, {4, 6}, {0.52, 1.48}, {2, 3}};
+  const std::vector<std::pair<int, int>> frames = {
+      {0, 49}, {50, 99}, {100, 149}, {13, 36}, {50, 74}};
+  const std::vector<bool> copied = {true, true, true, false, false};
+  EncodeSettings settings;
+  settings.copy_when_possible = true;
+  std::vector<EncodedClip> clips;
+  ASSERT_TRUE(transcode_clips(path, spans, settings, clips).is_ok());
+  ASSERT_EQ(clips.size(), spans.size());
+  for (size_t k = 0; k < clips.size(); ++k) {
+    SCOPED_TRACE(k);
+    ASSERT_TRUE(clips[k].error.empty()) << clips[k].error;
+    EXPECT_EQ(clips[k].copied, copied[k]);
+    const int expected = frames[k].second - frames[k].first + 1;
+    EXPECT_EQ(clips[k].frames, expected);
+    EXPECT_EQ(clips[k].width, 96);
+    EXPECT_EQ(clips[k].height, 96);
+    std::string file = dir.file("clip" + std::to_string(k) + ".mp4");
+    write_file(file, clips[k].mp4);
+    ReadBack back = read_video(file);
+    ASSERT_TRUE(back.ok) << back.error;
+    EXPECT_EQ(back.codec, "h264");
+    EXPECT_EQ(back.frames, expected);
+    EXPECT_NEAR(back.fps, 25, 0.01);
+    ASSERT_FALSE(back.times.empty());
+    EXPECT_NEAR(back.times.front(), 0, 1e-6);
+    EXPECT_NEAR(back.times.back(), (expected - 1) / 25.0, 1e-6);
+    EXPECT_EQ(back.audio_codec, "aac");
+    EXPECT_GE(back.audio_first_s, -1024 / 48000.0);
+    EXPECT_LE(back.audio_first_s, 1024 / 48000.0);
+    std::vector<int> seen;
+    ASSERT_TRUE(decode_video_frames(file, {}, [&](VideoFrame& f) {
+                  seen.push_back(counter_of(f));
+                  return true;
+                }).is_ok());
+    ASSERT_EQ(int(seen.size()), expected);
+    EXPECT_EQ(seen.front(), frames[k].first);
+    EXPECT_EQ(seen.back(), frames[k].second);
+    EXPECT_EQ(clips[k].preview_jpg.substr(0, 2), "\xFF\xD8");
+  }
+  std::vector<EncodedClip> encoded;
+  ASSERT_TRUE(transcode_clips(path, spans, EncodeSettings{}, encoded).is_ok());
+  for (const EncodedClip& clip : encoded) EXPECT_FALSE(clip.copied);
+  // Copies are the same bytes on every run.
+  std::vector<EncodedClip> again;
+  ASSERT_TRUE(transcode_clips(path, spans, settings, again).is_ok());
+  for (size_t k = 0; k < spans.size(); ++k) EXPECT_EQ(again[k].mp4, clips[k].mp4);
+}
+
+// Only H.264 sources are copied (the clips are H.264 MP4s whatever the source).
+TEST(VideoCodecs, OtherCodecsAreEncodedEvenOnKeyframes) {
+  TempDir dir;
+  VideoSpec spec;
+  spec.frames = 100;
+  spec.encoder = "mpeg4";
+  std::string path = make_video(dir, "mpeg4.mp4", spec, paint_counter);
+  EncodeSettings settings;
+  settings.copy_when_possible = true;
+  std::vector<EncodedClip> clips;
+  ASSERT_TRUE(transcode_clips(path, {{0, 2}, {2, 4}}, settings, clips).is_ok());
+  for (const EncodedClip& clip : clips) {
+    ASSERT_TRUE(clip.error.empty()) << clip.error;
+    EXPECT_FALSE(clip.copied);
+    EXPECT_EQ(clip.frames, 50);
+  }
+}
+
 TEST(VideoCodecs, TranscodedBytesAreTheSameWhateverRunsBeside) {
   TempDir dir;
   VideoSpec spec;

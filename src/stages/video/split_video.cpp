@@ -1,6 +1,7 @@
 // split_video: each video becomes its clips (a fan-out, core/row_builder.h): windows of fixed
 // length (`fixed_stride`, NeMo's default) or shots (`shot_detection`: media/shot_detector.h on
-// frames decoded small, then the anchor's rules in media/clip_spans.h). A clip is a reference to
+// frames decoded small; `transnetv2`: the anchor's model, models/transnet_v2.h, on frames at its
+// 48 x 27; either way then the anchor's rules in media/clip_spans.h). A clip is a reference to
 // its source file with a span; nothing is encoded here (transcode_clips does that, after the
 // filters have had their say), so a dropped clip costs no encoding.
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "core/row_builder.h"
 #include "media/clip_spans.h"
 #include "media/shot_detector.h"
+#include "models/transnet_v2.h"
 #include "stages/builtin_stages.h"
 #include "stages/video/clip_fields.h"
 
@@ -17,6 +19,8 @@ namespace {
 
 struct SplitOptions {
   bool shots = true;
+  std::shared_ptr<const TransNetV2> transnet;  // shots by the model instead of the detector
+  double cut_threshold = 0.4;
   double clip_len_s = 10, stride_s = 10, min_clip_s = 2;  // fixed_stride
   ShotRules rules;                                        // shot_detection
   ShotDetectorOptions detector;
@@ -102,6 +106,7 @@ class SplitVideo final : public Stage {
  private:
   // Every frame decoded detect_width wide, the detector's cuts, then the rules.
   Result<std::vector<ClipSpan>> detect_shots(const std::string& path, double duration_s) const {
+    if (options_.transnet) return model_shots(path, duration_s);
     ShotDetector detector(options_.detector);
     std::vector<double> times;
     FrameRequest request;
@@ -113,6 +118,29 @@ class SplitVideo final : public Stage {
     }));
     if (times.empty()) return Status::error("no frame decodes");
     return shot_spans(times, detector.cuts(), duration_s, options_.rules);
+  }
+
+  // Every frame at TransNetV2's 48 x 27 (squeezed, whatever the aspect, as the model was
+  // trained), its per-frame probabilities, the shots they mark, then the rules.
+  Result<std::vector<ClipSpan>> model_shots(const std::string& path, double duration_s) const {
+    std::vector<double> times;
+    std::vector<uint8_t> rgb;
+    FrameRequest request;
+    request.width = TransNetV2::kWidth;
+    request.height = TransNetV2::kHeight;
+    WINNOW_RETURN_IF_ERROR(decode_video_frames(path, request, [&](VideoFrame& frame) {
+      for (size_t p = 0; p < frame.bgr.size(); p += 3) {
+        rgb.insert(rgb.end(), {frame.bgr[p + 2], frame.bgr[p + 1], frame.bgr[p]});
+      }
+      times.push_back(frame.time_s);
+      return true;
+    }));
+    if (times.empty()) return Status::error("no frame decodes");
+    std::vector<float> probabilities;
+    WINNOW_RETURN_IF_ERROR(
+        options_.transnet->predict(rgb, static_cast<int64_t>(times.size()), probabilities));
+    return shot_spans(times, transnet_shot_starts(probabilities, options_.cut_threshold),
+                      duration_s, options_.rules);
   }
 
   SplitOptions options_;
@@ -129,19 +157,32 @@ StageSpec split_video_spec() {
       "(method shot_detection: HSV difference against the mean of its neighbours, "
       "PySceneDetect's AdaptiveDetector), each shot cropped at both ends, left out when short "
       "and cut into pieces when long. A clip refers to its source file and span; "
-      "transcode_clips encodes it. Reasons no_clips (score: the video's duration), undecodable.",
+      "transcode_clips encodes it. Method transnetv2 finds the shots with a TransNetV2 ONNX "
+      "model instead (the anchor's: frames at 48 x 27, windows of 100 stepped by 50, a frame "
+      "above cut_threshold ends a shot). Reasons no_clips (score: the video's duration), "
+      "undecodable.",
       {
-          {"method", ParamType::kString, "shot_detection", "fixed_stride | shot_detection"},
+          {"method", ParamType::kString, "shot_detection",
+           "fixed_stride | shot_detection | transnetv2"},
+          {"model", ParamType::kString, "",
+           "transnetv2: the model, an ONNX file taking [batch, 100, 27, 48, 3] pixels (float or "
+           "uint8, 0-255) and giving the single-frame head first"},
+          {"logits", ParamType::kBool, "false",
+           "transnetv2: the model gives logits, not probabilities (a sigmoid is applied)"},
+          {"cut_threshold", ParamType::kFloat, "0.4",
+           "transnetv2: a frame whose probability is above this ends a shot (the anchor's)"},
           {"clip_len_s", ParamType::kFloat, "10", "fixed_stride: clip length (NeMo's default)"},
           {"stride_s", ParamType::kFloat, "0",
            "fixed_stride: seconds between clip starts (0: clip_len_s, clips end to end)"},
           {"min_clip_s", ParamType::kFloat, "2",
-           "shortest clip kept (fixed_stride: the last window; shot_detection: after cropping)"},
-          {"min_clip_frames", ParamType::kInt, "48", "shot_detection: fewest frames in a clip"},
+           "shortest clip kept (fixed_stride: the last window; shots: after cropping)"},
+          {"min_clip_frames", ParamType::kInt, "48",
+           "shot_detection, transnetv2: fewest frames in a clip"},
           {"max_clip_s", ParamType::kFloat, "60",
-           "shot_detection: longer shots are cut into pieces of this length (0: never)"},
+           "shot_detection, transnetv2: longer shots are cut into pieces of this length (0: "
+           "never)"},
           {"crop_s", ParamType::kFloat, "0.5",
-           "shot_detection: seconds cut from each end of a shot"},
+           "shot_detection, transnetv2: seconds cut from each end of a shot"},
           {"threshold", ParamType::kFloat, "3",
            "shot_detection: a frame's HSV change over the mean of its neighbours' that makes a "
            "cut (AdaptiveDetector's adaptive_threshold)"},
@@ -157,10 +198,28 @@ StageSpec split_video_spec() {
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         SplitOptions o;
         const std::string method = p.get_string("method");
-        if (method != "fixed_stride" && method != "shot_detection") {
-          return p.error("method", "must be fixed_stride or shot_detection");
+        if (method != "fixed_stride" && method != "shot_detection" && method != "transnetv2") {
+          return p.error("method", "must be fixed_stride, shot_detection or transnetv2");
         }
-        o.shots = method == "shot_detection";
+        o.shots = method != "fixed_stride";
+        if (method == "transnetv2") {
+          if (p.get_string("model").empty()) {
+            return p.error("model", "method transnetv2 needs the model's ONNX file");
+          }
+          TransNetOptions model_options;
+          model_options.logits = p.get_bool("logits");
+          // One intra-op thread: the CPU a worker declares; workers share the session.
+          model_options.session.intra_op_threads = 1;
+          auto model = TransNetV2::load(p.get_string("model"), model_options);
+          if (!model.is_ok()) return p.error("model", model.status().message());
+          o.transnet = std::move(model).value();
+        } else if (!p.get_string("model").empty()) {
+          return p.error("model", "only method transnetv2 takes a model");
+        }
+        o.cut_threshold = p.get_float("cut_threshold");
+        if (o.cut_threshold <= 0 || o.cut_threshold >= 1) {
+          return p.error("cut_threshold", "must be between 0 and 1");
+        }
         o.clip_len_s = p.get_float("clip_len_s");
         o.stride_s = p.get_float("stride_s") > 0 ? p.get_float("stride_s") : o.clip_len_s;
         o.min_clip_s = p.get_float("min_clip_s");

@@ -66,7 +66,8 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
 
 bool decode_from(VideoInput& in, double from_s,
                  const std::function<bool(AVFrame* frame, double time_s)>& on_frame,
-                 std::string& error, const std::function<void(const AVPacket* packet)>* on_audio) {
+                 std::string& error, const std::function<void(const AVPacket* packet)>* on_audio,
+                 const std::function<void(const AVPacket* packet)>* on_video) {
   AVStream* video = in.video();
   if (from_s > 0) {
     auto ts = static_cast<int64_t>(std::floor((from_s + in.start_s) / av_q2d(video->time_base)));
@@ -96,6 +97,7 @@ bool decode_from(VideoInput& in, double from_s,
       return false;
     }
     if (packet->stream_index == in.stream) {
+      if (on_video) (*on_video)(packet.get());
       // A packet the decoder refuses is skipped: its frames are lost, not the rest.
       avcodec_send_packet(in.decoder.get(), packet.get());
       drain();

@@ -28,6 +28,9 @@ struct FrameFree {
 struct PacketFree {
   void operator()(AVPacket* p) const { av_packet_free(&p); }
 };
+struct ParametersFree {
+  void operator()(AVCodecParameters* p) const { avcodec_parameters_free(&p); }
+};
 struct ScaleFree {
   void operator()(SwsContext* s) const { sws_freeContext(s); }
 };
@@ -36,6 +39,7 @@ using CodecPtr = std::unique_ptr<AVCodecContext, CodecFree>;
 using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
 using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
 using ScalePtr = std::unique_ptr<SwsContext, ScaleFree>;
+using ParametersPtr = std::unique_ptr<AVCodecParameters, ParametersFree>;
 
 std::string error_text(int code);
 
@@ -58,13 +62,15 @@ bool open_video(const char* path, bool motion_vectors, VideoInput& in, std::stri
 
 // Decodes from the keyframe at or before `from_s` to the end, calling `on_frame` with each
 // frame (and its time) until it returns false; with `on_audio`, each packet of the audio stream
-// read on the way is handed to it as it is (a clip copies it). Packets the decoder refuses are
+// read on the way is handed to it as it is (a clip copies it), and with `on_video` each packet
+// of the video stream before the decoder gets it (a copied clip). Packets the decoder refuses are
 // skipped (a damaged stretch loses its frames, not the video); a read error other than the end of
 // the file is an error.
 bool decode_from(VideoInput& in, double from_s,
                  const std::function<bool(AVFrame* frame, double time_s)>& on_frame,
                  std::string& error,
-                 const std::function<void(const AVPacket* packet)>* on_audio = nullptr);
+                 const std::function<void(const AVPacket* packet)>* on_audio = nullptr,
+                 const std::function<void(const AVPacket* packet)>* on_video = nullptr);
 
 // BGR24 scaling with area averaging, made again when the source size changes.
 class Scaler {

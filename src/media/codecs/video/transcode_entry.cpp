@@ -1,5 +1,7 @@
 // winnow_video_transcode (media/video_codecs.h): every clip of a source in one decoder pass, each
-// re-encoded from its first frame with libx264 into an MP4 in memory, plus a contact sheet.
+// re-encoded from its first frame with libx264 into an MP4 in memory, plus a contact sheet; with
+// copy_when_possible, a clip of an H.264 source that starts on a keyframe and ends before one
+// (packet_scan.h) is remuxed instead: its packets copied, shifted to start at 0.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -9,6 +11,7 @@ extern "C" {
 }
 
 #include "media/codecs/video/av_support.h"
+#include "media/codecs/video/packet_scan.h"
 #include "media/video_codecs.h"
 
 namespace winnow {
@@ -63,16 +66,42 @@ class MemoryOutput {
 // One clip being encoded: opened at its first frame, finished after its last.
 class ClipEncoder {
  public:
-  // `audio`: the source's audio stream to copy (null: none).
+  // `audio`: the source's audio stream to copy (null: none). `copy_from`: the source's video
+  // stream, whose packets of the span make the clip (null: the clip is encoded).
   ClipEncoder(const ClipSpan& span, const EncodeSettings& settings, int64_t bit_rate,
-              AVRational frame_rate, int64_t frame_ticks, const AVStream* audio, EncodedClip& out)
+              AVRational frame_rate, int64_t frame_ticks, const AVStream* audio,
+              const AVStream* copy_from, EncodedClip& out)
       : span_(span),
         settings_(settings),
         bit_rate_(bit_rate),
         frame_rate_(frame_rate),
         frame_ticks_(frame_ticks),
         audio_in_(audio),
-        out_(out) {}
+        copy_from_(copy_from),
+        out_(out) {
+    out_.copied = copy_from_ != nullptr;
+  }
+
+  // A video packet of the source (decode order) shown at source time `time`. A copied clip
+  // takes those its span holds (can_copy made sure they start on a keyframe and need nothing
+  // else), from the first of them on.
+  void add_video(const AVPacket* packet, double time, double slack) {
+    if (!copy_from_ || finished_) return;
+    if (time < span_.begin_s - slack || time >= span_.end_s - slack) return;
+    if (!started_ && !start_copy(packet)) {
+      fail_and_finish();
+      return;
+    }
+    av::PacketPtr copy(av_packet_clone(packet));
+    copy->pts -= first_pts_;
+    if (copy->dts != AV_NOPTS_VALUE) copy->dts -= first_pts_;
+    copy->pos = -1;
+    copy->stream_index = stream_->index;
+    av_packet_rescale_ts(copy.get(), copy_from_->time_base, stream_->time_base);
+    if (int w = av_interleaved_write_frame(muxer_.get(), copy.get()); w < 0) {
+      fail_and_finish("cannot write the MP4: " + av::error_text(w));
+    }
+  }
 
   // An audio packet of the source at source time `time`. Packets the demuxer reads before the
   // clip's first frame is decoded wait until the MP4 is started; those before that frame or
@@ -91,6 +120,7 @@ class ClipEncoder {
 
   // Adds `frame` (source time `time`); false when the clip fails (out_.error says why).
   bool add(const AVFrame* frame, double time, AVRational time_base) {
+    if (copy_from_) return count_copied(frame, time);
     if (!started_ && !start(frame, time_base)) return fail_and_finish();
     av::FramePtr own(av_frame_alloc());
     own->format = AV_PIX_FMT_YUV420P;
@@ -126,8 +156,10 @@ class ClipEncoder {
       out_.error = "no frame of the source lies in the span";
       return;
     }
-    avcodec_send_frame(encoder_.get(), nullptr);
-    if (!write_packets()) return;
+    if (!copy_from_) {
+      avcodec_send_frame(encoder_.get(), nullptr);
+      if (!write_packets()) return;
+    }
     if (int rc = av_write_trailer(muxer_.get()); rc < 0) {
       out_.error = "cannot finish the MP4: " + av::error_text(rc);
       return;
@@ -139,6 +171,65 @@ class ClipEncoder {
   }
 
  private:
+  // A copied clip's frames are decoded only to count them and for the contact sheet.
+  bool count_copied(const AVFrame* frame, double time) {
+    if (!started_) return fail_and_finish("its first frame has no packet");
+    if (out_.frames == 0) out_.first_s = time;
+    out_.last_s = time;
+    ++out_.frames;
+    add_to_preview(frame, time);
+    return true;
+  }
+
+  // The MP4 of a copied clip: the source's stream parameters, its first packet's time as 0.
+  bool start_copy(const AVPacket* packet) {
+    started_ = true;
+    first_pts_ = packet->pts;
+    out_.width = copy_from_->codecpar->width;
+    out_.height = copy_from_->codecpar->height;
+    if (!open_muxer(copy_from_->codecpar, copy_from_->time_base)) return false;
+    stream_->codecpar->codec_tag = 0;  // the MP4 muxer picks its own (avc1)
+    return write_header();
+  }
+
+  // The MP4 with one video stream of `video`'s parameters and, when it can carry it, the
+  // source's audio.
+  bool open_muxer(const AVCodecParameters* video, AVRational time_base) {
+    AVFormatContext* raw = nullptr;
+    avformat_alloc_output_context2(&raw, nullptr, "mp4", nullptr);
+    if (!raw) return set_error("no MP4 muxer");
+    muxer_.reset(raw);
+    muxer_->pb = output_.io();
+    muxer_->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
+    stream_ = avformat_new_stream(raw, nullptr);
+    avcodec_parameters_copy(stream_->codecpar, video);
+    stream_->time_base = time_base;
+    stream_->avg_frame_rate = frame_rate_;
+    video_time_base_ = time_base;
+    // Audio the MP4 muxer cannot carry (Vorbis, say) is left out rather than re-encoded.
+    if (audio_in_ && avformat_query_codec(raw->oformat, audio_in_->codecpar->codec_id,
+                                          FF_COMPLIANCE_NORMAL) == 1) {
+      audio_out_ = avformat_new_stream(raw, nullptr);
+      avcodec_parameters_copy(audio_out_->codecpar, audio_in_->codecpar);
+      audio_out_->codecpar->codec_tag = 0;
+      audio_out_->time_base = audio_in_->time_base;
+    }
+    return true;
+  }
+
+  // Starts the MP4 and writes the audio that waited for it.
+  bool write_header() {
+    if (int rc = avformat_write_header(muxer_.get(), nullptr); rc < 0) {
+      return set_error("cannot start the MP4: " + av::error_text(rc));
+    }
+    out_.audio = audio_out_ != nullptr;
+    for (av::PacketPtr& packet : pending_audio_) {
+      if (packet) write_audio(packet.get());
+    }
+    pending_audio_.clear();
+    return true;
+  }
+
   bool start(const AVFrame* frame, AVRational time_base) {
     started_ = true;
     first_pts_ = frame->best_effort_timestamp;
@@ -160,37 +251,17 @@ class ClipEncoder {
     encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT;
     if (!settings_.preset.empty())
       av_opt_set(encoder_->priv_data, "preset", settings_.preset.c_str(), 0);
+    if (settings_.encoder == "h264_nvenc") {
+      // The anchor's NVENC settings: variable bit rate aiming at constant quality 21.
+      av_opt_set(encoder_->priv_data, "rc", "vbr", 0);
+      av_opt_set_int(encoder_->priv_data, "cq", 21, 0);
+    }
     if (int rc = avcodec_open2(encoder_.get(), codec, nullptr); rc < 0) {
       return set_error("cannot open " + settings_.encoder + ": " + av::error_text(rc));
     }
-    AVFormatContext* raw = nullptr;
-    avformat_alloc_output_context2(&raw, nullptr, "mp4", nullptr);
-    if (!raw) return set_error("no MP4 muxer");
-    muxer_.reset(raw);
-    muxer_->pb = output_.io();
-    muxer_->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
-    stream_ = avformat_new_stream(raw, nullptr);
-    avcodec_parameters_from_context(stream_->codecpar, encoder_.get());
-    stream_->time_base = time_base;
-    stream_->avg_frame_rate = frame_rate_;
-    video_time_base_ = time_base;
-    // Audio the MP4 muxer cannot carry (Vorbis, say) is left out rather than re-encoded.
-    if (audio_in_ && avformat_query_codec(raw->oformat, audio_in_->codecpar->codec_id,
-                                          FF_COMPLIANCE_NORMAL) == 1) {
-      audio_out_ = avformat_new_stream(raw, nullptr);
-      avcodec_parameters_copy(audio_out_->codecpar, audio_in_->codecpar);
-      audio_out_->codecpar->codec_tag = 0;
-      audio_out_->time_base = audio_in_->time_base;
-    }
-    if (int rc = avformat_write_header(raw, nullptr); rc < 0) {
-      return set_error("cannot start the MP4: " + av::error_text(rc));
-    }
-    out_.audio = audio_out_ != nullptr;
-    for (av::PacketPtr& packet : pending_audio_) {
-      if (packet) write_audio(packet.get());
-    }
-    pending_audio_.clear();
-    return true;
+    av::ParametersPtr parameters(avcodec_parameters_alloc());
+    avcodec_parameters_from_context(parameters.get(), encoder_.get());
+    return open_muxer(parameters.get(), time_base) && write_header();
   }
 
   // Shifted by the clip's first frame, so sound and picture keep their source alignment.
@@ -264,6 +335,7 @@ class ClipEncoder {
   AVRational frame_rate_;
   int64_t frame_ticks_;  // one frame in the stream's time base
   const AVStream* audio_in_;
+  const AVStream* copy_from_;
   EncodedClip& out_;
   AVStream* audio_out_ = nullptr;
   AVRational video_time_base_{1, 1};
@@ -309,17 +381,35 @@ extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
   if (frame_rate.num <= 0 || frame_rate.den <= 0) frame_rate = in.video()->r_frame_rate;
   const int64_t frame_ticks =
       std::max<int64_t>(1, av_rescale_q(1, av_inv_q(frame_rate), in.video()->time_base));
+  const double slack = 0.5 / (in.fps() > 0 ? in.fps() : 25);
+  // Which clips can be copied: a demux pass over the span of every clip, no decoding.
+  std::vector<av::PacketTime> packets;
+  if (settings->copy_when_possible && in.video()->codecpar->codec_id == AV_CODEC_ID_H264) {
+    double from = (*spans)[0].begin_s, to = (*spans)[0].end_s;
+    for (const ClipSpan& span : *spans) {
+      from = std::min(from, span.begin_s);
+      to = std::max(to, span.end_s);
+    }
+    std::string scan_error;
+    if (!av::scan_packets(path, from - slack, to, packets, scan_error)) packets.clear();
+  }
   for (size_t i = 0; i < spans->size(); ++i) {
+    const bool copy = !packets.empty() && av::can_copy(packets, (*spans)[i], slack);
     encoders.push_back(std::make_unique<ClipEncoder>((*spans)[i], *settings, bit_rate, frame_rate,
-                                                     frame_ticks, audio, (*clips)[i]));
+                                                     frame_ticks, audio,
+                                                     copy ? in.video() : nullptr, (*clips)[i]));
     first = std::min(first, (*spans)[i].begin_s);
   }
-  const double slack = 0.5 / (in.fps() > 0 ? in.fps() : 25);
   const AVRational time_base = in.video()->time_base;
   const std::function<void(const AVPacket*)> on_audio = [&](const AVPacket* packet) {
     if (packet->pts == AV_NOPTS_VALUE) return;
     const double time = double(packet->pts) * av_q2d(audio->time_base) - in.start_s;
     for (auto& clip : encoders) clip->add_audio(packet, time);
+  };
+  const std::function<void(const AVPacket*)> on_video = [&](const AVPacket* packet) {
+    if (packet->pts == AV_NOPTS_VALUE) return;
+    const double time = in.seconds(packet->pts);
+    for (auto& clip : encoders) clip->add_video(packet, time, slack);
   };
   bool ok = av::decode_from(
       in, first,
@@ -338,7 +428,7 @@ extern "C" __attribute__((visibility("default"))) bool winnow_video_transcode(
         }
         return open;  // every clip done: stop reading
       },
-      *error, audio ? &on_audio : nullptr);
+      *error, audio ? &on_audio : nullptr, packets.empty() ? nullptr : &on_video);
   for (auto& clip : encoders) clip->finish();
   return ok;
 }
