@@ -20,6 +20,7 @@
 #include "dedup/cluster_pruner.h"
 #include "dedup/cluster_spill.h"
 #include "dedup/kmeans.h"
+#include "dedup/mapped_matrix.h"
 #include "dedup/semantic_report.h"
 #include "dedup/streamed_pruner.h"
 #include "dist/comm.h"
@@ -169,8 +170,9 @@ Status SemanticStep::finish_identify() {
 
   // ---- 1. Load, in key order ----
   // Two reads of the log: the first keeps each item's facts (and its squared norm), the second
-  // writes each usable embedding straight into its row of the key-ordered matrix, so the
-  // embeddings are held once, never twice. The log yields the same order both times.
+  // writes each usable embedding, normalised, straight into its row of the key-ordered matrix
+  // file, which is then mapped read-only: the embeddings are never on the heap all at once.
+  // The log yields the same order both times.
   struct Meta {
     uint64_t key;
     uint32_t shard;
@@ -233,23 +235,28 @@ Status SemanticStep::finish_identify() {
     items.push_back(std::move(m));
   }
   std::vector<Meta>().swap(meta);
-  std::vector<float> matrix(items.size() * d);  // n x d, key order
+  // n x d, key order, in a flat file mapped read-only (dedup/mapped_matrix.h): the embeddings
+  // live in the page cache, not in a heap copy of all of them.
+  std::filesystem::create_directories(context_.spill_dir);
+  MappedMatrix matrix;
+  WINNOW_RETURN_IF_ERROR(matrix.create(context_.spill_dir + "/embeddings.f32", items.size(), d));
   {
     uint64_t arrival = 0;
+    std::vector<float> normalised(d);
     WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
       const int64_t row = row_of[arrival++];
       if (row < 0) return Status::ok();
       const double scale =
           options_.normalize ? 1.0 / std::sqrt(items[static_cast<size_t>(row)].norm) : 1.0;
-      float* out = matrix.data() + static_cast<size_t>(row) * d;
       for (size_t j = 0; j < d; ++j) {
         float v;
         std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
-        out[j] = static_cast<float>(v * scale);
+        normalised[j] = static_cast<float>(v * scale);
       }
-      return Status::ok();
+      return matrix.write_row(static_cast<size_t>(row), normalised.data());
     }));
   }
+  WINNOW_RETURN_IF_ERROR(matrix.map());
   std::vector<int64_t>().swap(row_of);
   const uint64_t log_spilled = log_->spilled_bytes();
   log_.reset();
@@ -270,12 +277,12 @@ Status SemanticStep::finish_identify() {
     for (size_t r = 0; r < n; ++r) {
       if (unit_interval(hash_u64(items[r].key, options_.seed ^ 0x5eed)) <
           options_.sample_fraction) {
-        sample.insert(sample.end(), matrix.begin() + r * d, matrix.begin() + (r + 1) * d);
+        sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
         ++sampled;
       }
     }
     if (sampled == 0 && n > 0) {  // too small a fraction of too few items: fit on them all
-      sample = matrix;
+      sample.assign(matrix.data(), matrix.data() + n * d);
       sampled = n;
     }
   }
@@ -359,7 +366,7 @@ Status SemanticStep::finish_identify() {
     }
     WINNOW_RETURN_IF_ERROR(spill.close());
   }
-  std::vector<float>().swap(matrix);
+  matrix.reset();
   std::vector<Meta>().swap(items);
   if (after_spill_) WINNOW_RETURN_IF_ERROR(after_spill_(spill));
 

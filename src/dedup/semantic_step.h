@@ -3,7 +3,8 @@
 // Curator's semantics; ../shared/reference/dedup.md).
 //   identify: every kept item -> EmbeddingLog (key, rank value, id, excerpt, embedding);
 //             then, in finish_identify():
-//             1. load, sort by key, normalise; items without a usable embedding are set
+//             1. load, sort by key, normalise into a flat float32 file mapped read-only
+//                (dedup/mapped_matrix.h); items without a usable embedding are set
 //                aside (dropped as bad_embedding in the remove pass, each named by file/line)
 //             2. k-means (dedup/kmeans.h) on a seeded, key-based sample; assign every item
 //             3. rank each cluster's members; write them, in rank order, to checksummed
