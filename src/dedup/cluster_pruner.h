@@ -1,10 +1,12 @@
 #pragma once
 // ClusterPruner: SemDeDup's decision inside one cluster. The rows come in rank order (the item
 // to keep first); for each row it finds the most similar earlier row, by blocked products:
-// a block of `block` rows is multiplied against all the rows before its end (single-threaded
-// BLAS, dedup/blas_gemm.h), and each row's maximum over the earlier ones is taken while the
-// block is in memory. Memory is O(rows x block), never rows x rows; the products cover the
-// upper triangle plus the diagonal blocks.
+// a column block of `block` rows is multiplied against each row block before it and then
+// itself, one block x block sgemm per pair (single-threaded BLAS, dedup/blas_gemm.h), and each
+// row's running maximum over the earlier rows is updated block by block (dedup/prune_tile.h).
+// Memory is O(block x block) besides the rows, never rows x rows; the products cover the
+// upper triangle plus the diagonal blocks. A cluster too large for memory runs the same blocks
+// from disk (dedup/streamed_pruner.h), with the same result bit for bit.
 //
 // Semantics (NeMo's): the maximum is over earlier rows only and is never below 0 (NeMo's
 // matrix holds 0 where a row is not earlier); an item is removed when it reaches the

@@ -8,12 +8,15 @@
 
 namespace winnow {
 
-ClusterSpill::ClusterSpill(std::string dir, size_t partitions, size_t dims)
+ClusterSpill::ClusterSpill(std::string dir, size_t partitions, size_t dims,
+                           size_t stream_above_bytes, size_t tile_rows)
     : dir_(std::move(dir)),
       partitions_(std::max<size_t>(partitions, 1)),
       dims_(dims),
       writers_(partitions_),
-      sizes_(partitions_, 0) {}
+      sizes_(partitions_, 0),
+      stream_above_bytes_(stream_above_bytes),
+      tile_rows_(std::max<size_t>(tile_rows, 1)) {}
 
 std::string ClusterSpill::path(size_t partition) const {
   return fmt::format("{}/clusters-{:04}.spill", dir_, partition);
@@ -27,13 +30,25 @@ Status ClusterSpill::write(uint32_t cluster, const std::vector<ClusterMember>& m
     writers_[p] = std::make_unique<SpillWriter>();
     WINNOW_RETURN_IF_ERROR(writers_[p]->open(path(p)));
   }
+  const bool stream = rows.size() * dims_ * sizeof(float) > stream_above_bytes_;
+  if (stream) {
+    TileFileWriter tiles;
+    WINNOW_RETURN_IF_ERROR(
+        tiles.open(fmt::format("{}/cluster-{:06}.tiles.spill", dir_, cluster), dims_, tile_rows_));
+    for (uint32_t row : rows) WINNOW_RETURN_IF_ERROR(tiles.add_row(matrix + size_t{row} * dims_));
+    auto file = tiles.close();
+    if (!file.is_ok()) return file.status();
+    streamed_[cluster] = std::move(file).value();
+  }
   std::string block;
   BytePacker out(block);
-  out.put(cluster).put(static_cast<uint64_t>(members.size()));
+  out.put(cluster).put(static_cast<uint64_t>(members.size())).put(static_cast<uint8_t>(stream));
   for (const ClusterMember& m : members) {
     out.put(m.key).put(m.rank_value).put_bytes(m.id).put_bytes(m.excerpt);
   }
-  for (uint32_t row : rows) out.put_raw(matrix + size_t{row} * dims_, dims_ * sizeof(float));
+  if (!stream) {
+    for (uint32_t row : rows) out.put_raw(matrix + size_t{row} * dims_, dims_ * sizeof(float));
+  }
   WINNOW_RETURN_IF_ERROR(writers_[p]->append_block(block.data(), block.size()));
   sizes_[p] = writers_[p]->bytes_written();
   return Status::ok();
@@ -66,7 +81,9 @@ Status ClusterSpill::read_partition(size_t partition,
     ClusterData data;
     data.cluster = in.get<uint32_t>();
     const uint64_t count = in.get<uint64_t>();
-    if (in.failed() || count > block.size()) {
+    const bool stream = in.get<uint8_t>() != 0;
+    auto tiles = streamed_.find(data.cluster);
+    if (in.failed() || count > block.size() || stream != (tiles != streamed_.end())) {
       return Status::errorf("spill file {} is corrupt (a bad cluster header)", path(partition));
     }
     data.members.resize(count);
@@ -75,6 +92,14 @@ Status ClusterSpill::read_partition(size_t partition,
       m.rank_value = in.get<double>();
       m.id = in.get_bytes();
       m.excerpt = in.get_bytes();
+    }
+    if (stream) {
+      if (in.failed() || !in.done() || tiles->second.rows != count) {
+        return Status::errorf("spill file {} is corrupt (a cut cluster)", path(partition));
+      }
+      data.tiles = tiles->second;
+      WINNOW_RETURN_IF_ERROR(visit(data));
+      continue;
     }
     std::string_view floats = in.get_raw(count * dims_ * sizeof(float));
     if (in.failed() || !in.done()) {

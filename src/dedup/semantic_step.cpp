@@ -20,7 +20,9 @@
 #include "dedup/cluster_pruner.h"
 #include "dedup/cluster_spill.h"
 #include "dedup/kmeans.h"
+#include "dedup/mapped_matrix.h"
 #include "dedup/semantic_report.h"
+#include "dedup/streamed_pruner.h"
 #include "dist/comm.h"
 #include "io/atomic_file.h"
 
@@ -168,8 +170,9 @@ Status SemanticStep::finish_identify() {
 
   // ---- 1. Load, in key order ----
   // Two reads of the log: the first keeps each item's facts (and its squared norm), the second
-  // writes each usable embedding straight into its row of the key-ordered matrix, so the
-  // embeddings are held once, never twice. The log yields the same order both times.
+  // writes each usable embedding, normalised, straight into its row of the key-ordered matrix
+  // file, which is then mapped read-only: the embeddings are never on the heap all at once.
+  // The log yields the same order both times.
   struct Meta {
     uint64_t key;
     uint32_t shard;
@@ -232,23 +235,28 @@ Status SemanticStep::finish_identify() {
     items.push_back(std::move(m));
   }
   std::vector<Meta>().swap(meta);
-  std::vector<float> matrix(items.size() * d);  // n x d, key order
+  // n x d, key order, in a flat file mapped read-only (dedup/mapped_matrix.h): the embeddings
+  // live in the page cache, not in a heap copy of all of them.
+  std::filesystem::create_directories(context_.spill_dir);
+  MappedMatrix matrix;
+  WINNOW_RETURN_IF_ERROR(matrix.create(context_.spill_dir + "/embeddings.f32", items.size(), d));
   {
     uint64_t arrival = 0;
+    std::vector<float> normalised(d);
     WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
       const int64_t row = row_of[arrival++];
       if (row < 0) return Status::ok();
       const double scale =
           options_.normalize ? 1.0 / std::sqrt(items[static_cast<size_t>(row)].norm) : 1.0;
-      float* out = matrix.data() + static_cast<size_t>(row) * d;
       for (size_t j = 0; j < d; ++j) {
         float v;
         std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
-        out[j] = static_cast<float>(v * scale);
+        normalised[j] = static_cast<float>(v * scale);
       }
-      return Status::ok();
+      return matrix.write_row(static_cast<size_t>(row), normalised.data());
     }));
   }
+  WINNOW_RETURN_IF_ERROR(matrix.map());
   std::vector<int64_t>().swap(row_of);
   const uint64_t log_spilled = log_->spilled_bytes();
   log_.reset();
@@ -269,12 +277,12 @@ Status SemanticStep::finish_identify() {
     for (size_t r = 0; r < n; ++r) {
       if (unit_interval(hash_u64(items[r].key, options_.seed ^ 0x5eed)) <
           options_.sample_fraction) {
-        sample.insert(sample.end(), matrix.begin() + r * d, matrix.begin() + (r + 1) * d);
+        sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
         ++sampled;
       }
     }
     if (sampled == 0 && n > 0) {  // too small a fraction of too few items: fit on them all
-      sample = matrix;
+      sample.assign(matrix.data(), matrix.data() + n * d);
       sampled = n;
     }
   }
@@ -328,59 +336,75 @@ Status SemanticStep::finish_identify() {
     }
   }
 
-  // ---- 3. Clusters to checksummed spill files ----
+  // ---- 3. Clusters, in rank order, to checksummed spill files ----
+  // A cluster whose rows exceed one thread's share of memory_mb is streamed: its rows go to a
+  // tile file and its pruning reads them back a block at a time (dedup/streamed_pruner.h).
+  const size_t stream_above = options_.memory_bytes / static_cast<size_t>(threads);
   ClusterSpill spill(context_.spill_dir,
-                     std::min(options_.partitions, std::max<size_t>(fit.clusters, 1)), d);
+                     std::min(options_.partitions, std::max<size_t>(fit.clusters, 1)), d,
+                     stream_above, std::max<size_t>(options_.block, 1));
   {
     std::vector<std::vector<uint32_t>> members_of(fit.clusters);
     for (size_t r = 0; r < n; ++r) members_of[labels[r]].push_back(static_cast<uint32_t>(r));
+    std::vector<ClusterMember> members, ranked;
+    std::vector<uint32_t> order, rows;
     for (size_t c = 0; c < fit.clusters; ++c) {
       if (members_of[c].empty()) continue;
-      std::vector<ClusterMember> members;
-      members.reserve(members_of[c].size());
+      members.clear();
       for (uint32_t r : members_of[c]) {
         members.push_back({items[r].key, items[r].rank_value, items[r].id, items[r].excerpt});
       }
-      WINNOW_RETURN_IF_ERROR(
-          spill.write(static_cast<uint32_t>(c), members, matrix.data(), members_of[c]));
+      rank_members(members, order, options_.ranking);
+      ranked.clear();
+      rows.clear();
+      for (uint32_t i : order) {
+        ranked.push_back(std::move(members[i]));
+        rows.push_back(members_of[c][i]);
+      }
+      WINNOW_RETURN_IF_ERROR(spill.write(static_cast<uint32_t>(c), ranked, matrix.data(), rows));
       std::vector<uint32_t>().swap(members_of[c]);
     }
     WINNOW_RETURN_IF_ERROR(spill.close());
   }
-  std::vector<float>().swap(matrix);
+  matrix.reset();
   std::vector<Meta>().swap(items);
   if (after_spill_) WINNOW_RETURN_IF_ERROR(after_spill_(spill));
 
   // ---- 4. Prune each cluster, partitions in parallel ----
   PruneOptions prune;
-  prune.block = options_.block;
+  prune.block = std::max<size_t>(options_.block, 1);
   prune.keep_one_per_group = options_.keep_one_per_group;
   prune.thresholds.push_back(1.0 - options_.eps);
   for (double e : options_.eps_sweep) prune.thresholds.push_back(1.0 - e);
   std::vector<std::vector<ItemOutcome>> outcomes(spill.partitions());
-  // Clusters larger than `large` rows are pruned after the others, one at a time with every
-  // thread on its column blocks (NeMo's rule; keep_one_per_group decides in order), so one
-  // dominant cluster does not leave the other threads idle. The result is the same either way.
+  // Clusters larger than `large` rows, and streamed ones, are pruned after the others, one at
+  // a time with every thread on its column blocks (NeMo's rule; keep_one_per_group decides in
+  // order), so one dominant cluster does not leave the other threads idle. The result is the
+  // same either way.
   const size_t large = options_.keep_one_per_group ? SIZE_MAX : 4 * options_.block;
+  auto deferred = [&](const ClusterData& data) {
+    return data.tiles.has_value() || data.members.size() > large;
+  };
   std::vector<uint8_t> has_large(spill.partitions(), 0);
   std::atomic<size_t> next{0};
   std::mutex error_mutex;
   Status first_error;
-  auto prune_one = [&](ClusterData& data, size_t p, int prune_threads) {
+  // Members and rows arrive in rank order (step 3).
+  auto prune_one = [&](ClusterData& data, size_t p, int prune_threads) -> Status {
     PruneOptions local = prune;
     local.threads = prune_threads;
-    std::vector<uint32_t> order;
-    rank_members(data.members, order, options_.ranking);
-    std::vector<float> ranked(data.rows.size());
-    for (size_t i = 0; i < order.size(); ++i) {
-      std::memcpy(ranked.data() + i * d, data.rows.data() + size_t{order[i]} * d,
-                  d * sizeof(float));
+    PruneResult result;
+    if (data.tiles) {
+      auto streamed = prune_streamed(*data.tiles, local, options_.memory_bytes);
+      if (!streamed.is_ok()) return streamed.status();
+      result = std::move(streamed).value();
+    } else {
+      result = prune_cluster(data.rows.data(), data.members.size(), d, local);
+      std::vector<float>().swap(data.rows);
     }
-    std::vector<float>().swap(data.rows);
-    PruneResult result = prune_cluster(ranked.data(), order.size(), d, local);
-    for (size_t i = 0; i < order.size(); ++i) {
-      const ClusterMember& m = data.members[order[i]];
-      const ClusterMember& matched = data.members[order[result.matched[i]]];
+    for (size_t i = 0; i < data.members.size(); ++i) {
+      const ClusterMember& m = data.members[i];
+      const ClusterMember& matched = data.members[result.matched[i]];
       ItemOutcome o;
       o.key = m.key;
       o.cluster = data.cluster;
@@ -395,16 +419,16 @@ Status SemanticStep::finish_identify() {
       }
       outcomes[p].push_back(std::move(o));
     }
+    return Status::ok();
   };
   auto work = [&] {
     for (size_t p = next++; p < spill.partitions(); p = next++) {
       Status status = spill.read_partition(p, [&](ClusterData& data) -> Status {
-        if (data.members.size() > large) {
+        if (deferred(data)) {
           has_large[p] = 1;
           return Status::ok();
         }
-        prune_one(data, p, 1);
-        return Status::ok();
+        return prune_one(data, p, 1);
       });
       if (!status.is_ok()) {
         std::lock_guard lock(error_mutex);
@@ -424,8 +448,7 @@ Status SemanticStep::finish_identify() {
   for (size_t p = 0; p < spill.partitions(); ++p) {
     if (!has_large[p]) continue;
     WINNOW_RETURN_IF_ERROR(spill.read_partition(p, [&](ClusterData& data) -> Status {
-      if (data.members.size() > large) prune_one(data, p, threads);
-      return Status::ok();
+      return deferred(data) ? prune_one(data, p, threads) : Status::ok();
     }));
   }
   std::vector<ItemOutcome> all;
@@ -502,6 +525,7 @@ Status SemanticStep::finish_identify() {
   run.key("threads").value(static_cast<uint64_t>(threads));
   run.key("embedding_log_spilled_bytes").value(log_spilled);
   run.key("cluster_spill_bytes").value(spill.bytes_written());
+  run.key("streamed_clusters").value(static_cast<uint64_t>(spill.streamed().size()));
   run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
   run.key("kmeans_seconds").value(kmeans_seconds);
   run.key("prune_seconds").value(prune_seconds);

@@ -3,12 +3,15 @@
 // Curator's semantics; ../shared/reference/dedup.md).
 //   identify: every kept item -> EmbeddingLog (key, rank value, id, excerpt, embedding);
 //             then, in finish_identify():
-//             1. load, sort by key, normalise; items without a usable embedding are set
+//             1. load, sort by key, normalise into a flat float32 file mapped read-only
+//                (dedup/mapped_matrix.h); items without a usable embedding are set
 //                aside (dropped as bad_embedding in the remove pass, each named by file/line)
 //             2. k-means (dedup/kmeans.h) on a seeded, key-based sample; assign every item
-//             3. write each cluster's members to checksummed spill files (dedup/cluster_spill.h)
-//             4. per partition, in parallel: rank each cluster's members, prune
-//                (dedup/cluster_pruner.h), at eps and at every eps of the sweep
+//             3. rank each cluster's members; write them, in rank order, to checksummed
+//                spill files (dedup/cluster_spill.h); a cluster over memory_mb / threads
+//                gets its rows in a tile file of its own
+//             4. per partition, in parallel: prune (dedup/cluster_pruner.h; streamed clusters
+//                from disk, dedup/streamed_pruner.h), at eps and at every eps of the sweep
 //             5. write duplicates.jsonl (item, matched item, similarity, cluster),
 //                bad_embeddings.jsonl, summary.json / .txt / .html to the result folder
 //   remove:   removal() / bad() tell the stage which items to drop.

@@ -19,7 +19,7 @@ struct BlockHeader {
   uint64_t payload_bytes;
   uint64_t checksum;
 };
-static_assert(sizeof(BlockHeader) == 24);
+static_assert(sizeof(BlockHeader) == kSpillBlockHeaderBytes);
 
 }  // namespace
 
@@ -93,6 +93,14 @@ Result<bool> SpillReader::next_block(std::string& payload) {
   }
   offset_ += sizeof header + header.payload_bytes;
   return true;
+}
+
+Status SpillReader::seek(uint64_t offset) {
+  if (offset > size_ || std::fseek(file_, static_cast<long>(offset), SEEK_SET) != 0) {
+    return Status::errorf("spill file {}: cannot seek to byte {} of {}", path_, offset, size_);
+  }
+  offset_ = offset;
+  return Status::ok();
 }
 
 Status read_back_blocks(SpillWriter& writer,

@@ -14,6 +14,9 @@
 
 namespace winnow {
 
+// Bytes each block adds before its payload.
+inline constexpr size_t kSpillBlockHeaderBytes = 24;
+
 class SpillWriter {
  public:
   SpillWriter() = default;
@@ -45,6 +48,9 @@ class SpillReader {
   Status open(const std::string& path, uint64_t expected_bytes);
   // Replaces `payload` with the next verified block; false at the end of the file.
   Result<bool> next_block(std::string& payload);
+  // The next block read is the one at `offset`, which must be where the writer began a block
+  // (a wrong offset reads as a bad block header: an error, never a silent misread).
+  Status seek(uint64_t offset);
 
  private:
   std::string path_;

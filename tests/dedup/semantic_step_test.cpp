@@ -4,6 +4,8 @@
 //    written here (double precision, NeMo's rule) for hard, easy and random ranking at three eps;
 //  - recall with many clusters: copies at cosine >= 0.995 go at eps 0.01; none below 0.98 does;
 //  - a damaged cluster spill file fails the run, naming the file;
+//  - clusters larger than memory_mb, streamed from tile files, give the in-memory run's
+//    duplicates.jsonl byte for byte, for 1 and 2 threads; a damaged tile fails the run;
 //  - bad embeddings (missing, wrong length, not numbers) are set aside, named by file and line.
 #include "dedup/semantic_step.h"
 
@@ -41,6 +43,7 @@ struct StepRun {
   std::map<std::pair<uint64_t, uint64_t>, bool> removed_pairs;  // (row, matched row)
   std::string summary;
   std::string bad_table;
+  std::string table;  // duplicates.jsonl
 };
 
 StepRun run_step(const std::vector<std::string>& records, SemanticOptions options,
@@ -74,6 +77,7 @@ StepRun run_step(const std::vector<std::string>& records, SemanticOptions option
   }
   run.summary = step.summary_json();
   run.bad_table = testing::read_file(dir.file(SemanticStep::kBadTable));
+  run.table = testing::read_file(dir.file(SemanticStep::kTable));
   return run;
 }
 
@@ -241,6 +245,61 @@ TEST(SemanticStep, DamagedClusterSpillFailsNamingTheFile) {
     return Status::ok();
   });
   ASSERT_FALSE(run.status.is_ok());
+  EXPECT_NE(run.status.message().find(damaged), std::string::npos) << run.status.message();
+}
+
+TEST(SemanticStep, ClustersLargerThanMemoryStreamWithTheSameResult) {
+  Planted p = plant(2400, 32, {1.0, 0.999, 0.996, 0.98, 0.95}, 150, 6);
+  std::vector<std::string> records;
+  for (const auto& row : p.rows) records.push_back(record_of(row));
+  auto strip = [](std::string s) { return s.substr(0, s.find("\"identify_run\"")); };
+  for (bool keep_one : {false, true}) {
+    SemanticOptions o;
+    o.n_clusters = 3;
+    o.eps = 0.01;
+    o.eps_sweep = {0.002, 0.03};
+    o.keep_one_per_group = keep_one;
+    o.block = 32;
+    StepRun in_memory = run_step(records, o, {}, 1);
+    ASSERT_TRUE(in_memory.status.is_ok()) << in_memory.status.message();
+    EXPECT_GT(in_memory.removed.size(), 50u);
+    EXPECT_NE(in_memory.summary.find("\"streamed_clusters\": 0"), std::string::npos);
+    // 64 KiB: every cluster (about 800 rows x 32 floats = 100 KiB) streams, in groups of a
+    // few column blocks of 32 rows.
+    o.memory_bytes = 64 << 10;
+    for (int threads : {1, 2}) {
+      StepRun streamed = run_step(records, o, {}, threads);
+      ASSERT_TRUE(streamed.status.is_ok()) << streamed.status.message();
+      EXPECT_EQ(streamed.summary.find("\"streamed_clusters\": 0"), std::string::npos)
+          << streamed.summary;
+      EXPECT_EQ(streamed.table, in_memory.table)
+          << "keep_one " << keep_one << " threads " << threads;
+      EXPECT_EQ(streamed.removed, in_memory.removed);
+      EXPECT_EQ(strip(streamed.summary), strip(in_memory.summary));
+    }
+  }
+}
+
+TEST(SemanticStep, DamagedStreamedTileFailsNamingTheFile) {
+  Planted p = plant(600, 16, {0.999}, 20, 8);
+  std::vector<std::string> records;
+  for (const auto& row : p.rows) records.push_back(record_of(row));
+  SemanticOptions o;
+  o.n_clusters = 2;
+  o.block = 16;
+  o.memory_bytes = 8 << 10;
+  std::string damaged;
+  StepRun run = run_step(records, o, [&](const ClusterSpill& spill) {
+    if (spill.streamed().empty()) return Status::error("no cluster was streamed");
+    const TileFile& tiles = spill.streamed().begin()->second;
+    damaged = tiles.path;
+    std::string bytes = testing::read_file(damaged);
+    bytes[tiles.offset_of(tiles.tiles() - 1) + kSpillBlockHeaderBytes + 1] ^= 0x10;
+    testing::write_file(damaged, bytes);
+    return Status::ok();
+  });
+  ASSERT_FALSE(run.status.is_ok());
+  EXPECT_FALSE(damaged.empty()) << run.status.message();
   EXPECT_NE(run.status.message().find(damaged), std::string::npos) << run.status.message();
 }
 

@@ -100,10 +100,12 @@ StageSpec semantic_dedup_spec() {
           {"dimension", ParamType::kInt, "0",
            "embedding length (0: that of the first item with one); others are bad_embedding"},
           {"memory_mb", ParamType::kInt, "1024",
-           "memory for the embedding log before it spills to disk (the output's global/ folder)"},
+           "memory for the embedding log before it spills to disk (the output's global/ folder); "
+           "a cluster whose vectors exceed this divided by threads is pruned from disk"},
           {"partitions", ParamType::kInt, "64", "cluster spill files (pruned in parallel)"},
           {"block_rows", ParamType::kInt, "1024",
-           "rows per similarity product block: memory per cluster is its size x this"},
+           "rows per similarity product block (block x block products, the same for any "
+           "memory_mb)"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         SemanticOptions o;

@@ -1,0 +1,126 @@
+#include "dedup/prune_tile.h"
+
+#include <algorithm>
+
+#include "dedup/blas_gemm.h"
+
+namespace winnow {
+
+namespace {
+
+// max(0, values[0..n)), in eight independent lanes so the compiler vectorises it (a single
+// running maximum is a dependency chain it may not reorder). A maximum has no rounding, so
+// taking it a tile at a time gives the value one pass over the row would.
+float max_of(const float* values, size_t n) {
+  float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int k = 0; k < 8; ++k) lane[k] = lane[k] > values[i + k] ? lane[k] : values[i + k];
+  }
+  for (; i < n; ++i) lane[0] = lane[0] > values[i] ? lane[0] : values[i];
+  float best = 0.0f;
+  for (float v : lane) best = best > v ? best : v;
+  return best;
+}
+
+}  // namespace
+
+PruneTile::PruneTile(size_t c0, size_t c1, const float* rows, size_t d, const PruneOptions& options,
+                     PruneResult& out)
+    : c0_(c0),
+      c1_(c1),
+      rows_(rows),
+      d_(d),
+      options_(options),
+      levels_(options.thresholds.size()),
+      out_(out) {
+  lowest_ =
+      levels_ == 0 ? 2.0 : *std::min_element(options.thresholds.begin(), options.thresholds.end());
+  const size_t slots = (c1 - c0) * (options.keep_one_per_group ? levels_ : 1);
+  best_.assign(slots, 0.0f);
+  best_row_.resize(slots);
+  for (size_t s = 0; s < slots; ++s) {
+    best_row_[s] = static_cast<uint32_t>(c0 + (options.keep_one_per_group ? s / levels_ : s));
+  }
+}
+
+void PruneTile::absorb(const float* rows, size_t r0, size_t r1, std::vector<float>& products) {
+  const size_t m = c1_ - c0_, n = r1 - r0;
+  // Row j - c0 holds row j's similarity to rows r0 .. r1-1.
+  products.resize(m * n);
+  gemm_abt(m, n, d_, rows_, d_, rows, d_, products.data(), n);
+  const bool diagonal = r0 == c0_;
+  if (options_.keep_one_per_group) {
+    absorb_kept(products.data(), r0, r1, diagonal);
+  } else {
+    absorb_max(products.data(), r0, r1, diagonal);
+    if (diagonal) decide_max();
+  }
+}
+
+void PruneTile::absorb_max(const float* products, size_t r0, size_t r1, bool diagonal) {
+  const size_t width = r1 - r0;
+  for (size_t j = c0_; j < c1_; ++j) {
+    const float* similarity = products + (j - c0_) * width;
+    const size_t count = diagonal ? j - r0 : width;  // only rows before j
+    const float best = max_of(similarity, count);
+    float& kept = best_[j - c0_];
+    // Strictly greater: on equal maxima the earlier tile's (earlier) row stays the match.
+    if (best > kept) {
+      kept = best;
+      // The matched row matters only for removed items: look for it only then.
+      if (best > 0.0f && static_cast<double>(best) >= lowest_) {
+        best_row_[j - c0_] = static_cast<uint32_t>(
+            r0 + (std::find(similarity, similarity + count, best) - similarity));
+      } else {
+        best_row_[j - c0_] = static_cast<uint32_t>(j);
+      }
+    }
+  }
+}
+
+void PruneTile::decide_max() {
+  for (size_t j = c0_; j < c1_; ++j) {
+    const float best = best_[j - c0_];
+    out_.max_similarity[j] = best;
+    out_.matched[j] = best_row_[j - c0_];
+    uint32_t bits = 0;
+    for (size_t t = 0; t < levels_; ++t) {
+      if (static_cast<double>(best) >= options_.thresholds[t]) bits |= uint32_t{1} << t;
+    }
+    out_.removed[j] = bits;
+  }
+}
+
+// Greedy: per threshold, only rows still kept at that threshold can remove a row. Rows are
+// scanned in ascending order with a strict comparison, so the match is the first of equals.
+void PruneTile::absorb_kept(const float* products, size_t r0, size_t r1, bool diagonal) {
+  const size_t width = r1 - r0;
+  for (size_t j = c0_; j < c1_; ++j) {
+    const float* similarity = products + (j - c0_) * width;
+    const size_t end = diagonal ? j : r1;
+    uint32_t bits = 0;
+    for (size_t t = 0; t < levels_; ++t) {
+      const uint32_t mask = uint32_t{1} << t;
+      float& best = best_[(j - c0_) * levels_ + t];
+      uint32_t& best_row = best_row_[(j - c0_) * levels_ + t];
+      for (size_t i = r0; i < end; ++i) {
+        if (!(out_.removed[i] & mask) && similarity[i - r0] > best) {
+          best = similarity[i - r0], best_row = static_cast<uint32_t>(i);
+        }
+      }
+      if (static_cast<double>(best) >= options_.thresholds[t]) bits |= mask;
+    }
+    if (!diagonal) continue;
+    // Row j's decision is final: later rows of this tile read it.
+    out_.removed[j] = bits;
+    if (levels_ > 0) {
+      out_.max_similarity[j] = best_[(j - c0_) * levels_];
+      out_.matched[j] = best_row_[(j - c0_) * levels_];
+    } else {
+      out_.matched[j] = static_cast<uint32_t>(j);
+    }
+  }
+}
+
+}  // namespace winnow
