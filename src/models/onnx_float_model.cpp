@@ -6,18 +6,6 @@
 
 namespace winnow {
 
-namespace {
-
-std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    text += (i ? ", " : "") + (shape[i] < 0 ? std::string("?") : std::to_string(shape[i]));
-  }
-  return text + "]";
-}
-
-}  // namespace
-
 Result<std::unique_ptr<OnnxFloatModel>> OnnxFloatModel::load(
     const std::string& path, std::vector<int64_t> item_shape,
     const OnnxFloatModelOptions& options) {

@@ -99,6 +99,14 @@ struct OnnxSession::Handles {
   }
 };
 
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    text += (i ? ", " : "") + (shape[i] < 0 ? std::string("?") : std::to_string(shape[i]));
+  }
+  return text + "]";
+}
+
 OnnxSession::~OnnxSession() = default;
 
 std::string OnnxSession::runtime_version() { return OrtGetApiBase()->GetVersionString(); }

@@ -56,6 +56,9 @@ struct OnnxFloatTensor {
   std::vector<int64_t> shape;
 };
 
+// A tensor shape as messages show it: "[?, 3, 224, 224]" (? for a dynamic dimension).
+std::string shape_text(const std::vector<int64_t>& shape);
+
 class OnnxSession {
  public:
   ~OnnxSession();

@@ -10,14 +10,6 @@ namespace winnow {
 
 namespace {
 
-std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    text += (i ? ", " : "") + (shape[i] < 0 ? std::string("?") : std::to_string(shape[i]));
-  }
-  return text + "]";
-}
-
 constexpr size_t kFrameBytes = size_t{TransNetV2::kWidth} * TransNetV2::kHeight * 3;
 
 }  // namespace

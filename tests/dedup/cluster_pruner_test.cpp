@@ -7,28 +7,14 @@
 #include <cmath>
 #include <random>
 
+#include "dedup/planted_rows.h"
+
 namespace winnow {
 namespace {
 
-// Unit rows; every third row a near-copy of an earlier one (cosine about 0.9-1).
+// Unit rows with planted near-copies (planted_rows.h).
 std::vector<float> planted_rows(size_t n, size_t d, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal;
-  std::vector<float> x(n * d);
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0 && i % 3 == 0) {
-      size_t from = rng() % i;
-      float noise = 0.02f * static_cast<float>(rng() % 20);
-      for (size_t j = 0; j < d; ++j) x[i * d + j] = x[from * d + j] + noise * normal(rng);
-    } else {
-      for (size_t j = 0; j < d; ++j) x[i * d + j] = normal(rng);
-    }
-    double norm = 0;
-    for (size_t j = 0; j < d; ++j) norm += double{x[i * d + j]} * x[i * d + j];
-    for (size_t j = 0; j < d; ++j)
-      x[i * d + j] = static_cast<float>(x[i * d + j] / std::sqrt(norm));
-  }
-  return x;
+  return planted_unit_rows(n, d, seed, 0.02f, 20);
 }
 
 double cosine(const std::vector<float>& x, size_t d, size_t a, size_t b) {

@@ -10,31 +10,16 @@
 #include <cstring>
 #include <random>
 
+#include "dedup/planted_rows.h"
 #include "dedup/tile_file.h"
 #include "test_support.h"
 
 namespace winnow {
 namespace {
 
-// Unit rows; every third row a near-copy of an earlier one, some exact copies (equal maxima).
+// Unit rows with planted near-copies (planted_rows.h).
 std::vector<float> planted_rows(size_t n, size_t d, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal;
-  std::vector<float> x(n * d);
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0 && i % 3 == 0) {
-      size_t from = rng() % i;
-      float noise = 0.01f * static_cast<float>(rng() % 10);
-      for (size_t j = 0; j < d; ++j) x[i * d + j] = x[from * d + j] + noise * normal(rng);
-    } else {
-      for (size_t j = 0; j < d; ++j) x[i * d + j] = normal(rng);
-    }
-    double norm = 0;
-    for (size_t j = 0; j < d; ++j) norm += double{x[i * d + j]} * x[i * d + j];
-    for (size_t j = 0; j < d; ++j)
-      x[i * d + j] = static_cast<float>(x[i * d + j] / std::sqrt(norm));
-  }
-  return x;
+  return planted_unit_rows(n, d, seed, 0.01f, 10);
 }
 
 TileFile write_tiles(const std::string& path, const std::vector<float>& x, size_t d,
