@@ -144,23 +144,26 @@ Result<VisionPreprocessor> VisionPreprocessor::load(const std::string& path) {
   return VisionPreprocessor(s);
 }
 
-void VisionPreprocessor::output_size(int width, int height, int& out_width,
-                                     int& out_height) const {
+void VisionPreprocessor::resized_size(int width, int height, int& out_width,
+                                      int& out_height) const {
   out_width = width;
   out_height = height;
-  if (settings_.resize) {
-    if (settings_.shortest_edge > 0) {
-      const int shorter = std::min(width, height), longer = std::max(width, height);
-      // transformers: int(size * long / short), a float division truncated.
-      const int new_long = static_cast<int>(static_cast<double>(settings_.shortest_edge) *
-                                            longer / shorter);
-      out_width = width <= height ? settings_.shortest_edge : new_long;
-      out_height = width <= height ? new_long : settings_.shortest_edge;
-    } else {
-      out_width = settings_.resize_width;
-      out_height = settings_.resize_height;
-    }
+  if (!settings_.resize) return;
+  if (settings_.shortest_edge > 0) {
+    const int shorter = std::min(width, height), longer = std::max(width, height);
+    // transformers: int(size * long / short), a float division truncated.
+    const int new_long =
+        static_cast<int>(static_cast<double>(settings_.shortest_edge) * longer / shorter);
+    out_width = width <= height ? settings_.shortest_edge : new_long;
+    out_height = width <= height ? new_long : settings_.shortest_edge;
+  } else {
+    out_width = settings_.resize_width;
+    out_height = settings_.resize_height;
   }
+}
+
+void VisionPreprocessor::output_size(int width, int height, int& out_width, int& out_height) const {
+  resized_size(width, height, out_width, out_height);
   if (settings_.center_crop) {
     out_width = settings_.crop_width;
     out_height = settings_.crop_height;
@@ -175,9 +178,7 @@ void VisionPreprocessor::to_tensor(const ImagePixels& image, float* out) const {
   int width = image.width, height = image.height;
   if (settings_.resize) {
     int resized_w = 0, resized_h = 0;
-    VisionPreprocessor plain(settings_);
-    plain.settings_.center_crop = false;
-    plain.output_size(width, height, resized_w, resized_h);
+    resized_size(width, height, resized_w, resized_h);
     resize_like_pillow(image.bgr.data(), width, height, 3, resized_w, resized_h, settings_.filter,
                        resized);
     pixels = &resized;

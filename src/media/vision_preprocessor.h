@@ -61,6 +61,9 @@ class VisionPreprocessor {
   const VisionPreprocessing& settings() const { return settings_; }
 
  private:
+  // The size after the resize alone (before the crop).
+  void resized_size(int width, int height, int& out_width, int& out_height) const;
+
   VisionPreprocessing settings_;
 };
 

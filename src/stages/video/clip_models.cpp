@@ -22,33 +22,29 @@ namespace winnow {
 
 namespace {
 
-// The clip's frames at `fps`, at most `max_frames` (evenly spread over those sampled), each
-// at the source's size (the preprocessing resizes as the model's processor does).
+// The clip's frames at `fps`, at most `max_frames` (the rate lowered so that many spread over
+// the span, rather than decoding more and keeping some: frames are held at the source's size,
+// which the preprocessing resizes from as the model's processor does).
 Status sample_frames(const clip_fields::ClipSource& source, double fps, size_t max_frames,
                      std::vector<ImagePixels>& frames) {
   frames.clear();
   FrameRequest request;
   request.begin_s = source.span.begin_s;
   request.end_s = source.span.end_s;
+  const double duration = source.span.end_s - source.span.begin_s;
+  if (max_frames > 0 && duration > 0 && duration * fps > static_cast<double>(max_frames)) {
+    fps = static_cast<double>(max_frames) / duration;
+  }
   request.sample_fps = fps;
-  std::vector<ImagePixels> all;
-  WINNOW_RETURN_IF_ERROR(decode_video_frames(source.path, request, [&](VideoFrame& frame) {
-    ImagePixels& image = all.emplace_back();
+  return decode_video_frames(source.path, request, [&](VideoFrame& frame) {
+    ImagePixels& image = frames.emplace_back();
     image.width = frame.width;
     image.height = frame.height;
     image.source_width = static_cast<uint32_t>(frame.source_width);
     image.source_height = static_cast<uint32_t>(frame.source_height);
     image.bgr = std::move(frame.bgr);
-    return true;
-  }));
-  if (max_frames == 0 || all.size() <= max_frames) {
-    frames = std::move(all);
-    return Status::ok();
-  }
-  for (size_t k = 0; k < max_frames; ++k) {
-    frames.push_back(std::move(all[k * all.size() / max_frames]));
-  }
-  return Status::ok();
+    return max_frames == 0 || frames.size() < max_frames;
+  });
 }
 
 class ClipModelStage : public Stage {
@@ -198,12 +194,13 @@ StageSpec clip_embed_spec() {
                                                          context));
       },
   };
-  spec.params.insert(spec.params.begin() + 1,
-                     {{"field", ParamType::kString, "embedding", "field the vector is written to"},
-                      {"sample_fps", ParamType::kFloat, "2",
-                       "frames embedded per second of clip (the anchor's 2 for embeddings)"},
-                      {"max_frames", ParamType::kInt, "32",
-                       "most frames per clip, spread evenly over those sampled (0: no limit)"}});
+  spec.params.insert(
+      spec.params.begin() + 1,
+      {{"field", ParamType::kString, "embedding", "field the vector is written to"},
+       {"sample_fps", ParamType::kFloat, "2",
+        "frames embedded per second of clip (the anchor's 2 for embeddings)"},
+       {"max_frames", ParamType::kInt, "32",
+        "most frames per clip: a longer clip is sampled at a lower rate (0: no limit)"}});
   spec.takes = ItemKind::kClip;
   spec.resources_for = onnx_stage_resources;
   return spec;
@@ -248,7 +245,7 @@ StageSpec clip_aesthetic_filter_spec() {
        {"sample_fps", ParamType::kFloat, "1",
         "frames scored per second of clip (the anchor's 1 for aesthetics)"},
        {"max_frames", ParamType::kInt, "32",
-        "most frames per clip, spread evenly over those sampled (0: no limit)"}});
+        "most frames per clip: a longer clip is sampled at a lower rate (0: no limit)"}});
   spec.takes = ItemKind::kClip;
   spec.resources_for = onnx_stage_resources;
   return spec;

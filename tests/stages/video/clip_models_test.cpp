@@ -98,6 +98,27 @@ TEST_F(ClipModels, EmbeddingIsTheNormalisedMeanOfTheFrames) {
   EXPECT_LT(dot, 0.999);
 }
 
+TEST_F(ClipModels, MaxFramesLowersTheRateOverTheSpan) {
+  // 1.6 s at 2 fps would be 4 frames; max_frames 2 samples at 2 / 1.6 = 1.25 fps instead.
+  StageContext context(reasons_, "clip_embed", 0, 0);
+  auto stage = build_stage(
+      clip_embed_spec(),
+      {{"model", dir_.file("model")}, {"sample_fps", 2.0}, {"max_frames", int64_t{2}}}, context);
+  ASSERT_TRUE(stage.is_ok()) << stage.status().message();
+  auto batch = clips();
+  ASSERT_TRUE((*stage)->process(*batch).is_ok());
+  const auto frames = frame_reference(spans_[0], 1.25);
+  ASSERT_EQ(frames.size(), 2u);
+  std::vector<double> mean(12, 0.0);
+  for (const auto& f : frames) {
+    for (size_t d = 0; d < 12; ++d) mean[d] += f[d] / 2;
+  }
+  double norm = 0;
+  for (double v : mean) norm += v * v;
+  auto ours = batch->find_annotation("embedding")->vector_at(0);
+  for (size_t d = 0; d < 12; ++d) EXPECT_NEAR(ours[d], mean[d] / std::sqrt(norm), 1e-5);
+}
+
 TEST_F(ClipModels, AestheticScoreIsTheMinimumOrMeanOfTheFrames) {
   // Per clip, the frames' head scores from the reference.
   std::vector<std::vector<double>> frame_scores;
