@@ -103,9 +103,18 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
         describe(s.outputs()));
   }
 
-  // Length: the caller's, else the tokenizer's truncation, else the model's positions.
-  size_t max_tokens = options.max_tokens;
-  if (max_tokens == 0) max_tokens = embedder->tokenizer_->max_length();
+  auto max_tokens = resolve_max_tokens(folder, *embedder->tokenizer_, options.max_tokens);
+  if (!max_tokens.is_ok()) return max_tokens.status();
+  embedder->max_tokens_ = max_tokens.value();
+  return embedder;
+}
+
+Result<size_t> OnnxTextEmbedder::resolve_max_tokens(const std::string& folder,
+                                                    const TextTokenizer& tokenizer,
+                                                    size_t requested) {
+  namespace fs = std::filesystem;
+  size_t max_tokens = requested;
+  if (max_tokens == 0) max_tokens = tokenizer.max_length();
   if (max_tokens == 0 && fs::exists(folder + "/config.json")) {
     simdjson::dom::parser parser;
     simdjson::dom::element config;
@@ -122,8 +131,7 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
       max_tokens -= 2;
     }
   }
-  embedder->max_tokens_ = max_tokens == 0 ? 512 : max_tokens;
-  return embedder;
+  return max_tokens == 0 ? size_t{512} : max_tokens;
 }
 
 void OnnxTextEmbedder::tokenize(std::string_view text, std::vector<int64_t>& ids) const {
@@ -134,10 +142,24 @@ void OnnxTextEmbedder::tokenize(std::string_view text, std::vector<int64_t>& ids
 Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
                                std::vector<float>& out) const {
   std::vector<std::vector<int64_t>> tokens(texts.size());
-  std::vector<size_t> lengths(texts.size());
+  std::vector<std::span<const int64_t>> rows(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     tokenize(texts[i], tokens[i]);
+    rows[i] = tokens[i];
+  }
+  return embed_tokens(rows, out);
+}
+
+Status OnnxTextEmbedder::embed_tokens(std::span<const std::span<const int64_t>> tokens,
+                                      std::vector<float>& out) const {
+  out.clear();
+  std::vector<size_t> lengths(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
     lengths[i] = tokens[i].size();
+    if (lengths[i] > max_tokens_) {
+      return Status::errorf("ONNX model '{}': a text of {} tokens was given, more than its {}",
+                            session_->path(), lengths[i], max_tokens_);
+    }
   }
   std::vector<std::vector<size_t>> batches = plan_batches(lengths, options_.batching);
   std::vector<int64_t> ids, mask, types;
@@ -153,7 +175,7 @@ Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
     mask.assign(rows * columns, 0);
     types.assign(rows * columns, 0);
     for (size_t r = 0; r < rows; ++r) {
-      const std::vector<int64_t>& row = tokens[batch[r]];
+      const std::span<const int64_t> row = tokens[batch[r]];
       std::copy(row.begin(), row.end(), ids.begin() + r * columns);
       std::fill(mask.begin() + r * columns, mask.begin() + r * columns + row.size(), 1);
     }
@@ -166,7 +188,7 @@ Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
     size_t hidden = result.shape.empty() ? 0 : static_cast<size_t>(result.shape.back());
     if (dimensions == 0) {
       dimensions = hidden;
-      out.assign(texts.size() * dimensions, 0.0f);
+      out.assign(tokens.size() * dimensions, 0.0f);
     }
     if (hidden != dimensions || hidden == 0) {
       return Status::errorf("ONNX model '{}': output {} has {} values per row, not {}",

@@ -46,6 +46,7 @@ void register_builtin_stages(StageRegistry& registry) {
   // Neural and hashed embeddings (issue #13).
   registry.add(embed_spec());
   registry.add(classify_spec());
+  registry.add(tokenize_spec());
   // Images (issue #17): filters on the header and the working image, exact and perceptual
   // dedup.
   registry.add(image_size_filter_spec());
@@ -71,7 +72,7 @@ void register_builtin_stages(StageRegistry& registry) {
   // Stages that change text or make new items stay with documents: the caption member is
   // written back unchanged.
   for (const char* name : {"text_length", "language_id", "fasttext_classify", "fasttext_quality",
-                           "token_count", "tokenizer_fertility", "embed", "classify"}) {
+                           "token_count", "tokenizer_fertility", "tokenize", "embed", "classify"}) {
     text_readers.insert(name);
   }
   for (const std::string& name : text_readers) registry.add_takes(name, ItemKind::kImage);

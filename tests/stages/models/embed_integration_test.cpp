@@ -57,7 +57,7 @@ TEST(EmbedIntegration, HashedVectorsAreWrittenAsJsonArrays) {
 }
 
 // A model folder (seeded BERT, WordPiece tokenizer.json): 16-wide vectors, the same with 1 or
-// 2 threads and with either batching.
+// 2 threads, with either batching, and with a tokenize stage before embed.
 TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   TempDir dir;
   std::vector<std::string> texts = multilingual_paragraphs(10);
@@ -74,12 +74,18 @@ TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   write_file(dir.file("model/tokenizer.json"), wordpiece_json(vocabulary, {}));
   std::string out;
   std::vector<std::string> outputs;
-  for (const auto& [threads, batching] : std::vector<std::pair<std::string, std::string>>{
-           {"1", "length"}, {"2", "length"}, {"2", "fixed"}}) {
-    std::string pipeline =
-        pipeline_file(dir, "stages:\n  - stage: embed\n    model: " + dir.file("model") +
-                               "\n    batching: " + batching + "\n    batch_size: 7\n");
-    std::string target = dir.file("out" + threads + batching);
+  // The last run tokenises in a tokenize stage first: the same bytes out, no ids written.
+  for (const auto& [threads, batching, tokenize] :
+       std::vector<std::tuple<std::string, std::string, bool>>{{"1", "length", false},
+                                                               {"2", "length", false},
+                                                               {"2", "fixed", false},
+                                                               {"2", "length", true}}) {
+    std::string stages = "stages:\n";
+    if (tokenize) stages += "  - stage: tokenize\n    model: " + dir.file("model") + "\n";
+    stages += "  - stage: embed\n    model: " + dir.file("model") + "\n    batching: " + batching +
+              "\n    batch_size: 7\n";
+    std::string pipeline = pipeline_file(dir, stages);
+    std::string target = dir.file("out" + threads + batching + (tokenize ? "tokenize" : ""));
     ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("in.jsonl") + " -o " + target + " -t " +
                          threads,
                      &out),
@@ -89,6 +95,7 @@ TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
     outputs.push_back(read_decompressed(target + "/in.jsonl.zst"));
   }
   EXPECT_EQ(outputs[0], outputs[1]);
+  EXPECT_EQ(outputs[3], outputs[1]);
   simdjson::dom::parser parser;
   std::vector<std::string> lines = split_lines(outputs[0]), fixed = split_lines(outputs[2]);
   ASSERT_EQ(lines.size(), fixed.size());
