@@ -214,6 +214,12 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("origin").value(pass.origin);
     out.key("stored").value(pass.stored);
     out.key("seconds").value(pass.seconds);
+    out.key("input_bytes").value(pass.input_bytes);
+    if (pass.columns) {
+      out.key("columns").begin_array();
+      for (const std::string& column : *pass.columns) out.value(column);
+      out.end_array();
+    }
     out.key("busy_seconds").begin_object();
     for (const PartTotal& part : pass.parts) out.key(part.name).value(part.busy_ns / 1e9);
     out.end_object();
