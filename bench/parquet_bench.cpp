@@ -93,21 +93,26 @@ double duckdb_cpu(Db& db, const std::string& sql) {
   return cpu_seconds_of_this_process() - before;
 }
 
+// `path`, written once by DuckDB as zstd Parquet from `select` (reused by later bench runs).
+std::string made_once(Db& db, const std::string& path, const std::string& select) {
+  if (!fs::exists(path)) {
+    db.number(fmt::format("COPY ({}) TO '{}' (FORMAT parquet, COMPRESSION zstd)", select, path));
+  }
+  return path;
+}
+
 std::string input_file(Db& db, const std::string& work, const std::string& source) {
   if (source.ends_with(".parquet")) return fs::absolute(source).string();
   size_t colon = source.rfind(':');
   if (colon == std::string::npos) {
     long rows = std::stol(source);
-    std::string path = fmt::format("{}/docs-{}.parquet", work, rows);
-    if (!fs::exists(path)) {
-      db.number(fmt::format(
-          "COPY (SELECT i AS id, 'document ' || i || ' ' || repeat(md5(i::VARCHAR) || "
-          "' words and more words ', 10) AS text, i % 1000 AS bucket, i / 3.0 AS score, "
-          "TIMESTAMP '2024-01-01' + INTERVAL (i) SECOND AS at, [i, i + 1] AS pair "
-          "FROM range({}) t(i)) TO '{}' (FORMAT parquet, COMPRESSION zstd)",
-          rows, path));
-    }
-    return path;
+    return made_once(
+        db, fmt::format("{}/docs-{}.parquet", work, rows),
+        fmt::format("SELECT i AS id, 'document ' || i || ' ' || repeat(md5(i::VARCHAR) || "
+                    "' words and more words ', 10) AS text, i % 1000 AS bucket, i / 3.0 AS score, "
+                    "TIMESTAMP '2024-01-01' + INTERVAL (i) SECOND AS at, [i, i + 1] AS pair "
+                    "FROM range({}) t(i)",
+                    rows));
   }
   std::string jsonl = source.substr(0, colon);
   long long budget = std::stoll(source.substr(colon + 1));
@@ -136,16 +141,12 @@ std::string input_file(Db& db, const std::string& work, const std::string& sourc
 // The first 100,000 rows of `input` with a wide column beside them that no stage reads:
 // 96 distinct md5 digests per row (3.2 KB of hex, which zstd halves at best).
 std::string wide_file(Db& db, const std::string& work, const std::string& input) {
-  std::string path = work + "/" + fs::path(input).stem().string() + "-wide.parquet";
-  if (!fs::exists(path)) {
-    db.number(fmt::format(
-        "COPY (SELECT * EXCLUDE (file_row_number), array_to_string(list_transform(range(96), "
-        "j -> md5((file_row_number * 96 + j)::VARCHAR)), ' ') AS wide_html "
-        "FROM read_parquet('{}', file_row_number = true) LIMIT 100000) TO '{}' "
-        "(FORMAT parquet, COMPRESSION zstd)",
-        input, path));
-  }
-  return path;
+  return made_once(
+      db, work + "/" + fs::path(input).stem().string() + "-wide.parquet",
+      fmt::format("SELECT * EXCLUDE (file_row_number), array_to_string(list_transform(range(96), "
+                  "j -> md5((file_row_number * 96 + j)::VARCHAR)), ' ') AS wide_html "
+                  "FROM read_parquet('{}', file_row_number = true) LIMIT 100000",
+                  input));
 }
 
 // exact_dedup and fuzzy_dedup over the wide file, each with and without projection.

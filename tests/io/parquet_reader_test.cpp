@@ -54,9 +54,7 @@ ReadResult read_all(const std::string& path, size_t batch_records, std::string t
 TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 1000, COMPRESSION zstd)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 1000, COMPRESSION zstd");
 
   ReadResult read = read_all(source, 1024);
   ASSERT_TRUE(read.ended);
@@ -92,8 +90,7 @@ TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
 TEST(ParquetReader, RecordsBecomeDocumentsThroughTheJsonlParser) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source + "' (FORMAT parquet)");
+  std::string source = all_types_file(dir, db);
   ParquetReader reader(source, 0, {"text", 5000, 8 << 20});
   auto batch = reader.next();
   ASSERT_EQ(batch->raw_lines.size(), 3000u);
@@ -117,9 +114,7 @@ TEST(ParquetReader, RecordsBecomeDocumentsThroughTheJsonlParser) {
 TEST(ParquetReader, BatchSizesCutTheSameRecords) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + " LIMIT 600) TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 100)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 100", " LIMIT 600");
   ReadResult whole = read_all(source, 1000);
   ASSERT_EQ(whole.records.size(), 600u);
   for (size_t batch_records : {1, 7}) {
@@ -136,9 +131,7 @@ TEST(ParquetReader, BatchSizesCutTheSameRecords) {
 TEST(ParquetReader, ProjectionReadsOnlyTheColumnsAskedForWithTheSameRows) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 700)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 700");
   ParquetOptions options{"text", 500, 8 << 20};
   // In any order, with a name the file lacks; the text column comes without being named.
   options.columns = std::vector<std::string>{"wide", "absent", "float64", "id"};
