@@ -153,8 +153,8 @@ std::string wide_file(Db& db, const std::string& work, const std::string& input)
 void projection_runs(Db& db, const std::string& winnow, const std::string& work,
                      const std::string& input) {
   std::string wide = wide_file(db, work, input);
-  double mb = db.number(fmt::format(
-      "SELECT sum(strlen(json_object(*)::VARCHAR)) / 1e6 FROM read_parquet('{}')", wide));
+  double mb = db.number(
+      fmt::format("SELECT sum(strlen(to_json(t)::VARCHAR)) / 1e6 FROM read_parquet('{}') t", wide));
   fmt::print("Projection: {} (100,000 rows, {:.0f} MB of JSON records), one thread, JSONL out:\n",
              fs::path(wide).filename().string(), mb);
   for (std::string stage : {"exact_dedup", "fuzzy_dedup"}) {

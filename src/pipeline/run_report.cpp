@@ -1,6 +1,7 @@
 #include "pipeline/run_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -314,9 +315,13 @@ std::string format_summary(const RunReport& report) {
     for (const PassRecord& pass : report.passes) {
       double busy = 0;
       for (const PartTotal& part : pass.parts) busy += part.busy_ns / 1e9;
-      s += fmt::format("  pass {}: from {}, {:.2f} s, {:.2f} s busy{}\n", pass.name, pass.origin,
-                       pass.seconds, busy,
-                       pass.stored ? "; stored its batches for the passes after it" : "");
+      std::string projection;
+      if (pass.columns) {
+        projection = fmt::format("; read Parquet columns {}", fmt::join(*pass.columns, ", "));
+      }
+      s += fmt::format(
+          "  pass {}: from {}, {:.2f} s, {:.2f} s busy{}{}\n", pass.name, pass.origin, pass.seconds,
+          busy, pass.stored ? "; stored its batches for the passes after it" : "", projection);
     }
   }
   for (const auto& [name, level] : t.levels) {

@@ -58,17 +58,19 @@ class ParquetProjection : public ::testing::Test {
     db_.exec("COPY (" + table() + ") TO '" + dir_.file("in/a.parquet") +
              "' (FORMAT parquet, ROW_GROUP_SIZE 300, COMPRESSION zstd)");
   }
-  // Runs `stages` over the input with `input_extra` under input:, into OUT.
+  // Runs `stages` over the input with `input_extra` under input:, into OUT; its summary in
+  // `log`.
   void run(const std::string& out, const std::string& stages, const std::string& input_extra,
-           const std::string& extra = "") {
+           const std::string& extra = "", std::string* summary = nullptr) {
     std::string pipeline =
         pipeline_file(dir_, "input: {text_field: text, id_field: id" + input_extra +
                                 "}\noutput: {format: jsonl}\n" + extra + "stages:\n" + stages);
     std::string log;
-    ASSERT_EQ(winnow("run " + pipeline + " -q -t 2 -i " + dir_.file("in") + " -o " + dir_.file(out),
-                     &log),
-              0)
+    ASSERT_EQ(
+        winnow("run " + pipeline + " -t 2 -i " + dir_.file("in") + " -o " + dir_.file(out), &log),
+        0)
         << log;
+    if (summary) *summary = log;
   }
   // The JSON bytes DuckDB makes of `members` (json_object's arguments) for every row: what a
   // reader asking for those columns hands on.
@@ -84,7 +86,10 @@ class ParquetProjection : public ::testing::Test {
 
 TEST_F(ParquetProjection, ExactDedupIdentifyReadsTheTextAndIdOnly) {
   const std::string stages = "  - stage: exact_dedup\n";
-  run("projected", stages, "");
+  std::string summary;
+  run("projected", stages, "", "", &summary);
+  EXPECT_THAT(summary, ::testing::HasSubstr("pass identify exact_dedup: from the input, "));
+  EXPECT_THAT(summary, ::testing::HasSubstr("; read Parquet columns id, text\n"));
   run("whole", stages, ", project_columns: false");
 
   std::vector<PassFacts> projected = passes(dir_.file("projected"));
