@@ -76,6 +76,16 @@ void register_builtin_stages(StageRegistry& registry) {
     text_readers.insert(name);
   }
   for (const std::string& name : text_readers) registry.add_takes(name, ItemKind::kImage);
+
+  // Stages checked to read nothing of the input record by name (DocBatch::record): only the
+  // text, id, key, annotations, so a pass of them and the input's text and id reads only those
+  // columns of a Parquet input. Stages that read fields declare them in their own spec (select,
+  // html_extract, the dedup stages); every other stage (images, video, Python) may read any.
+  for (const char* name :
+       {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup"}) {
+    text_readers.insert(name);
+  }
+  for (const std::string& name : text_readers) registry.set_reads_no_record_fields(name);
 }
 
 }  // namespace winnow
