@@ -1,9 +1,11 @@
 #pragma once
 // HfTextPipeline: the steps of a Hugging Face tokenizer.json around its model, as HF runs them:
-// the normalizer (NFC/NFD/NFKC/NFKD, Replace, Prepend, Lowercase, Strip, Sequence) on each
-// stretch of text between added tokens, then the pre-tokenizer (Split by string or regex with
-// each split behaviour, ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Sequence) cutting it
-// into the words the model tokenises one at a time.
+// the normalizer (NFC/NFD/NFKC/NFKD, Replace, Prepend, Lowercase, Strip, StripAccents, Nmt,
+// BertNormalizer, ByteLevel, Precompiled, Sequence) on each stretch of text between added
+// tokens, then the pre-tokenizer (Split by string or regex with each split behaviour and invert,
+// ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
+// CharDelimiterSplit, UnicodeScripts, Sequence) cutting it into the words the model tokenises
+// one at a time. Character classes and Unicode versions follow HF's (hf_char_classes.h).
 //
 // Split patterns are Oniguruma regexes in HF (Rust's onig crate); here they run in ICU's regex
 // engine, which has what the GPT-2, llama3 and qwen2/3 patterns need (lookahead, \p{L}, \p{N},
@@ -35,7 +37,6 @@ class HfTextPipeline {
   Status parse(const simdjson::dom::element* normalizer,
                const simdjson::dom::element* pre_tokenizer);
 
-  bool has_normalizer() const;
   // Normalises `text` in place. `at_start` (in: the text begins the input) becomes false when
   // normalising removed the input's first characters (Strip, a Replace at the start that
   // shrinks the text), as HF's offsets into the original then no longer start at 0.
