@@ -51,6 +51,14 @@ bool is_chinese_char(char32_t c) {
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
+// A nonspacing mark (Mn) in Unicode 8.0, as BertNormalizer's strip_accents tests it: U+1734 was
+// one then, U+1885, U+1886, U+A9BD and U+111C9 were not.
+bool is_nonspacing_mark_8(char32_t c) {
+  if (c == 0x1734) return true;
+  if (c == 0x1885 || c == 0x1886 || c == 0xA9BD || c == 0x111C9) return false;
+  return category(c) == UTF8PROC_CATEGORY_MN && assigned_by(c, kCategoriesUnicode);
+}
+
 }  // namespace
 
 bool assigned_by(char32_t c, int major) {
@@ -170,18 +178,52 @@ std::u32string to_utf32(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The lowercase of the capitals Unicode 16 and 17 added (Rust's tables have them, utf8proc's
+// Unicode 15 does not), or 0.
+char32_t new_capital_lowercase(char32_t c) {
+  switch (c) {
+    case 0x1C89:
+      return 0x1C8A;
+    case 0xA7CB:
+      return 0x264;
+    case 0xA7CC:
+    case 0xA7CE:
+    case 0xA7D2:
+    case 0xA7D4:
+    case 0xA7DA:
+      return c + 1;
+    case 0xA7DC:
+      return 0x19B;
+    default:
+      break;
+  }
+  if (c >= 0x10D50 && c <= 0x10D65) return c + 0x20;  // Garay
+  if (c >= 0x16EA0 && c <= 0x16EB8) return c + 0x1B;  // Beria Erfe
+  return 0;
+}
+
+}  // namespace
+
 void append_lowercase(std::u32string& out, char32_t c) {
   if (c == 0x130) {
     out.push_back('i');
     out.push_back(0x307);
     return;
   }
+  if (c >= 0x1C89) {
+    if (char32_t lower = new_capital_lowercase(c)) {
+      out.push_back(lower);
+      return;
+    }
+  }
   out.push_back(static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
 }
 
-bool bert_normalize(std::string_view text, const BertNormalizerOptions& options,
-                    std::u32string& out) {
-  bool first_dropped = false;
+FirstCharacter bert_normalize(std::string_view text, const BertNormalizerOptions& options,
+                              std::u32string& out) {
+  FirstCharacter first_character = FirstCharacter::kKept;
   out.clear();
   auto emit = [&](char32_t x) {
     if (options.lowercase) {
@@ -206,7 +248,7 @@ bool bert_normalize(std::string_view text, const BertNormalizerOptions& options,
     }
     for (utf8proc_ssize_t k = 0; k < n; ++k) {
       auto part = static_cast<char32_t>(parts[k]);
-      if (category(part) != UTF8PROC_CATEGORY_MN || !assigned_by(part, kCategoriesUnicode)) {
+      if (!is_nonspacing_mark_8(part)) {
         emit(part);
       }
     }
@@ -219,21 +261,22 @@ bool bert_normalize(std::string_view text, const BertNormalizerOptions& options,
     i += length;
     if (options.clean_text) {
       if (c == 0 || c == 0xFFFD || is_control(c)) {
-        first_dropped |= first;
+        if (first) first_character = FirstCharacter::kDropped;
         continue;
       }
       if (is_whitespace(c)) c = ' ';
     }
     if (options.handle_chinese_chars && is_chinese_char(c)) {
+      if (first) first_character = FirstCharacter::kSpaced;
       out.push_back(' ');
       accents(c);
       out.push_back(' ');
     } else {
       accents(c);
+      if (first && out.size() == before) first_character = FirstCharacter::kDropped;
     }
-    first_dropped |= first && out.size() == before;
   }
-  return first_dropped;
+  return first_character;
 }
 
 }  // namespace winnow::hf_chars

@@ -47,9 +47,11 @@ struct BertNormalizerOptions {
   bool strip_accents = true;         // NFD, then nonspacing marks dropped
   bool lowercase = true;
 };
+// What BertNormalizer did to a text's first character: kept it, dropped it (HF's offsets then
+// no longer start at 0), or put a space before it (a CJK ideograph).
+enum class FirstCharacter { kKept, kDropped, kSpaced };
 // HF's BertNormalizer on UTF-8 `text` (an invalid byte reads as U+FFFD, which clean_text drops).
-// True when the text's first character was dropped (HF's offsets then no longer start at 0).
-bool bert_normalize(std::string_view text, const BertNormalizerOptions& options,
-                    std::u32string& out);
+FirstCharacter bert_normalize(std::string_view text, const BertNormalizerOptions& options,
+                              std::u32string& out);
 
 }  // namespace winnow::hf_chars

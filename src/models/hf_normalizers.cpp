@@ -36,7 +36,7 @@ struct UnicodeForm final : Step {
     }
     std::free(mapped);
   }
-  void normalize(std::string& text, bool&) const override {
+  void normalize(std::string& text, TextStart&) const override {
     std::string out;
     out.reserve(text.size());
     std::string_view all = text;
@@ -63,7 +63,7 @@ struct UnicodeForm final : Step {
 struct Replace final : Step {
   Pattern pattern;
   std::string content;
-  void normalize(std::string& text, bool& at_start) const override {
+  void normalize(std::string& text, TextStart& start) const override {
     thread_local Ranges matches;
     pattern.find(text, matches);
     if (matches.empty()) return;
@@ -71,7 +71,7 @@ struct Replace final : Step {
     // that shrinks the text leaves it no longer starting at offset 0 (checked against HF).
     if (matches[0].first == 0 &&
         code_points(content) < code_points(std::string_view(text).substr(0, matches[0].second))) {
-      at_start = false;
+      start = {false, 0};
     }
     std::string out;
     size_t last = 0;
@@ -87,13 +87,15 @@ struct Replace final : Step {
 
 struct Prepend final : Step {
   std::string prefix;
-  void normalize(std::string& text, bool&) const override {
-    if (!text.empty()) text.insert(0, prefix);
+  void normalize(std::string& text, TextStart& start) const override {
+    if (text.empty()) return;
+    text.insert(0, prefix);
+    if (start.at_input) start.inserted += prefix.size();
   }
 };
 
 struct Lowercase final : Step {
-  void normalize(std::string& text, bool&) const override {
+  void normalize(std::string& text, TextStart&) const override {
     thread_local std::u32string lowered;
     lowered.clear();
     for (size_t i = 0; i < text.size();) {
@@ -107,7 +109,7 @@ struct Lowercase final : Step {
 
 struct Strip final : Step {
   bool left, right;
-  void normalize(std::string& text, bool& at_start) const override {
+  void normalize(std::string& text, TextStart& text_start) const override {
     size_t start = 0, end = text.size();
     while (left && start < end) {
       size_t length;
@@ -121,7 +123,8 @@ struct Strip final : Step {
       if (!is_whitespace(decode_at(text, back, length))) break;
       end = back;
     }
-    if (start > 0) at_start = false;
+    // Stripping only what was inserted leaves the input's first character first.
+    text_start = text_start.from(start);
     text = text.substr(start, end - start);
   }
 };
@@ -131,19 +134,22 @@ struct Strip final : Step {
 struct CharFilter : Step {
   // False to drop `c`; else `c` may be replaced.
   virtual bool keep(char32_t& c) const = 0;
-  void normalize(std::string& text, bool& at_start) const override {
+  void normalize(std::string& text, TextStart& start) const override {
     std::string out;
     out.reserve(text.size());
+    size_t inserted = 0;  // bytes kept of those inserted before the input's first character
     for (size_t i = 0; i < text.size();) {
       size_t length;
       char32_t c = decode_at(text, i, length);
       if (keep(c)) {
         append_utf8(out, c);
-      } else if (i == 0) {
-        at_start = false;
+        if (i < start.inserted) inserted = out.size();
+      } else if (i == start.inserted) {
+        start.at_input = false;
       }
       i += length;
     }
+    start.inserted = start.at_input ? inserted : 0;
     text = std::move(out);
   }
 };
@@ -173,9 +179,14 @@ struct StripAccents final : CharFilter {
 
 struct BertNormalizer final : Step {
   hf_chars::BertNormalizerOptions options;
-  void normalize(std::string& text, bool& at_start) const override {
+  void normalize(std::string& text, TextStart& start) const override {
     thread_local std::u32string normalized;
-    if (hf_chars::bert_normalize(text, options, normalized)) at_start = false;
+    auto first = hf_chars::bert_normalize(text, options, normalized);
+    // (After a Prepend the first character here is the prefix's, and the count is kept.)
+    if (start.at_input && start.inserted == 0) {
+      if (first == hf_chars::FirstCharacter::kDropped) start = {false, 0};
+      if (first == hf_chars::FirstCharacter::kSpaced) start.inserted = 1;
+    }
     text = hf_chars::to_utf8(normalized);
   }
 };
@@ -183,7 +194,7 @@ struct BertNormalizer final : Step {
 // Each byte of the text as GPT-2's character for it (the ByteLevel pre-tokenizer's mapping,
 // without its splitting).
 struct ByteLevelNormalizer final : Step {
-  void normalize(std::string& text, bool&) const override {
+  void normalize(std::string& text, TextStart&) const override {
     const auto& table = byte_characters();
     std::string out;
     out.reserve(text.size() * 2);
@@ -270,7 +281,7 @@ struct Precompiled final : Step {
     return false;
   }
 
-  void normalize(std::string& text, bool&) const override {
+  void normalize(std::string& text, TextStart&) const override {
     if (text.empty()) return;
     thread_local std::unique_ptr<icu::BreakIterator> graphemes;
     UErrorCode status = U_ZERO_ERROR;

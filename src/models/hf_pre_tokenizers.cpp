@@ -75,7 +75,7 @@ struct Metaspace final : Step {
         }
       }
       bool starts = text.compare(0, replacement.size(), replacement) == 0;
-      if (!starts && (prepend == kAlways || (prepend == kFirst && piece.at_start))) {
+      if (!starts && (prepend == kAlways || (prepend == kFirst && piece.start.at_input))) {
         text.insert(0, replacement);
       }
       piece.text = std::move(text);
@@ -151,7 +151,7 @@ struct UnicodeScripts final : Step {
       for (size_t k = 0; k + 1 < cuts.size(); ++k) {
         if (cuts[k + 1] > cuts[k]) {
           out.push_back(
-              {piece.text.substr(cuts[k], cuts[k + 1] - cuts[k]), piece.at_start && cuts[k] == 0});
+              {piece.text.substr(cuts[k], cuts[k + 1] - cuts[k]), piece.start.from(cuts[k])});
         }
       }
     }

@@ -22,14 +22,14 @@ Status HfTextPipeline::parse(const simdjson::dom::element* normalizer,
   return Status::ok();
 }
 
-void HfTextPipeline::normalize(std::string& text, bool& at_start) const {
-  for (const auto& step : normalizers_) step->normalize(text, at_start);
+void HfTextPipeline::normalize(std::string& text, TextStart& start) const {
+  for (const auto& step : normalizers_) step->normalize(text, start);
 }
 
-void HfTextPipeline::pre_tokenize(std::string_view text, bool at_start,
+void HfTextPipeline::pre_tokenize(std::string_view text, TextStart start,
                                   std::vector<std::string>& words) const {
   std::vector<hf_text::Piece> pieces;
-  pieces.push_back({std::string(text), at_start});
+  pieces.push_back({std::string(text), start});
   for (const auto& step : pre_tokenizers_) step->pre_tokenize(pieces);
   for (hf_text::Piece& piece : pieces) words.push_back(std::move(piece.text));
 }

@@ -150,7 +150,7 @@ void split_pieces(const Piece& piece, const Ranges& matches, Behavior behavior, 
   }
   for (const auto& [start, end] : kept) {
     if (end > start) {
-      out.push_back({piece.text.substr(start, end - start), piece.at_start && start == 0});
+      out.push_back({piece.text.substr(start, end - start), piece.start.from(start)});
     }
   }
 }

@@ -28,7 +28,7 @@ namespace hf_text {
 
 struct Piece {
   std::string text;
-  bool at_start;  // begins the input text
+  TextStart start;
 };
 
 using Ranges = std::vector<std::pair<size_t, size_t>>;
@@ -99,10 +99,11 @@ Status parse_behavior(const simdjson::dom::element& e, Behavior& behavior);
 
 struct HfTextPipeline::Step {
   virtual ~Step() = default;
-  // `at_start`: the text's first character is the input's first; a step that removes leading
-  // characters clears it (HF tracks offsets into the original, and Metaspace's "first" checks
-  // the first one is 0).
-  virtual void normalize(std::string&, bool&) const {}
+  // A step that drops the input's first character, or puts characters before it, says so in
+  // `start` (HF tracks offsets into the original, and Metaspace's "first" checks for 0). The
+  // count of inserted bytes is not followed through steps that change the length of what was
+  // inserted (none of the files seen does that).
+  virtual void normalize(std::string&, TextStart&) const {}
   virtual void pre_tokenize(std::vector<hf_text::Piece>&) const {}
 };
 

@@ -87,22 +87,23 @@ class HfTokenizer final : public TextTokenizer {
   // out, pre-tokenised, each word through the model.
   void encode_span(std::string_view span, bool at_start, std::vector<int64_t>& ids) const {
     std::string normalized(span);
-    pipeline_.normalize(normalized, at_start);
-    auto words_of = [&](std::string_view text, bool start) {
+    TextStart start{at_start, 0};
+    pipeline_.normalize(normalized, start);
+    auto words_of = [&](std::string_view text, TextStart text_start) {
       thread_local std::vector<std::string> words;
       words.clear();
-      pipeline_.pre_tokenize(text, start, words);
+      pipeline_.pre_tokenize(text, text_start, words);
       for (const std::string& word : words) {
         if (!word.empty()) model_->tokenize(word, ids);
       }
     };
     if (normalized_added_.empty()) {
-      words_of(normalized, at_start);
+      words_of(normalized, start);
       return;
     }
     normalized_added_.split(
         normalized,
-        [&](std::string_view text, size_t offset) { words_of(text, at_start && offset == 0); },
+        [&](std::string_view text, size_t offset) { words_of(text, start.from(offset)); },
         [&](int64_t id) { ids.push_back(id); });
   }
 
@@ -194,8 +195,8 @@ Status HfTokenizer::parse(const simdjson::dom::element& root, const std::string&
   }
 
   auto normalize = [&](std::string& content) {
-    bool at_start = true;
-    pipeline_.normalize(content, at_start);
+    TextStart start;
+    pipeline_.normalize(content, start);
   };
   if (auto status = parse_added_tokens(root, normalize, raw_added_, normalized_added_);
       !status.is_ok()) {

@@ -288,13 +288,12 @@ INSTANTIATE_TEST_SUITE_P(
               R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})"}},
             {},
             true},
-        // Nmt, NFKD and StripAccents; UnicodeScripts before the byte mapping. (Not Lowercase:
-        // Rust lowercases the capitals of Unicode 16 and 17, utf8proc does not know them.)
+        // Nmt, NFKD, StripAccents and Lowercase; UnicodeScripts before the byte mapping.
         Case{
             "qwen3_nmt_strip_accents_scripts",
             "qwen3/tokenizer.json",
             {{"normalizer", R"({"type":"Sequence","normalizers":[{"type":"Nmt"},{"type":"NFKD"},)"
-                            R"({"type":"StripAccents"}]})"},
+                            R"({"type":"StripAccents"},{"type":"Lowercase"}]})"},
              {"pre_tokenizer",
               R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)"
               R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})"}},
@@ -320,7 +319,7 @@ INSTANTIATE_TEST_SUITE_P(
             {},
             true},
         // single_word added tokens (with lstrip/rstrip, and normalized ones matched in the
-        // normalised text, where gemma3's spaces are ▁) on gemma3; ids from its vocabulary.
+        // normalised text) put before gemma3's own; ids from its vocabulary.
         Case{
             "gemma3_single_word",
             "gemma3/tokenizer.json",
@@ -331,8 +330,8 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"id":28223,"content":"über","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
             R"({"id":726,"content":"--","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
             R"({"id":617,"content":"ist","single_word":true,"lstrip":false,"rstrip":false,"normalized":true,"special":false},)"
-            // Not in the vocabulary (gemma3 has "▁de"): HF gives it the next free id.
-            R"({"id":262144,"content":" de","single_word":false,"lstrip":false,"rstrip":false,"normalized":true,"special":false})",
+            // Only in normalised text, where gemma3's spaces are ▁.
+            R"({"id":569,"content":"\u2581de","single_word":false,"lstrip":false,"rstrip":false,"normalized":true,"special":false})",
             true}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -377,7 +376,9 @@ INSTANTIATE_TEST_SUITE_P(ByteFallback, UnigramVsHf, ::testing::Bool());
 
 // The character-class steps and normalizers around a Unigram model with Metaspace: a dropped
 // first character (Nmt's and BertNormalizer's controls, StripAccents' leading mark) leaves the
-// text no longer at the input's start, so Metaspace's "first" scheme adds no ▁ there.
+// text no longer at the input's start, so Metaspace's "first" scheme adds no ▁ there, while
+// what a normalizer puts before it (BertNormalizer's space before an ideograph, Prepend) does
+// not move the start.
 TEST(UnigramVariantsVsHf, SameIdsAsHuggingFace) {
   TempDir dir;
   const std::string base = read_file(deberta_style_tokenizer(dir, /*byte_fallback=*/true,
@@ -401,6 +402,12 @@ TEST(UnigramVariantsVsHf, SameIdsAsHuggingFace) {
        R"({"type":"Punctuation","behavior":"Contiguous"},)"
        R"({"type":"Digits","individual_digits":true},)" +
            metaspace_first + "]}"},
+      // What Prepend puts before the first character maps to offset 0 too: the first word
+      // after WhitespaceSplit drops it is still at the start.
+      {"prepend",
+       R"({"type":"Sequence","normalizers":[{"type":"Prepend","prepend":" "},{"type":"NFKC"}]})",
+       R"({"type":"Sequence","pretokenizers":[{"type":"WhitespaceSplit"},)" + metaspace_first +
+           "]}"},
       {"unicode_scripts", R"({"type":"NFKC"})",
        R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)" + metaspace_first +
            "]}"},

@@ -90,8 +90,11 @@ TEST_P(WordPieceVsHf, SameIdsAsHuggingFace) {
   for (size_t i = 0; i < texts.size(); ++i) {
     std::vector<int64_t> ids;
     tokenizer.value()->encode(texts[i], ids);
-    tokens += ids.size();
-    unknown += std::count(ids.begin(), ids.end(), 1);
+    // Counted on the corpus (the character texts are mostly unknown).
+    if (i < texts_->size()) {
+      tokens += ids.size();
+      unknown += std::count(ids.begin(), ids.end(), 1);
+    }
     if (ids != expected[i] && ++mismatches <= 3) {
       ADD_FAILURE() << "text " << i << ": " << texts[i].substr(0, 300)
                     << "\nwinnow: " << ::testing::PrintToString(ids)
