@@ -215,6 +215,13 @@ TEST_P(HfTokenizerVsHf, SameIdsAsHuggingFace) {
   EXPECT_GT(tokens, std::string(c.name).ends_with("truncated") ? 2000u : 8000u);
 }
 
+// The ByteLevel pre-tokenizer the byte-level variants end with (or put between other steps).
+std::string byte_level(bool add_prefix_space, bool use_regex) {
+  return std::string(R"({"type":"ByteLevel","add_prefix_space":)") +
+         (add_prefix_space ? "true" : "false") + R"(,"trim_offsets":true,"use_regex":)" +
+         (use_regex ? "true" : "false") + "}";
+}
+
 INSTANTIATE_TEST_SUITE_P(
     RealFiles, HfTokenizerVsHf,
     ::testing::Values(
@@ -251,8 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
             "llama3_individual_digits",
             "llama3/tokenizer.json",
             {{"pre_tokenizer",
-              R"({"type":"Sequence","pretokenizers":[{"type":"Digits","individual_digits":true},)"
-              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})"}},
+              R"({"type":"Sequence","pretokenizers":[{"type":"Digits","individual_digits":true},)" +
+                  byte_level(false, true) + "]}"}},
             {},
             true},
         // Falcon-style: Punctuation, ByteLevel, runs of digits kept together (Contiguous).
@@ -260,9 +267,10 @@ INSTANTIATE_TEST_SUITE_P(
             "llama3_punctuation_digits",
             "llama3/tokenizer.json",
             {{"pre_tokenizer",
-              R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":"Isolated"},)"
-              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true},)"
-              R"({"type":"Digits","individual_digits":false}]})"}},
+              R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":"Isolated"},)" +
+                  byte_level(false, true) +
+                  ","
+                  R"({"type":"Digits","individual_digits":false}]})"}},
             {},
             true},
         // Punctuation merged with what follows it and digit runs before the byte mapping (no
@@ -272,31 +280,29 @@ INSTANTIATE_TEST_SUITE_P(
             "qwen3/tokenizer.json",
             {{"pre_tokenizer",
               R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":"MergedWithNext"},)"
-              R"({"type":"Digits","individual_digits":false},)"
-              R"({"type":"ByteLevel","add_prefix_space":true,"trim_offsets":true,"use_regex":false}]})"}},
+              R"({"type":"Digits","individual_digits":false},)" +
+                  byte_level(true, false) + "]}"}},
             {},
             true},
         // BertNormalizer and BertPreTokenizer around a BPE model.
-        Case{
-            "llama3_bert_steps",
-            "llama3/tokenizer.json",
-            {{"normalizer",
-              R"({"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,)"
-              R"("strip_accents":null,"lowercase":false})"},
-             {"pre_tokenizer",
-              R"({"type":"Sequence","pretokenizers":[{"type":"BertPreTokenizer"},)"
-              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})"}},
-            {},
-            true},
+        Case{"llama3_bert_steps",
+             "llama3/tokenizer.json",
+             {{"normalizer",
+               R"({"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,)"
+               R"("strip_accents":null,"lowercase":false})"},
+              {"pre_tokenizer",
+               R"({"type":"Sequence","pretokenizers":[{"type":"BertPreTokenizer"},)" +
+                   byte_level(false, false) + "]}"}},
+             {},
+             true},
         // Nmt, NFKD, StripAccents and Lowercase; UnicodeScripts before the byte mapping.
         Case{
             "qwen3_nmt_strip_accents_scripts",
             "qwen3/tokenizer.json",
             {{"normalizer", R"({"type":"Sequence","normalizers":[{"type":"Nmt"},{"type":"NFKD"},)"
                             R"({"type":"StripAccents"},{"type":"Lowercase"}]})"},
-             {"pre_tokenizer",
-              R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)"
-              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":true}]})"}},
+             {"pre_tokenizer", R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)" +
+                                   byte_level(false, true) + "]}"}},
             {},
             true},
         // The ByteLevel normalizer, then words cut before each Ġ (the space's byte character).
@@ -314,8 +320,8 @@ INSTANTIATE_TEST_SUITE_P(
             "llama3/tokenizer.json",
             {{"pre_tokenizer",
               R"({"type":"Sequence","pretokenizers":[{"type":"CharDelimiterSplit","delimiter":" "},)"
-              R"({"type":"Split","pattern":{"Regex":"\\p{L}+"},"behavior":"MergedWithPrevious","invert":true},)"
-              R"({"type":"ByteLevel","add_prefix_space":false,"trim_offsets":true,"use_regex":false}]})"}},
+              R"({"type":"Split","pattern":{"Regex":"\\p{L}+"},"behavior":"MergedWithPrevious","invert":true},)" +
+                  byte_level(false, false) + "]}"}},
             {},
             true},
         // single_word added tokens (with lstrip/rstrip, and normalized ones matched in the
