@@ -121,6 +121,29 @@ struct CharSplit final : Step {
   }
 };
 
+// HF's FixedLength: each piece cut into runs of `length` characters (the last may be shorter).
+struct FixedLength final : Step {
+  size_t length = 5;
+  void pre_tokenize(std::vector<Piece>& pieces) const override {
+    std::vector<Piece> out;
+    for (const Piece& piece : pieces) {
+      size_t chunk_start = 0, in_chunk = 0;
+      for (size_t i = 0; i < piece.text.size();) {
+        size_t bytes;
+        decode_at(piece.text, i, bytes);
+        i += bytes;
+        if (++in_chunk == length || i == piece.text.size()) {
+          out.push_back(
+              {piece.text.substr(chunk_start, i - chunk_start), piece.start.from(chunk_start)});
+          chunk_start = i;
+          in_chunk = 0;
+        }
+      }
+    }
+    pieces = std::move(out);
+  }
+};
+
 // HF's UnicodeScripts (SentencePiece's script split): a cut wherever the script changes, with
 // hiragana, katakana and ー counted as Han and a space belonging to any script. Quirk kept: the
 // spaces that begin a piece come before its first cut and are dropped.
@@ -228,6 +251,13 @@ Status parse_pre_tokenizer(const simdjson::dom::element& e,
     // Whitespace removed, then each punctuation character a word of its own.
     out.push_back(std::make_unique<CharSplit>(is_whitespace, Behavior::kRemoved));
     out.push_back(std::make_unique<CharSplit>(hf_chars::is_punctuation, Behavior::kIsolated));
+  } else if (type == "FixedLength") {
+    auto step = std::make_unique<FixedLength>();
+    uint64_t length;
+    if (!e["length"].get(length)) step->length = length;
+    if (step->length == 0)
+      return Status::error("a FixedLength pre_tokenizer needs a length over 0");
+    out.push_back(std::move(step));
   } else if (type == "UnicodeScripts") {
     out.push_back(std::make_unique<UnicodeScripts>());
   } else if (type == "CharDelimiterSplit") {

@@ -4,8 +4,8 @@
 // BertNormalizer, ByteLevel, Precompiled, Sequence) on each stretch of text between added
 // tokens, then the pre-tokenizer (Split by string or regex with each split behaviour and invert,
 // ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
-// CharDelimiterSplit, UnicodeScripts, Sequence) cutting it into the words the model tokenises
-// one at a time. Character classes and Unicode versions follow HF's (hf_char_classes.h).
+// CharDelimiterSplit, UnicodeScripts, FixedLength, Sequence) cutting it into the words the model
+// tokenises one at a time. Character classes and Unicode versions follow HF's (hf_char_classes.h).
 //
 // Split patterns are Oniguruma regexes in HF (Rust's onig crate); here they run in ICU's regex
 // engine, which has what the GPT-2, llama3 and qwen2/3 patterns need (lookahead, \p{L}, \p{N},

@@ -314,6 +314,14 @@ INSTANTIATE_TEST_SUITE_P(
               R"({"type":"Split","pattern":{"String":"\u0120"},"behavior":"MergedWithNext","invert":false})"}},
             {},
             true},
+        // Words of at most 4 characters (FixedLength), then the byte mapping.
+        Case{"llama3_fixed_length",
+             "llama3/tokenizer.json",
+             {{"pre_tokenizer", R"({"type":"Sequence","pretokenizers":[)"
+                                R"({"type":"FixedLength","length":4},)" +
+                                    byte_level(false, false) + "]}"}},
+             {},
+             true},
         // CharDelimiterSplit, then an inverted Split: letter runs with what follows them.
         Case{
             "llama3_delimiter_inverted_split",
@@ -485,8 +493,12 @@ TEST(HfTokenizer, UnsupportedFilesAreClearErrors) {
           {R"({"model":{"type":"WordLevel","vocab":{}}})", "model type 'WordLevel'"},
           {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":["a b"]}})",
            "merge 0 ('a' 'b') has a token not in the vocabulary"},
-          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"FixedLength","length":4}})",
-           "pre_tokenizer 'FixedLength' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Morphemes"}})",
+           "pre_tokenizer 'Morphemes' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"normalizer":{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Stem"}]}})",
+           "normalizer 'Stem' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"FixedLength","length":0}})",
+           "length over 0"},
           {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Punctuation","behavior":"Sideways"}})",
            "split behavior 'Sideways' is not supported"},
           {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"CharDelimiterSplit","delimiter":"ab"}})",
