@@ -1,44 +1,40 @@
 #include "models/added_tokens.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
+
+#include "models/hf_char_classes.h"
 
 namespace winnow {
 
 namespace {
 
-// Rust's char::is_whitespace on the ASCII and two-byte forms HF's lstrip/rstrip meet in
-// practice (space, \t-\r, U+0085, U+00A0); wider Unicode spaces are not stripped here.
-size_t whitespace_before(std::string_view text, size_t end) {
-  size_t i = end;
-  while (i > 0) {
-    unsigned char c = static_cast<unsigned char>(text[i - 1]);
-    if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
-      --i;
-    } else if (i >= 2 && static_cast<unsigned char>(text[i - 2]) == 0xC2 &&
-               (c == 0x85 || c == 0xA0)) {
-      i -= 2;
-    } else {
-      break;
-    }
+// The bytes of whitespace (Rust's \s: Unicode White_Space) ending at `end`, not before `floor`.
+size_t whitespace_before(std::string_view text, size_t floor, size_t end) {
+  size_t i = end, length;
+  while (i > floor && hf_chars::is_whitespace(hf_chars::decode_before(text, i, length)) &&
+         i - length >= floor) {
+    i -= length;
   }
   return end - i;
 }
 
+// The bytes of whitespace starting at `start`.
 size_t whitespace_after(std::string_view text, size_t start) {
-  size_t i = start;
-  while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
-      ++i;
-    } else if (c == 0xC2 && i + 1 < text.size() &&
-               (static_cast<unsigned char>(text[i + 1]) == 0x85 ||
-                static_cast<unsigned char>(text[i + 1]) == 0xA0)) {
-      i += 2;
-    } else {
-      break;
-    }
+  size_t i = start, length;
+  while (i < text.size() && hf_chars::is_whitespace(hf_chars::decode_at(text, i, length))) {
+    i += length;
   }
   return i - start;
+}
+
+// HF keeps a single_word token only where no word character (regex \w) touches it on either
+// side, in the text it searched.
+bool stands_alone(std::string_view text, size_t start, size_t end) {
+  size_t length;
+  if (start > 0 && hf_chars::is_word(hf_chars::decode_before(text, start, length))) return false;
+  return end == text.size() || !hf_chars::is_word(hf_chars::decode_at(text, end, length));
 }
 
 }  // namespace
@@ -95,15 +91,53 @@ void AddedTokens::split(std::string_view text,
     }
     if (best < 0) continue;
     const Token& token = tokens_[best];
+    if (token.single_word && !stands_alone(text, i, best_end)) {
+      // Dropped, and the search goes on after it, as HF's iteration over non-overlapping
+      // matches does (a shorter token inside it is not looked for).
+      i = best_end - 1;
+      continue;
+    }
     size_t start = i, end = best_end;
-    if (token.lstrip) start -= whitespace_before(text.substr(span_start), i - span_start);
+    if (token.lstrip) start -= whitespace_before(text, span_start, i);
     if (token.rstrip) end += whitespace_after(text, end);
     if (start > span_start) on_text(text.substr(span_start, start - span_start), span_start);
     on_token(token.id);
     span_start = end;
-    i = end - 1;
+    // HF's search goes on after the match itself, not after the whitespace rstrip took: a
+    // token found in that whitespace is still emitted (gemma3's "\t" after an rstrip token),
+    // and the text after it starts at its end.
+    i = best_end - 1;
   }
   if (span_start < text.size()) on_text(text.substr(span_start), span_start);
+}
+
+Status parse_added_tokens(const simdjson::dom::element& root,
+                          const std::function<void(std::string&)>& normalize, AddedTokens& raw,
+                          AddedTokens& normalized) {
+  simdjson::dom::array added;
+  if (root["added_tokens"].get(added)) return Status::ok();
+  for (simdjson::dom::element entry : added) {
+    std::string_view content;
+    int64_t id;
+    if (entry["content"].get(content) || entry["id"].get(id)) {
+      return Status::error("an added token without content or id");
+    }
+    auto flag = [&](const char* key) {
+      bool value = false;
+      return !entry[key].get(value) && value;
+    };
+    AddedTokens::Token token{std::string(content), id, flag("lstrip"), flag("rstrip"),
+                             flag("single_word")};
+    // HF matches these in each normalised stretch between the raw ones (with no normalizer,
+    // in the raw text of the stretch).
+    if (flag("normalized")) {
+      normalize(token.content);
+      normalized.add(std::move(token));
+    } else {
+      raw.add(std::move(token));
+    }
+  }
+  return Status::ok();
 }
 
 }  // namespace winnow

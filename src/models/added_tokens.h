@@ -3,12 +3,19 @@
 // <unusedN> and newline runs...), found in the text before the model sees it, the way HF's
 // AddedVocabulary does: leftmost match first, the longest of those starting there (an
 // Aho-Corasick LeftmostLongest search in HF; a byte trie here), lstrip/rstrip swallowing the
-// whitespace beside a match. Each match becomes its own id; the text between is tokenised.
+// whitespace beside a match, single_word tokens dropped where a word character touches them. Each
+// match becomes its own id; the text between is tokenised.
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/status.h"
+
+namespace simdjson::dom {
+class element;
+}
 
 namespace winnow {
 
@@ -19,6 +26,9 @@ class AddedTokens {
     int64_t id = 0;
     bool lstrip = false;
     bool rstrip = false;
+    // Only a match with no word character (Unicode \w) just before or after it in the text
+    // searched counts; HF drops the others and searches on after them.
+    bool single_word = false;
   };
   void add(Token token);
   bool empty() const { return tokens_.empty(); }
@@ -38,5 +48,12 @@ class AddedTokens {
   std::vector<Token> tokens_;
   bool first_byte_[256] = {};  // bytes some token starts with: others are skipped at once
 };
+
+// The "added_tokens" of a tokenizer.json's `root`, with HF's flags (absent ones false): those
+// marked normalized are matched in the normalised text, so their content goes through
+// `normalize` (the file's normalizer) into `normalized`; the others into `raw`.
+Status parse_added_tokens(const simdjson::dom::element& root,
+                          const std::function<void(std::string&)>& normalize, AddedTokens& raw,
+                          AddedTokens& normalized);
 
 }  // namespace winnow

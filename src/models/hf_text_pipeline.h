@@ -1,9 +1,11 @@
 #pragma once
 // HfTextPipeline: the steps of a Hugging Face tokenizer.json around its model, as HF runs them:
-// the normalizer (NFC/NFD/NFKC/NFKD, Replace, Prepend, Lowercase, Strip, Sequence) on each
-// stretch of text between added tokens, then the pre-tokenizer (Split by string or regex with
-// each split behaviour, ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Sequence) cutting it
-// into the words the model tokenises one at a time.
+// the normalizer (NFC/NFD/NFKC/NFKD, Replace, Prepend, Lowercase, Strip, StripAccents, Nmt,
+// BertNormalizer, ByteLevel, Precompiled, Sequence) on each stretch of text between added
+// tokens, then the pre-tokenizer (Split by string or regex with each split behaviour and invert,
+// ByteLevel, Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
+// CharDelimiterSplit, UnicodeScripts, FixedLength, Sequence) cutting it into the words the model
+// tokenises one at a time. Character classes and Unicode versions follow HF's (hf_char_classes.h).
 //
 // Split patterns are Oniguruma regexes in HF (Rust's onig crate); here they run in ICU's regex
 // engine, which has what the GPT-2, llama3 and qwen2/3 patterns need (lookahead, \p{L}, \p{N},
@@ -23,6 +25,24 @@ class element;
 
 namespace winnow {
 
+// Where a text stands against the start of the input, as HF's offsets into the original tell
+// it: Metaspace's prepend_scheme "first" adds its ▁ only to a word at offset 0.
+struct TextStart {
+  // The text's first character is (or stands for) the input's first one; false once a
+  // normalizer dropped that character (Strip, Nmt's controls, a Replace that shrinks it...).
+  bool at_input = true;
+  // Bytes a normalizer put before that character (Prepend's prefix, BertNormalizer's space
+  // before a CJK ideograph): HF maps them to offset 0 too, so a word starting within them, or
+  // right after them, is still at the start.
+  size_t inserted = 0;
+
+  // The start of the part of this text from byte `offset` on.
+  TextStart from(size_t offset) const {
+    return at_input && offset <= inserted ? TextStart{true, inserted - offset}
+                                          : TextStart{false, 0};
+  }
+};
+
 class HfTextPipeline {
  public:
   HfTextPipeline();
@@ -35,14 +55,11 @@ class HfTextPipeline {
   Status parse(const simdjson::dom::element* normalizer,
                const simdjson::dom::element* pre_tokenizer);
 
-  bool has_normalizer() const;
-  // Normalises `text` in place. `at_start` (in: the text begins the input) becomes false when
-  // normalising removed the input's first characters (Strip, a Replace at the start that
-  // shrinks the text), as HF's offsets into the original then no longer start at 0.
-  void normalize(std::string& text, bool& at_start) const;
-  // Appends the words of `text` (normalised already) to `words`. `at_start`: the text begins the
-  // input (Metaspace's prepend_scheme "first" adds its ▁ only there).
-  void pre_tokenize(std::string_view text, bool at_start, std::vector<std::string>& words) const;
+  // Normalises `text` in place, updating where it starts (in: the raw text's; a text that does
+  // not begin the input has at_input false).
+  void normalize(std::string& text, TextStart& start) const;
+  // Appends the words of `text` (normalised already) to `words`.
+  void pre_tokenize(std::string_view text, TextStart start, std::vector<std::string>& words) const;
 
   struct Step;
 

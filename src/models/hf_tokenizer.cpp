@@ -87,22 +87,23 @@ class HfTokenizer final : public TextTokenizer {
   // out, pre-tokenised, each word through the model.
   void encode_span(std::string_view span, bool at_start, std::vector<int64_t>& ids) const {
     std::string normalized(span);
-    pipeline_.normalize(normalized, at_start);
-    auto words_of = [&](std::string_view text, bool start) {
+    TextStart start{at_start, 0};
+    pipeline_.normalize(normalized, start);
+    auto words_of = [&](std::string_view text, TextStart text_start) {
       thread_local std::vector<std::string> words;
       words.clear();
-      pipeline_.pre_tokenize(text, start, words);
+      pipeline_.pre_tokenize(text, text_start, words);
       for (const std::string& word : words) {
         if (!word.empty()) model_->tokenize(word, ids);
       }
     };
     if (normalized_added_.empty()) {
-      words_of(normalized, at_start);
+      words_of(normalized, start);
       return;
     }
     normalized_added_.split(
         normalized,
-        [&](std::string_view text, size_t offset) { words_of(text, at_start && offset == 0); },
+        [&](std::string_view text, size_t offset) { words_of(text, start.from(offset)); },
         [&](int64_t id) { ids.push_back(id); });
   }
 
@@ -193,35 +194,13 @@ Status HfTokenizer::parse(const simdjson::dom::element& root, const std::string&
     WINNOW_RETURN_IF_ERROR(parse_post_processor(post_processor, origin));
   }
 
-  simdjson::dom::array added;
-  if (!root["added_tokens"].get(added)) {
-    for (simdjson::dom::object token : added) {
-      std::string_view content;
-      int64_t id;
-      if (token["content"].get(content) || token["id"].get(id)) {
-        return error(origin, "an added token without content or id");
-      }
-      bool single_word = false, normalized = false, lstrip = false, rstrip = false;
-      // Absent flags are false.
-      if (token["single_word"].get(single_word)) single_word = false;
-      if (token["normalized"].get(normalized)) normalized = false;
-      if (token["lstrip"].get(lstrip)) lstrip = false;
-      if (token["rstrip"].get(rstrip)) rstrip = false;
-      if (single_word) {
-        return error(origin, "added token '" + std::string(content) +
-                                 "' is single_word, which is not supported");
-      }
-      AddedTokens::Token t{std::string(content), id, lstrip, rstrip};
-      // HF matches normalised added tokens in normalised text; with no normalizer that is the
-      // raw text.
-      if (normalized && pipeline_.has_normalizer()) {
-        bool at_start = true;
-        pipeline_.normalize(t.content, at_start);
-        normalized_added_.add(std::move(t));
-      } else {
-        raw_added_.add(std::move(t));
-      }
-    }
+  auto normalize = [&](std::string& content) {
+    TextStart start;
+    pipeline_.normalize(content, start);
+  };
+  if (auto status = parse_added_tokens(root, normalize, raw_added_, normalized_added_);
+      !status.is_ok()) {
+    return error(origin, status.message());
   }
   uint64_t number;
   simdjson::dom::object truncation;

@@ -1,9 +1,7 @@
 #include "models/wordpiece_tokenizer.h"
 
 #include <simdjson.h>
-#include <utf8proc.h>
 
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -14,82 +12,9 @@ namespace winnow {
 
 namespace {
 
-// Rust's char::is_whitespace (Unicode White_Space), which HF's Bert code uses.
-bool is_whitespace(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-         c == 0x3000;
-}
-
-utf8proc_category_t category(char32_t c) {
-  return static_cast<utf8proc_category_t>(utf8proc_category(static_cast<utf8proc_int32_t>(c)));
-}
-
-// Control, format, surrogate or private-use (not unassigned: HF keeps those, checked); tab,
-// newline and return count as whitespace instead.
-bool is_control(char32_t c) {
-  if (c == '\t' || c == '\n' || c == '\r') return false;
-  switch (category(c)) {
-    case UTF8PROC_CATEGORY_CC:
-    case UTF8PROC_CATEGORY_CF:
-    case UTF8PROC_CATEGORY_CS:
-    case UTF8PROC_CATEGORY_CO:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// ASCII punctuation (which includes symbols such as $ + < = > ^ ` |) or Unicode P*.
-bool is_punctuation(char32_t c) {
-  if (c < 0x80) {
-    return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
-           (c >= 123 && c <= 126);
-  }
-  switch (category(c)) {
-    case UTF8PROC_CATEGORY_PC:
-    case UTF8PROC_CATEGORY_PD:
-    case UTF8PROC_CATEGORY_PS:
-    case UTF8PROC_CATEGORY_PE:
-    case UTF8PROC_CATEGORY_PI:
-    case UTF8PROC_CATEGORY_PF:
-    case UTF8PROC_CATEGORY_PO:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The CJK ideograph blocks BERT puts spaces around (not Hangul, kana or CJK punctuation).
-bool is_chinese_char(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-         (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
-         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
-}
-
-// Decodes UTF-8; an invalid byte becomes U+FFFD.
-void decode(std::string_view text, std::u32string& out) {
-  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  for (size_t i = 0; i < text.size();) {
-    utf8proc_int32_t c = 0;
-    utf8proc_ssize_t n =
-        utf8proc_iterate(bytes + i, static_cast<utf8proc_ssize_t>(text.size() - i), &c);
-    if (n <= 0) {
-      out.push_back(0xFFFD);
-      ++i;
-    } else {
-      out.push_back(static_cast<char32_t>(c));
-      i += static_cast<size_t>(n);
-    }
-  }
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  utf8proc_uint8_t buffer[4];
-  utf8proc_ssize_t n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(c), buffer);
-  out.append(reinterpret_cast<const char*>(buffer), static_cast<size_t>(n));
-}
+using hf_chars::append_utf8;
+using hf_chars::is_punctuation;
+using hf_chars::is_whitespace;
 
 Status error(const std::string& origin, const std::string& what) {
   return Status::errorf("tokenizer '{}': {}", origin, what);
@@ -154,11 +79,13 @@ Result<std::shared_ptr<WordPieceTokenizer>> WordPieceTokenizer::parse(std::strin
                                "' is not supported (BertNormalizer or none)");
     }
     bool flag;
-    if (!normalizer["clean_text"].get(flag)) t.clean_text_ = flag;
-    if (!normalizer["handle_chinese_chars"].get(flag)) t.handle_chinese_chars_ = flag;
-    if (!normalizer["lowercase"].get(flag)) t.lowercase_ = flag;
+    t.normalizer_ = {};
+    if (!normalizer["clean_text"].get(flag)) t.normalizer_.clean_text = flag;
+    if (!normalizer["handle_chinese_chars"].get(flag)) t.normalizer_.handle_chinese_chars = flag;
+    if (!normalizer["lowercase"].get(flag)) t.normalizer_.lowercase = flag;
     // strip_accents: null (or absent) follows lowercase.
-    t.strip_accents_ = normalizer["strip_accents"].get(flag) ? t.lowercase_ : flag;
+    t.normalizer_.strip_accents =
+        normalizer["strip_accents"].get(flag) ? t.normalizer_.lowercase : flag;
   }
   simdjson::dom::element pre;
   if (root["pre_tokenizer"].get(pre) || pre.is_null() || pre["type"].get(type) ||
@@ -221,74 +148,16 @@ Result<std::shared_ptr<WordPieceTokenizer>> WordPieceTokenizer::parse(std::strin
   } else if (id_of("[PAD]", id)) {
     t.pad_id_ = id;
   }
-  simdjson::dom::array added;
-  if (!root["added_tokens"].get(added)) {
-    for (simdjson::dom::object token : added) {
-      bool normalized = false;
-      std::string_view content;
-      if (token["content"].get(content) || token["id"].get(id) || content.empty()) continue;
-      // Normalised added tokens would be matched after normalisation; BERT's are all raw.
-      if (!token["normalized"].get(normalized) && normalized) continue;
-      t.added_.push_back({std::string(content), id});
-    }
-    // Longest first, so the longest of the tokens starting at a position wins.
-    std::stable_sort(t.added_.begin(), t.added_.end(), [](const auto& a, const auto& b) {
-      return a.content.size() > b.content.size();
-    });
+  auto normalize = [&](std::string& content) {
+    thread_local std::u32string normalized;
+    hf_chars::bert_normalize(content, t.normalizer_, normalized);
+    content = hf_chars::to_utf8(normalized);
+  };
+  if (auto status = parse_added_tokens(root, normalize, t.raw_added_, t.normalized_added_);
+      !status.is_ok()) {
+    return error(origin, status.message());
   }
   return tokenizer;
-}
-
-void WordPieceTokenizer::normalize(std::string_view text, std::u32string& out) const {
-  thread_local std::u32string decoded;
-  decoded.clear();
-  decode(text, decoded);
-  out.clear();
-  for (char32_t c : decoded) {
-    if (clean_text_) {
-      if (c == 0 || c == 0xFFFD || is_control(c)) continue;
-      if (is_whitespace(c)) c = ' ';
-    }
-    auto emit = [&](char32_t x) {
-      if (lowercase_) {
-        // Rust's char::to_lowercase: the simple mapping, but İ becomes i + combining dot.
-        if (x == 0x130) {
-          out.push_back('i');
-          out.push_back(0x307);
-          return;
-        }
-        x = static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(x)));
-      }
-      out.push_back(x);
-    };
-    auto accents = [&](char32_t x) {
-      if (!strip_accents_ || x < 0x80) {
-        emit(x);
-        return;
-      }
-      utf8proc_int32_t parts[8];
-      int options = UTF8PROC_DECOMPOSE;
-      utf8proc_ssize_t n =
-          utf8proc_decompose_char(static_cast<utf8proc_int32_t>(x), parts, 8,
-                                  static_cast<utf8proc_option_t>(options), nullptr);
-      if (n < 0 || n > 8) {
-        emit(x);
-        return;
-      }
-      for (utf8proc_ssize_t k = 0; k < n; ++k) {
-        if (category(static_cast<char32_t>(parts[k])) != UTF8PROC_CATEGORY_MN) {
-          emit(static_cast<char32_t>(parts[k]));
-        }
-      }
-    };
-    if (handle_chinese_chars_ && is_chinese_char(c)) {
-      out.push_back(' ');
-      accents(c);
-      out.push_back(' ');
-    } else {
-      accents(c);
-    }
-  }
 }
 
 void WordPieceTokenizer::encode_word(std::u32string_view word, std::vector<int64_t>& ids) const {
@@ -334,12 +203,23 @@ void WordPieceTokenizer::encode_word(std::u32string_view word, std::vector<int64
 void WordPieceTokenizer::encode_normalized_span(std::string_view text,
                                                 std::vector<int64_t>& ids) const {
   thread_local std::u32string normalized;
-  normalize(text, normalized);
+  hf_chars::bert_normalize(text, normalizer_, normalized);
+  if (normalized_added_.empty()) {
+    encode_words(normalized, ids);
+    return;
+  }
+  // Normalised added tokens are matched in the normalised text (as UTF-8).
+  normalized_added_.split(
+      hf_chars::to_utf8(normalized),
+      [&](std::string_view stretch, size_t) { encode_words(hf_chars::to_utf32(stretch), ids); },
+      [&](int64_t id) { ids.push_back(id); });
+}
+
+void WordPieceTokenizer::encode_words(std::u32string_view normalized,
+                                      std::vector<int64_t>& ids) const {
   size_t word_start = 0;
   auto flush = [&](size_t end) {
-    if (end > word_start) {
-      encode_word(std::u32string_view(normalized).substr(word_start, end - word_start), ids);
-    }
+    if (end > word_start) encode_word(normalized.substr(word_start, end - word_start), ids);
   };
   for (size_t i = 0; i < normalized.size(); ++i) {
     char32_t c = normalized[i];
@@ -348,7 +228,7 @@ void WordPieceTokenizer::encode_normalized_span(std::string_view text,
       word_start = i + 1;
     } else if (is_punctuation(c)) {
       flush(i);
-      encode_word(std::u32string_view(normalized).substr(i, 1), ids);
+      encode_word(normalized.substr(i, 1), ids);
       word_start = i + 1;
     }
   }
@@ -368,25 +248,9 @@ void WordPieceTokenizer::encode(std::string_view text, std::vector<int64_t>& ids
   ids.insert(ids.end(), prefix_.begin(), prefix_.end());
   size_t sequence_start = ids.size();
   // Added tokens are matched in the raw text; what lies between them is tokenised normally.
-  size_t span_start = 0;
-  for (size_t i = 0; i < text.size();) {
-    const AddedToken* match = nullptr;
-    for (const AddedToken& token : added_) {
-      if (text.compare(i, token.content.size(), token.content) == 0) {
-        match = &token;
-        break;
-      }
-    }
-    if (match == nullptr) {
-      ++i;
-      continue;
-    }
-    encode_normalized_span(text.substr(span_start, i - span_start), ids);
-    ids.push_back(match->id);
-    i += match->content.size();
-    span_start = i;
-  }
-  encode_normalized_span(text.substr(span_start), ids);
+  raw_added_.split(
+      text, [&](std::string_view span, size_t) { encode_normalized_span(span, ids); },
+      [&](int64_t id) { ids.push_back(id); });
   if (max_length > 0) {
     size_t specials = prefix_.size() + suffix_.size();
     size_t room = max_length > specials ? max_length - specials : 0;

@@ -5,18 +5,20 @@
 //
 // The pipeline, as HF runs it:
 //  1. added tokens that are not normalised ([CLS], [SEP], [MASK]...) are matched in the raw text
-//     first (leftmost, longest) and become their own ids;
+//     first (leftmost, longest; lstrip, rstrip and single_word as HF has them: added_tokens.h)
+//     and become their own ids;
 //  2. BertNormalizer: clean_text (drop NUL, U+FFFD and control, format, surrogate and
 //     private-use code points; any whitespace becomes a space), handle_chinese_chars (spaces around
 //     CJK ideographs), strip_accents (NFD, then drop nonspacing marks; by default when
-//     lowercasing), lowercase (per code point);
+//     lowercasing), lowercase (per code point); then the normalised added tokens are matched in
+//     the normalised text;
 //  3. BertPreTokenizer: split on whitespace, and each punctuation character is a word of its own;
 //  4. WordPiece: greedy longest match from the left, continuation pieces prefixed ("##"); a word
 //     with a piece not in the vocabulary, or longer than max_input_chars_per_word, is [UNK];
 //  5. the post-processor's special tokens around the sequence ([CLS] ... [SEP]), after truncating
 //     the sequence so the whole fits max_length.
-// Unicode properties come from utf8proc (Unicode 15); HF's from its own tables, so characters
-// whose category changed between Unicode versions could differ (none seen in the tests).
+// Unicode properties come from utf8proc and ICU (Unicode 15), limited to what HF's older tables
+// have (hf_char_classes.h), so every code point is classed as HF classes it (tested).
 //
 // Thread-safe: encode() only reads.
 #include <cstdint>
@@ -27,6 +29,8 @@
 #include <vector>
 
 #include "core/status.h"
+#include "models/added_tokens.h"
+#include "models/hf_char_classes.h"
 #include "models/text_tokenizer.h"
 
 namespace winnow {
@@ -55,21 +59,19 @@ class WordPieceTokenizer final : public TextTokenizer {
   size_t vocabulary_size() const override { return vocabulary_.size(); }
 
  private:
-  struct AddedToken {
-    std::string content;
-    int64_t id;
-  };
   // Hash and equality that take string_view, so lookups of pieces need no std::string.
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
-  void normalize(std::string_view text, std::u32string& out) const;
   void encode_word(std::u32string_view word, std::vector<int64_t>& ids) const;
   void encode_normalized_span(std::string_view text, std::vector<int64_t>& ids) const;
+  // BertPreTokenizer and WordPiece on normalised text.
+  void encode_words(std::u32string_view normalized, std::vector<int64_t>& ids) const;
 
   std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> vocabulary_;
-  std::vector<AddedToken> added_;  // matched in the raw text (not normalised)
+  AddedTokens raw_added_;          // matched in the raw text
+  AddedTokens normalized_added_;   // matched in the normalised text
   std::vector<int64_t> prefix_;    // special tokens before the sequence ([CLS])
   std::vector<int64_t> suffix_;    // and after it ([SEP])
   std::string continuing_prefix_ = "##";
@@ -77,10 +79,8 @@ class WordPieceTokenizer final : public TextTokenizer {
   int64_t pad_id_ = 0;
   size_t max_input_chars_per_word_ = 100;
   size_t max_length_ = 0;
-  bool clean_text_ = false;
-  bool handle_chinese_chars_ = false;
-  bool strip_accents_ = false;
-  bool lowercase_ = false;
+  // No BertNormalizer in the file: none of its steps.
+  hf_chars::BertNormalizerOptions normalizer_{false, false, false, false};
 };
 
 }  // namespace winnow

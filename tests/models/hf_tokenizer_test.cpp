@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "models/sentencepiece_test_models.h"
 #include "models/tokenizer_files.h"
 #include "models/unigram_test_models.h"
@@ -50,11 +52,53 @@ std::vector<std::string> edge_cases() {
   };
 }
 
+// Edge cases for the steps that split on character classes and for single_word added tokens:
+// digits of many scripts, every Unicode punctuation category beside symbols that are not
+// punctuation, NMT's control characters and odd spaces, script changes, and the words gemma3's
+// single_word variant adds (the, und, 日本, über, --, ist) inside words, alone, at the text's
+// start and end, beside punctuation, marks, joiners and non-ASCII letters; "und" strips the
+// whitespace around it (Unicode spaces too, and a tab, which is a gemma3 token of its own).
+std::vector<std::string> character_class_cases() {
+  return {
+      "digits ٣٤٥ ۱۲۳ ०१२ ০১২ ๑๒๓ ௧௨ ０１２３ ¹²³ ₁₂ ½ ¾ ⅷ Ⅻ ① ⑴ ⒈ 〇 𝟘𝟙 𐒠",
+      "12a34 x1y22z333 1.5e10 3,14 007 ٣.٥ 2026-12-02 ０x１ a¹b²",
+      "ascii $+<=>^`|~ !\"#%&'()*,-./:;?@[\\]_{} a$b+c<d=e>f^g`h|i~j",
+      "Pc ‿⁀_﹍＿ Pd ‐‑–—―〜゠ Ps/Pe ⁅⁆〈〉《》「」『』【】〔〕（） Pi/Pf «»‘’“”‹›",
+      "Po ¡¿·‧※‼⁇、。・！？፨।॥ symbols ±×÷€£¥©®°™∑√∞≈≠§¶ ←→ ♠ ☃",
+      "a.b,c;d:e!f?g-h_i'j\"k(l)m[n]o{p}q «word» „Wort“ ‚x‘ ¿qué? ¡sí!",
+      "\x01\x02\x08"
+      "ctrl\x0bv\x0e\x1f\x7f c\xc2\x8f"
+      "d\xc2\x9f e\tf\ng\x0ch\ri",
+      "ogham\xe1\x9a\x80zw\xe2\x80\x8bsp\xe2\x80\x8cnj\xe2\x80\x8dj\xe2\x80\x8elrm"
+      "\xe2\x80\x8frlm\xe2\x80\xa8ls\xe2\x80\xa9ps\xe2\x96\x81lb\xef\xbb\xbf"
+      "bom"
+      "\xef\xbf\xbdrep nul" +
+          std::string(1, 0) + "end",
+      "\x01leading control, \xe2\x80\x8bleading zero width",
+      "the",
+      "the end of the bathe, they theme the_ _the the1 1the the. (the) the, «the» the-the",
+      "théthe the日本 日本語 日本 語 日本。 the\xcc\x81 the\xe2\x80\x8d x\xe2\x80\x8cthe",
+      "über überall Über über-the sie ist's, Liste ist; Zwist ist",
+      "a und b, Mund und  und\t und\xe3\x80\x80und \xc2\xa0und\xc2\xa0 "
+      "x\xe2\x80\x83und\xe2\x80\x83y",
+      "la de Paris, de de, lade de",
+      "--the-- a--b a -- b --- — -- --",
+      "Apples are りんご 林檎 どこで生れ。Yes カタカナー ひらがな mixed日本English中文",
+      "  leading spaces then words",
+      "Ελληνικά text and Кириллица and العربية with 123 and ٣٤٥",
+  };
+}
+
 struct Case {
   const char* name;
   const char* file;       // under tokenizer_files_dir()
   // Members of the file replaced by other JSON values (variants of a real file): key, value.
   std::vector<std::pair<std::string, std::string>> edits;
+  // Added tokens (JSON objects) put before the file's own.
+  std::string added_tokens = {};
+  // Also every character and the character class edge cases (not for the variants that only
+  // change the post-processor or the merges).
+  bool character_classes = false;
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -96,6 +140,30 @@ std::string replace_member(std::string json, const std::string& key, const std::
   return json.replace(start, end - start, value);
 }
 
+// Encodes each text and compares the ids with HF's, reporting the first three texts that
+// differ; also checks count() (which never truncates). Returns the number of texts that differ.
+size_t compare_with_hf(const TextTokenizer& tokenizer, const std::vector<std::string>& texts,
+                       const std::vector<std::vector<int64_t>>& expected, size_t& tokens) {
+  EXPECT_EQ(expected.size(), texts.size());
+  size_t mismatches = 0;
+  for (size_t i = 0; i < texts.size() && i < expected.size(); ++i) {
+    std::vector<int64_t> ids;
+    tokenizer.encode(texts[i], ids);
+    tokens += ids.size();
+    if (tokenizer.max_length() == 0) {
+      EXPECT_EQ(tokenizer.count(texts[i]), expected[i].size());
+    } else {
+      EXPECT_GE(tokenizer.count(texts[i]), expected[i].size());
+    }
+    if (ids != expected[i] && ++mismatches <= 3) {
+      ADD_FAILURE() << "text " << i << ": " << texts[i].substr(0, 300)
+                    << "\nwinnow: " << ::testing::PrintToString(ids)
+                    << "\nHF:     " << ::testing::PrintToString(expected[i]);
+    }
+  }
+  return mismatches;
+}
+
 class HfTokenizerVsHf : public ::testing::TestWithParam<Case> {
  protected:
   static void SetUpTestSuite() {
@@ -121,47 +189,48 @@ TEST_P(HfTokenizerVsHf, SameIdsAsHuggingFace) {
                     "fetch them (no npm registry?)";
   }
   std::string path = files + "/" + c.file;
-  if (!c.edits.empty()) {
+  if (!c.edits.empty() || !c.added_tokens.empty()) {
     // A variant of a real file (another pre-tokenizer or post-processor).
     std::string json = read_file(path);
     for (const auto& [key, value] : c.edits) json = replace_member(std::move(json), key, value);
+    if (!c.added_tokens.empty()) {
+      size_t list = json.find('[', json.find("\"added_tokens\""));
+      json.insert(list + 1, c.added_tokens + ",");
+    }
     path = dir_->file(std::string(c.name) + ".json");
     write_file(path, json);
   }
   auto tokenizer = load_text_tokenizer(path);
   ASSERT_TRUE(tokenizer.is_ok()) << tokenizer.status().message();
-  std::vector<std::vector<int64_t>> expected = hf_reference_ids(dir_->path(), path, *texts_);
-  ASSERT_EQ(expected.size(), texts_->size());
-  size_t mismatches = 0, tokens = 0;
-  for (size_t i = 0; i < texts_->size(); ++i) {
-    std::vector<int64_t> ids;
-    tokenizer.value()->encode((*texts_)[i], ids);
-    tokens += ids.size();
-    // count() never truncates.
-    if (tokenizer.value()->max_length() == 0) {
-      EXPECT_EQ(tokenizer.value()->count((*texts_)[i]), expected[i].size());
-    } else {
-      EXPECT_GE(tokenizer.value()->count((*texts_)[i]), expected[i].size());
-    }
-    if (ids != expected[i] && ++mismatches <= 3) {
-      ADD_FAILURE() << "text " << i << ": " << (*texts_)[i].substr(0, 300)
-                    << "\nwinnow: " << ::testing::PrintToString(ids)
-                    << "\nHF:     " << ::testing::PrintToString(expected[i]);
-    }
+  std::vector<std::string> texts = *texts_;
+  if (c.character_classes) {
+    for (std::string& t : character_class_cases()) texts.push_back(std::move(t));
+    for (std::string& t : every_character_texts()) texts.push_back(std::move(t));
   }
-  EXPECT_EQ(mismatches, 0u) << "of " << texts_->size() << " texts";
+  std::vector<std::vector<int64_t>> expected = hf_reference_ids(dir_->path(), path, texts);
+  ASSERT_EQ(expected.size(), texts.size());
+  size_t tokens = 0;
+  size_t mismatches = compare_with_hf(*tokenizer.value(), texts, expected, tokens);
+  EXPECT_EQ(mismatches, 0u) << "of " << texts.size() << " texts";
   EXPECT_GT(tokens, std::string(c.name).ends_with("truncated") ? 2000u : 8000u);
+}
+
+// The ByteLevel pre-tokenizer the byte-level variants end with (or put between other steps).
+std::string byte_level(bool add_prefix_space, bool use_regex) {
+  return std::string(R"({"type":"ByteLevel","add_prefix_space":)") +
+         (add_prefix_space ? "true" : "false") + R"(,"trim_offsets":true,"use_regex":)" +
+         (use_regex ? "true" : "false") + "}";
 }
 
 INSTANTIATE_TEST_SUITE_P(
     RealFiles, HfTokenizerVsHf,
     ::testing::Values(
         // SentencePiece-style BPE: Replace normalizer, byte_fallback, <bos>, 6,415 added tokens.
-        Case{"gemma3", "gemma3/tokenizer.json", {}},
+        Case{"gemma3", "gemma3/tokenizer.json", {}, {}, true},
         // Byte-level BPE: Split with the llama3 regex (lookahead), ignore_merges.
-        Case{"llama3", "llama3/tokenizer.json", {}},
+        Case{"llama3", "llama3/tokenizer.json", {}, {}, true},
         // Byte-level BPE: NFC, the qwen regex (single digits), merges as pairs.
-        Case{"qwen3", "qwen3/tokenizer.json", {}},
+        Case{"qwen3", "qwen3/tokenizer.json", {}, {}, true},
         // GPT-2 / RoBERTa style on llama3's vocabulary: the ByteLevel pre-tokenizer's own regex
         // with a prefix space, RobertaProcessing's <s> ... </s>, merges applied to every word.
         Case{
@@ -183,7 +252,101 @@ INSTANTIATE_TEST_SUITE_P(
                R"("<|im_start|>","ids":[151644],"tokens":["<|im_start|>"]},"<|im_end|>":{"id":)"
                R"("<|im_end|>","ids":[151645],"tokens":["<|im_end|>"]}}})"},
               {"truncation",
-               R"({"direction":"Right","max_length":37,"strategy":"LongestFirst","stride":0})"}}}),
+               R"({"direction":"Right","max_length":37,"strategy":"LongestFirst","stride":0})"}}},
+        // StarCoder-style: every digit (Unicode Nd, Nl, No) a word of its own, then ByteLevel.
+        Case{
+            "llama3_individual_digits",
+            "llama3/tokenizer.json",
+            {{"pre_tokenizer",
+              R"({"type":"Sequence","pretokenizers":[{"type":"Digits","individual_digits":true},)" +
+                  byte_level(false, true) + "]}"}},
+            {},
+            true},
+        // Falcon-style: Punctuation, ByteLevel, runs of digits kept together (Contiguous).
+        Case{
+            "llama3_punctuation_digits",
+            "llama3/tokenizer.json",
+            {{"pre_tokenizer",
+              R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":"Isolated"},)" +
+                  byte_level(false, true) +
+                  ","
+                  R"({"type":"Digits","individual_digits":false}]})"}},
+            {},
+            true},
+        // Punctuation merged with what follows it and digit runs before the byte mapping (no
+        // regex, a prefix space on each word).
+        Case{
+            "qwen3_punctuation_merged",
+            "qwen3/tokenizer.json",
+            {{"pre_tokenizer",
+              R"({"type":"Sequence","pretokenizers":[{"type":"Punctuation","behavior":"MergedWithNext"},)"
+              R"({"type":"Digits","individual_digits":false},)" +
+                  byte_level(true, false) + "]}"}},
+            {},
+            true},
+        // BertNormalizer and BertPreTokenizer around a BPE model.
+        Case{"llama3_bert_steps",
+             "llama3/tokenizer.json",
+             {{"normalizer",
+               R"({"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,)"
+               R"("strip_accents":null,"lowercase":false})"},
+              {"pre_tokenizer",
+               R"({"type":"Sequence","pretokenizers":[{"type":"BertPreTokenizer"},)" +
+                   byte_level(false, false) + "]}"}},
+             {},
+             true},
+        // Nmt, NFKD, StripAccents and Lowercase; UnicodeScripts before the byte mapping.
+        Case{
+            "qwen3_nmt_strip_accents_scripts",
+            "qwen3/tokenizer.json",
+            {{"normalizer", R"({"type":"Sequence","normalizers":[{"type":"Nmt"},{"type":"NFKD"},)"
+                            R"({"type":"StripAccents"},{"type":"Lowercase"}]})"},
+             {"pre_tokenizer", R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)" +
+                                   byte_level(false, true) + "]}"}},
+            {},
+            true},
+        // The ByteLevel normalizer, then words cut before each Ġ (the space's byte character).
+        Case{
+            "llama3_byte_level_normalizer",
+            "llama3/tokenizer.json",
+            {{"normalizer", R"({"type":"ByteLevel"})"},
+             {"pre_tokenizer",
+              R"({"type":"Split","pattern":{"String":"\u0120"},"behavior":"MergedWithNext","invert":false})"}},
+            {},
+            true},
+        // Words of at most 4 characters (FixedLength), then the byte mapping.
+        Case{"llama3_fixed_length",
+             "llama3/tokenizer.json",
+             {{"pre_tokenizer", R"({"type":"Sequence","pretokenizers":[)"
+                                R"({"type":"FixedLength","length":4},)" +
+                                    byte_level(false, false) + "]}"}},
+             {},
+             true},
+        // CharDelimiterSplit, then an inverted Split: letter runs with what follows them.
+        Case{
+            "llama3_delimiter_inverted_split",
+            "llama3/tokenizer.json",
+            {{"pre_tokenizer",
+              R"({"type":"Sequence","pretokenizers":[{"type":"CharDelimiterSplit","delimiter":" "},)"
+              R"({"type":"Split","pattern":{"Regex":"\\p{L}+"},"behavior":"MergedWithPrevious","invert":true},)" +
+                  byte_level(false, false) + "]}"}},
+            {},
+            true},
+        // single_word added tokens (with lstrip/rstrip, and normalized ones matched in the
+        // normalised text) put before gemma3's own; ids from its vocabulary.
+        Case{
+            "gemma3_single_word",
+            "gemma3/tokenizer.json",
+            {},
+            R"({"id":1437,"content":"the","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
+            R"({"id":1136,"content":"und","single_word":true,"lstrip":true,"rstrip":true,"normalized":false,"special":false},)"
+            R"({"id":10956,"content":"日本","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
+            R"({"id":28223,"content":"über","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
+            R"({"id":726,"content":"--","single_word":true,"lstrip":false,"rstrip":false,"normalized":false,"special":false},)"
+            R"({"id":617,"content":"ist","single_word":true,"lstrip":false,"rstrip":false,"normalized":true,"special":false},)"
+            // Only in normalised text, where gemma3's spaces are ▁.
+            R"({"id":569,"content":"\u2581de","single_word":false,"lstrip":false,"rstrip":false,"normalized":true,"special":false})",
+            true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 class UnigramVsHf : public ::testing::TestWithParam<bool> {};
@@ -224,6 +387,64 @@ TEST_P(UnigramVsHf, SameIdsAsHuggingFace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ByteFallback, UnigramVsHf, ::testing::Bool());
+
+// The character-class steps and normalizers around a Unigram model with Metaspace: a dropped
+// first character (Nmt's and BertNormalizer's controls, StripAccents' leading mark) leaves the
+// text no longer at the input's start, so Metaspace's "first" scheme adds no ▁ there, while
+// what a normalizer puts before it (BertNormalizer's space before an ideograph, Prepend) does
+// not move the start.
+TEST(UnigramVariantsVsHf, SameIdsAsHuggingFace) {
+  TempDir dir;
+  const std::string base = read_file(deberta_style_tokenizer(dir, /*byte_fallback=*/true,
+                                                             /*nfkc=*/true));
+  const std::string metaspace_first =
+      R"({"type":"Metaspace","replacement":"\u2581","prepend_scheme":"first","split":true})";
+  const std::vector<std::tuple<std::string, std::string, std::string>> variants = {
+      {"nmt",
+       R"({"type":"Sequence","normalizers":[{"type":"Nmt"},{"type":"NFKC"},)"
+       R"({"type":"Replace","pattern":{"Regex":" {2,}"},"content":" "}]})",
+       metaspace_first},
+      {"bert",
+       R"({"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,)"
+       R"("strip_accents":null,"lowercase":true})",
+       R"({"type":"Sequence","pretokenizers":[{"type":"BertPreTokenizer"},)" + metaspace_first +
+           "]}"},
+      {"strip_accents_digits_punctuation",
+       R"({"type":"Sequence","normalizers":[{"type":"NFKD"},{"type":"StripAccents"},)"
+       R"({"type":"Lowercase"}]})",
+       R"({"type":"Sequence","pretokenizers":[{"type":"WhitespaceSplit"},)"
+       R"({"type":"Punctuation","behavior":"Contiguous"},)"
+       R"({"type":"Digits","individual_digits":true},)" +
+           metaspace_first + "]}"},
+      // What Prepend puts before the first character maps to offset 0 too: the first word
+      // after WhitespaceSplit drops it is still at the start.
+      {"prepend",
+       R"({"type":"Sequence","normalizers":[{"type":"Prepend","prepend":" "},{"type":"NFKC"}]})",
+       R"({"type":"Sequence","pretokenizers":[{"type":"WhitespaceSplit"},)" + metaspace_first +
+           "]}"},
+      {"unicode_scripts", R"({"type":"NFKC"})",
+       R"({"type":"Sequence","pretokenizers":[{"type":"UnicodeScripts"},)" + metaspace_first +
+           "]}"},
+  };
+  std::vector<std::string> texts = multilingual_paragraphs(4);
+  for (const std::string& e : edge_cases()) texts.push_back(e);
+  for (const std::string& e : character_class_cases()) texts.push_back(e);
+  texts.push_back("\xcc\x81leading mark");
+  texts.push_back("\x01\x02");
+  for (const auto& [name, normalizer, pre_tokenizer] : variants) {
+    SCOPED_TRACE(name);
+    std::string path = dir.file(name + ".json");
+    write_file(path, replace_member(replace_member(base, "normalizer", normalizer), "pre_tokenizer",
+                                    pre_tokenizer));
+    auto tokenizer = load_text_tokenizer(path);
+    ASSERT_TRUE(tokenizer.is_ok()) << tokenizer.status().message();
+    std::vector<std::vector<int64_t>> expected = hf_reference_ids(dir.path(), path, texts);
+    size_t tokens = 0;
+    EXPECT_EQ(compare_with_hf(*tokenizer.value(), texts, expected, tokens), 0u)
+        << "of " << texts.size() << " texts";
+    EXPECT_GT(tokens, 3000u);
+  }
+}
 
 // A model folder with only spm.model (and tokenizer_config.json naming [CLS] and [SEP]) runs
 // through libsentencepiece: spm_encode's ids between [CLS] and [SEP].
@@ -272,8 +493,16 @@ TEST(HfTokenizer, UnsupportedFilesAreClearErrors) {
           {R"({"model":{"type":"WordLevel","vocab":{}}})", "model type 'WordLevel'"},
           {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":["a b"]}})",
            "merge 0 ('a' 'b') has a token not in the vocabulary"},
-          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Punctuation"}})",
-           "pre_tokenizer 'Punctuation' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Morphemes"}})",
+           "pre_tokenizer 'Morphemes' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"normalizer":{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Stem"}]}})",
+           "normalizer 'Stem' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"FixedLength","length":0}})",
+           "length over 0"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Punctuation","behavior":"Sideways"}})",
+           "split behavior 'Sideways' is not supported"},
+          {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"CharDelimiterSplit","delimiter":"ab"}})",
+           "one delimiter character"},
           {R"({"model":{"type":"BPE","vocab":{"a":0},"merges":[]},"pre_tokenizer":{"type":"Split","pattern":{"Regex":"(a"},"behavior":"Isolated"}})",
            "does not compile"},
           {R"({"model":{"type":"Unigram","vocab":[["a",-1.0]]}})", "no unk_id"}}) {

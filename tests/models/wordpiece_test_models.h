@@ -27,6 +27,9 @@ struct WordPieceConfig {
   bool lowercase = true;
   bool template_processing = true;  // else BertProcessing
   size_t truncation = 0;            // 0: none
+  // Added tokens with HF's flags after the five special ones: "<mask>" with lstrip (as MPNet's),
+  // "the" single_word, and normalised ones ("Debian" single_word, "Paket", " und ").
+  bool flagged_added_tokens = false;
 };
 
 // A BERT-style tokenizer.json: [PAD] [UNK] [CLS] [SEP] [MASK] at 0-4, then `pieces` in order.
@@ -45,6 +48,28 @@ inline std::string wordpiece_json(const std::vector<std::string>& pieces,
         (i ? "," : "") + std::string(R"({"id":)") + std::to_string(i) + R"(,"content":")" +
         vocab[i] +
         R"(","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true})";
+  }
+  if (config.flagged_added_tokens) {
+    // HF gives a token its vocabulary id, or else the next id after the vocabulary.
+    size_t next = vocab.size();
+    auto id_of = [&](const std::string& content) {
+      auto found = std::find(vocab.begin(), vocab.end(), content);
+      return found != vocab.end() ? static_cast<size_t>(found - vocab.begin()) : next++;
+    };
+    struct Flagged {
+      std::string content;
+      bool lstrip, single_word, normalized;
+    };
+    for (const Flagged& f :
+         {Flagged{"<mask>", true, false, false}, Flagged{"the", false, true, false},
+          Flagged{"Debian", false, true, true}, Flagged{"Paket", false, false, true},
+          Flagged{" und ", false, false, true}}) {
+      json += R"(,{"id":)" + std::to_string(id_of(f.content)) + R"(,"content":)";
+      append_json_string(json, f.content);
+      json += std::string(R"(,"single_word":)") + (f.single_word ? "true" : "false") +
+              R"(,"lstrip":)" + (f.lstrip ? "true" : "false") + R"(,"rstrip":false,"normalized":)" +
+              (f.normalized ? "true" : "false") + R"(,"special":false})";
+    }
   }
   json +=
       R"(],"normalizer":{"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,"strip_accents":null,"lowercase":)";
@@ -100,6 +125,41 @@ inline std::vector<std::string> multilingual_paragraphs(size_t per_source) {
     }
   }
   return paragraphs;
+}
+
+// Every code point from U+00A0 to U+1FAFF but surrogates and private use, 400 to a text, each
+// between two x: what a step's character test (punctuation, digits, controls, marks, scripts,
+// normalisation) says of each shows in the tokens.
+inline std::vector<std::string> every_character_texts() {
+  auto utf8 = [](char32_t c) {
+    std::string out;
+    if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    }
+    out += static_cast<char>(0x80 | (c & 0x3F));
+    return out;
+  };
+  std::vector<std::string> texts;
+  std::string text;
+  size_t in_text = 0;
+  for (char32_t c = 0xA0; c < 0x1FB00; ++c) {
+    if ((c >= 0xD800 && c <= 0xDFFF) || (c >= 0xE000 && c <= 0xF8FF)) continue;
+    text += "x" + utf8(c);
+    if (++in_text == 400) {
+      texts.push_back(text + "x");
+      text.clear();
+      in_text = 0;
+    }
+  }
+  if (!text.empty()) texts.push_back(text + "x");
+  return texts;
 }
 
 // A vocabulary with whole words, continuation pieces and gaps (so [UNK] happens too): every
