@@ -63,14 +63,20 @@ inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
   return params;
 }
 
+// Reads `max_tokens` (0: the model's; else room for at least one token between two specials).
+inline std::optional<Status> read_max_tokens(const StageParams& p, size_t& max_tokens) {
+  const int64_t value = p.get_int("max_tokens");
+  if (value < 0 || value == 1 || value == 2) {
+    return p.error("max_tokens", "must be 0 (the model's) or at least 3");
+  }
+  max_tokens = static_cast<size_t>(value);
+  return std::nullopt;
+}
+
 // Fills `options` from the parameters above; the error names the key.
 inline std::optional<Status> read_onnx_model_params(const StageParams& p,
                                                     OnnxTextEmbedderOptions& options) {
-  int64_t max_tokens = p.get_int("max_tokens");
-  if (max_tokens < 0 || max_tokens == 1 || max_tokens == 2) {
-    return p.error("max_tokens", "must be 0 (the model's) or at least 3");
-  }
-  options.max_tokens = static_cast<size_t>(max_tokens);
+  if (auto error = read_max_tokens(p, options.max_tokens)) return *error;
   const std::string& batching = p.get_string("batching");
   if (batching != "length" && batching != "fixed") {
     return p.error("batching", "must be length or fixed");

@@ -18,6 +18,7 @@
 #include "models/text_tokenizer.h"
 #include "stages/builtin_stages.h"
 #include "stages/models/classifier_presets.h"
+#include "stages/models/onnx_model_params.h"
 #include "stages/models/token_ids_cache.h"
 
 namespace winnow {
@@ -73,15 +74,12 @@ StageSpec tokenize_spec() {
         if (folder.empty()) return p.error("model", "is required: the model stage's folder");
         const ClassifierPreset* preset = nullptr;
         if (auto error = read_classifier_preset(p, preset)) return *error;
-        const int64_t max_tokens = p.get_int("max_tokens");
-        if (max_tokens < 0 || max_tokens == 1 || max_tokens == 2) {
-          return p.error("max_tokens", "must be 0 (the model's) or at least 3");
-        }
+        size_t requested = 0;
+        if (auto error = read_max_tokens(p, requested)) return *error;
         const int64_t max_chars = p.get_int("max_chars");
         if (max_chars < 0) return p.error("max_chars", "must be 0 or more");
         auto tokenizer = load_text_tokenizer(folder);
         if (!tokenizer.is_ok()) return p.error("model", tokenizer.status().message());
-        size_t requested = static_cast<size_t>(max_tokens);
         if (requested == 0 && preset != nullptr) requested = preset->max_tokens;
         auto tokens = OnnxTextEmbedder::resolve_max_tokens(folder, *tokenizer.value(), requested);
         if (!tokens.is_ok()) return p.error("model", tokens.status().message());
