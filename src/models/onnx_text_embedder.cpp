@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "models/split_on_oom.h"
@@ -141,6 +142,15 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
           folder, budget / 1e6, embedder->max_tokens_,
           model.predict(1, embedder->max_tokens_) / 1e6, s.provider(), model.a, model.b, model.c);
     }
+    // Said once per load, as the session's provider is: what the budget allows at the
+    // longest length is what the user tunes batch_memory_mb by.
+    std::fprintf(
+        stderr,
+        "winnow: model %s/model.onnx: memory model %.0f + %.1f*rows*tokens + "
+        "%.4f*rows*tokens^2 bytes; a %.0f MB budget holds %zu rows of %zu tokens\n",
+        folder.c_str(), model.a, model.b, model.c, budget / 1e6,
+        std::min(model.max_rows(embedder->max_tokens_, budget), options.batching.max_batch_size),
+        embedder->max_tokens_);
     embedder->memory_model_ = model;
     embedder->options_.batching.row_limit = [model, budget](size_t longest) {
       return model.max_rows(longest, budget);
