@@ -85,9 +85,9 @@ Result<MemoryModel> fit_memory_model(std::span<const MemorySample> samples) {
 }
 
 std::vector<std::pair<size_t, size_t>> memory_probe_shapes(size_t max_columns) {
-  const size_t longest = std::clamp<size_t>(max_columns, 4, 128);
+  const size_t longest = std::clamp<size_t>(max_columns, 4, 512);
   const size_t quarter = longest / 4, half = longest / 2;
-  return {{1, quarter}, {2, quarter}, {2, half}, {4, half}, {4, longest}, {8, longest}};
+  return {{1, quarter}, {2, quarter}, {2, half}, {4, half}, {4, longest}};
 }
 
 Result<std::vector<MemorySample>> measure_text_model_memory(

@@ -46,9 +46,12 @@ Result<MemoryModel> fit_memory_model(std::span<const MemorySample> samples);
 // The shapes measured to fit a text model whose rows hold up to `max_columns` tokens: a chain
 // in which each shape has at least the rows and the columns of the one before, so each run needs
 // at least what the runs before it needed and the allocator's high-water mark after it is its
-// own peak (OnnxSession::peak_memory cannot be reset). Columns up to 128 at most: a fit on short
-// rows extrapolates to long ones through the c term, and keeps the setup to about a second for a
-// MiniLM-sized model on one core.
+// own peak (OnnxSession::peak_memory cannot be reset): 1 x L/4, 2 x L/4, 2 x L/2, 4 x L/2,
+// 4 x L, L = max_columns up to 512. The lengths reach the longest the model will see because
+// the attention term only shows at length: fitted on MiniLM's shape up to 128 tokens the model
+// predicted 16 x 512 45% low, up to 512 within 1% (bench/README.md). Four rows at most keep the
+// setup to about 1.5 s for a MiniLM-sized model on one core; longer contexts are extrapolated
+// from 512 through the c term.
 std::vector<std::pair<size_t, size_t>> memory_probe_shapes(size_t max_columns);
 
 // Runs the text model at `path` (integer [batch, sequence] inputs: attention_mask all ones,

@@ -102,10 +102,10 @@ TEST(MemoryModel, MaxRowsFromTheBudget) {
 // Each shape of the chain has at least the rows and columns of the one before, so the
 // allocator's high-water mark after each run is that run's own peak.
 TEST(MemoryModel, ProbeShapesGrowAlongTheChain) {
-  for (size_t longest : {4, 48, 128, 512}) {
+  for (size_t longest : {4, 48, 128, 512, 8192}) {
     auto shapes = memory_probe_shapes(longest);
     ASSERT_GE(shapes.size(), 3u);
-    EXPECT_LE(shapes.back().second, std::min<size_t>(std::max<size_t>(longest, 4), 128));
+    EXPECT_EQ(shapes.back().second, std::min<size_t>(longest, 512));
     for (size_t i = 1; i < shapes.size(); ++i) {
       EXPECT_GE(shapes[i].first, shapes[i - 1].first);
       EXPECT_GE(shapes[i].second, shapes[i - 1].second);
@@ -114,31 +114,26 @@ TEST(MemoryModel, ProbeShapesGrowAlongTheChain) {
   }
 }
 
-// On a real model (a small BERT, seeded weights): peaks grow along the chain, the fitted `a` is
-// about the weights, and it predicts held-out shapes, measured each on a fresh session, well
-// beyond the fitted range (to 4 x 512 from at most 8 x 128). Within 15%: ORT's arena hands out
-// whole chunks when what is left would be small, so the peaks it reports move in steps (it
-// predicted these two 6-9% low when measured).
+// On a real model (a small BERT, seeded weights): peaks grow along the chain and the fit
+// predicts held-out shapes, measured each on a fresh session, with more rows than it was fitted
+// on (16 and 8 against 4). Within 15%: ORT's arena hands out a whole free chunk when what would
+// be left of it is small, so the peaks it reports move in steps (these three came out 1-3% off
+// when measured; shapes that land on a step, such as 16 x 384 here, can be 40% off, which is
+// what the split on out-of-memory is for).
 TEST(MemoryModel, FitsAndPredictsARealModel) {
   TempDir dir;
   build_bert_model(dir.file("bert"), "--hidden 64 --heads 4 --layers 2 --max-positions 512");
   const std::string path = dir.file("bert/model.onnx");
-  auto samples = measure_text_model_memory(path, {}, "last_hidden_state", memory_probe_shapes(128));
+  auto samples = measure_text_model_memory(path, {}, "last_hidden_state", memory_probe_shapes(512));
   ASSERT_TRUE(samples.is_ok()) << samples.status().message();
   for (size_t i = 1; i < samples->size(); ++i) {
     EXPECT_GT((*samples)[i].bytes, (*samples)[i - 1].bytes) << i;
   }
   auto fit = fit_memory_model(samples.value());
   ASSERT_TRUE(fit.is_ok()) << fit.status().message();
-  EXPECT_GT(fit->b, 0);
-  EXPECT_GT(fit->c, 0);
-  // The weights: what a fresh session holds before any run. `a` is that and the buffers every
-  // run takes whatever its shape, give or take the arena's rounding at the small shapes.
-  auto fresh = OnnxSession::load_private(path, {});
-  ASSERT_TRUE(fresh.is_ok());
-  const double weights = double(fresh.value()->peak_memory().value());
-  EXPECT_NEAR(fit->a, weights, weights * 0.1);
-  for (auto [rows, columns] : std::vector<std::pair<size_t, size_t>>{{16, 256}, {4, 512}}) {
+  EXPECT_GT(fit->c, 0);  // the attention scores
+  for (auto [rows, columns] :
+       std::vector<std::pair<size_t, size_t>>{{16, 256}, {8, 512}, {16, 512}}) {
     const std::pair<size_t, size_t> shape[] = {{rows, columns}};
     auto held_out = measure_text_model_memory(path, {}, "last_hidden_state", shape);
     ASSERT_TRUE(held_out.is_ok());
@@ -146,10 +141,11 @@ TEST(MemoryModel, FitsAndPredictsARealModel) {
     EXPECT_NEAR(fit->predict(rows, columns), measured, measured * 0.15) << rows << " x " << columns;
   }
   // Fitted once per model and device: the second call returns the first fit.
-  auto first = text_model_memory(path, {}, "last_hidden_state", 128);
-  auto second = text_model_memory(path, {}, "last_hidden_state", 128);
+  auto first = text_model_memory(path, {}, "last_hidden_state", 512);
+  auto second = text_model_memory(path, {}, "last_hidden_state", 512);
   ASSERT_TRUE(first.is_ok() && second.is_ok());
   EXPECT_EQ(first->b, second->b);
+  EXPECT_EQ(first->c, second->c);
 }
 
 }  // namespace
