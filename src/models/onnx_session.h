@@ -102,6 +102,8 @@ class OnnxSession {
   // device's) has held at once since the session was created, weights included ("MaxInUse" of
   // the arena's statistics: exact, unlike the process's RSS). A high-water mark that cannot be
   // reset: a run's own peak is read after it on a session whose earlier runs needed no more.
+  // With a CPU memory_limit the arena is the process's shared capped one, so its figure counts
+  // every capped session's.
   Result<size_t> peak_memory() const;
 
   // Whether `status` (from run) is ORT failing for lack of memory: its arena at its limit or
