@@ -7,6 +7,13 @@
 // winnow's CPU time and peak RSS come from GNU time (/usr/bin/time); DuckDB's from getrusage
 // around its statement (it runs in this process, alone).
 //
+// Then projection: `exact_dedup` and `fuzzy_dedup` on the file's first 100,000 rows with a wide
+// column no stage reads (3.2 KB of hex per row, as raw HTML beside extracted text would be),
+// each run with `input.project_columns` true and false in the same bench run, one thread,
+// JSONL out: CPU seconds of the whole run and the JSON bytes its identify pass read (stats.json,
+// read back by DuckDB). And one file at --threads 1 and 2 (no stages), CPU and wall seconds:
+// one file is read by one worker at a time, in order.
+//
 // Usage: build/bench/parquet_bench [WINNOW=build/winnow] [WORK_DIR=build/bench/parquet]
 //                                  [ROWS=500000 | PATH.parquet | PATH.jsonl[.zst]:BYTES]
 // A number generates a file with DuckDB (id, text of about 560 characters, a bucket number, a
@@ -63,17 +70,18 @@ double cpu_seconds_of_this_process() {
 
 struct Cost {
   double cpu_s = 0;
+  double wall_s = 0;
   long rss_kib = 0;
 };
 
 // Runs a shell command under GNU time: its CPU seconds and peak RSS (measured by time(1), since
 // a child forked from this process would count its pages).
 Cost timed(const std::string& command, const std::string& time_file) {
-  int rc = std::system(("/usr/bin/time -f '%U %S %M' -o " + time_file + " " + command).c_str());
+  int rc = std::system(("/usr/bin/time -f '%U %S %M %e' -o " + time_file + " " + command).c_str());
   if (rc != 0) throw std::runtime_error("failed: " + command);
   double user = 0, sys = 0;
   Cost cost;
-  std::ifstream(time_file) >> user >> sys >> cost.rss_kib;
+  std::ifstream(time_file) >> user >> sys >> cost.rss_kib >> cost.wall_s;
   cost.cpu_s = user + sys;
   return cost;
 }
@@ -85,21 +93,26 @@ double duckdb_cpu(Db& db, const std::string& sql) {
   return cpu_seconds_of_this_process() - before;
 }
 
+// `path`, written once by DuckDB as zstd Parquet from `select` (reused by later bench runs).
+std::string made_once(Db& db, const std::string& path, const std::string& select) {
+  if (!fs::exists(path)) {
+    db.number(fmt::format("COPY ({}) TO '{}' (FORMAT parquet, COMPRESSION zstd)", select, path));
+  }
+  return path;
+}
+
 std::string input_file(Db& db, const std::string& work, const std::string& source) {
   if (source.ends_with(".parquet")) return fs::absolute(source).string();
   size_t colon = source.rfind(':');
   if (colon == std::string::npos) {
     long rows = std::stol(source);
-    std::string path = fmt::format("{}/docs-{}.parquet", work, rows);
-    if (!fs::exists(path)) {
-      db.number(fmt::format(
-          "COPY (SELECT i AS id, 'document ' || i || ' ' || repeat(md5(i::VARCHAR) || "
-          "' words and more words ', 10) AS text, i % 1000 AS bucket, i / 3.0 AS score, "
-          "TIMESTAMP '2024-01-01' + INTERVAL (i) SECOND AS at, [i, i + 1] AS pair "
-          "FROM range({}) t(i)) TO '{}' (FORMAT parquet, COMPRESSION zstd)",
-          rows, path));
-    }
-    return path;
+    return made_once(
+        db, fmt::format("{}/docs-{}.parquet", work, rows),
+        fmt::format("SELECT i AS id, 'document ' || i || ' ' || repeat(md5(i::VARCHAR) || "
+                    "' words and more words ', 10) AS text, i % 1000 AS bucket, i / 3.0 AS score, "
+                    "TIMESTAMP '2024-01-01' + INTERVAL (i) SECOND AS at, [i, i + 1] AS pair "
+                    "FROM range({}) t(i)",
+                    rows));
   }
   std::string jsonl = source.substr(0, colon);
   long long budget = std::stoll(source.substr(colon + 1));
@@ -123,6 +136,62 @@ std::string input_file(Db& db, const std::string& work, const std::string& sourc
     fs::remove(cut);
   }
   return path;
+}
+
+// The first 100,000 rows of `input` with a wide column beside them that no stage reads:
+// 96 distinct md5 digests per row (3.2 KB of hex, which zstd halves at best).
+std::string wide_file(Db& db, const std::string& work, const std::string& input) {
+  return made_once(
+      db, work + "/" + fs::path(input).stem().string() + "-wide.parquet",
+      fmt::format("SELECT * EXCLUDE (file_row_number), array_to_string(list_transform(range(96), "
+                  "j -> md5((file_row_number * 96 + j)::VARCHAR)), ' ') AS wide_html "
+                  "FROM read_parquet('{}', file_row_number = true) LIMIT 100000",
+                  input));
+}
+
+// exact_dedup and fuzzy_dedup over the wide file, each with and without projection.
+void projection_runs(Db& db, const std::string& winnow, const std::string& work,
+                     const std::string& input) {
+  std::string wide = wide_file(db, work, input);
+  double mb = db.number(
+      fmt::format("SELECT sum(strlen(to_json(t)::VARCHAR)) / 1e6 FROM read_parquet('{}') t", wide));
+  fmt::print("Projection: {} (100,000 rows, {:.0f} MB of JSON records), one thread, JSONL out:\n",
+             fs::path(wide).filename().string(), mb);
+  for (std::string stage : {"exact_dedup", "fuzzy_dedup"}) {
+    double cpu[2] = {0, 0};
+    for (int project = 1; project >= 0; --project) {
+      std::string pipeline = work + "/projection.yaml";
+      std::ofstream(pipeline) << fmt::format(
+          "input: {{project_columns: {}}}\nstages:\n  - stage: {}\n", project ? "true" : "false",
+          stage);
+      fs::remove_all(work + "/out");
+      Cost cost = timed(fmt::format("{} run {} -q --threads 1 --output-format jsonl -i {} -o {}",
+                                    winnow, pipeline, wide, work + "/out"),
+                        work + "/time.txt");
+      double identify_mb = db.number(fmt::format(
+          "SELECT passes[1].input_bytes / 1e6 FROM read_json('{}/out/stats.json')", work));
+      cpu[project] = cost.cpu_s;
+      fmt::print("  {:11} projection {:3}  {:6.2f} CPU s, identify pass read {:6.0f} MB of JSON\n",
+                 stage, project ? "on" : "off", cost.cpu_s, identify_mb);
+    }
+    fmt::print("  {:11} projection saves {:.0f}% of the run's CPU time\n", stage,
+               100 * (1 - cpu[1] / cpu[0]));
+  }
+  fs::remove_all(work + "/out");
+}
+
+// One file, no stages, at one and two threads.
+void one_file_threads(const std::string& winnow, const std::string& work,
+                      const std::string& pipeline, const std::string& input) {
+  fmt::print("One file, no stages, to JSONL:\n");
+  for (int threads : {1, 2}) {
+    fs::remove_all(work + "/out");
+    Cost cost = timed(fmt::format("{} run {} -q --threads {} --output-format jsonl -i {} -o {}",
+                                  winnow, pipeline, threads, input, work + "/out"),
+                      work + "/time.txt");
+    fmt::print("  --threads {}  {:6.2f} CPU s  {:6.2f} s wall\n", threads, cost.cpu_s, cost.wall_s);
+  }
+  fs::remove_all(work + "/out");
 }
 
 }  // namespace
@@ -160,6 +229,8 @@ int main(int argc, char** argv) try {
     fs::remove_all(work + "/out");
     fs::remove(work + "/duckdb.out");
   }
+  one_file_threads(winnow, work, pipeline, input);
+  projection_runs(db, winnow, work, input);
   return 0;
 } catch (const std::exception& e) {
   fmt::print(stderr, "parquet_bench: {}\n", e.what());

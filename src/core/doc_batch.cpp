@@ -116,7 +116,7 @@ void DocBatch::set_payload(size_t i, Payload payload) {
 void DocBatch::set_text(size_t i, std::string_view text) {
   rows_.texts[i] = arena_.append(text);
   rows_.flags[i] = static_cast<uint8_t>((rows_.flags[i] | kTextChanged) & ~kTextUnchecked);
-  if (cache_) cache_->text_changed(i);
+  for (auto& cache : caches_) cache->text_changed(i);
 }
 
 void DocBatch::set_id(size_t i, std::string_view id) { rows_.ids[i] = arena_.append(id); }

@@ -87,10 +87,13 @@ class AnnotationColumn {
   std::vector<VectorSpan> vector_spans_;
 };
 
-// Derived per-document data (segmentation: words, lines, n-grams...) that several stages of a
-// chain share, so a chain of filters splits each text once. The slot lives on the batch because
-// a batch visits its stages one at a time; text/ fills it. Core only owns it and tells it when a
-// document's text is replaced, so nothing stale is reused.
+// Derived per-document data that several stages share, so it is computed once per batch: text
+// segments (words, lines, n-grams: text/doc_segments.h) for a chain of filters, decoded pixels
+// (media/decoded_images.h) for image stages, token ids (stages/models/token_ids_cache.h) that a
+// `tokenize` stage leaves for a model stage on another step. The caches live on the batch because
+// a batch visits its stages one at a time, and travel with it between steps; core only owns them
+// (one of each kind) and tells them when a document's text is replaced, so nothing stale is
+// reused.
 class DocBatchCache {
  public:
   virtual ~DocBatchCache() = default;
@@ -191,9 +194,22 @@ class DocBatch {
   const AnnotationColumn* find_annotation(std::string_view name) const;
   const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const { return annotations_; }
 
-  // ---- Shared derived-data cache (see DocBatchCache) ----
-  DocBatchCache* cache() const { return cache_.get(); }
-  void set_cache(std::unique_ptr<DocBatchCache> cache) { cache_ = std::move(cache); }
+  // ---- Shared derived-data caches (see DocBatchCache), one of each kind ----
+  // The batch's cache of kind `Cache`, or null.
+  template <class Cache>
+  Cache* find_cache() const {
+    for (const auto& cache : caches_) {
+      if (auto* found = dynamic_cast<Cache*>(cache.get())) return found;
+    }
+    return nullptr;
+  }
+  // The batch's cache of kind `Cache`, made (default-constructed) on first use.
+  template <class Cache>
+  Cache& cache() {
+    if (Cache* found = find_cache<Cache>()) return *found;
+    caches_.push_back(std::make_unique<Cache>());
+    return static_cast<Cache&>(*caches_.back());
+  }
 
   // ---- Errors met while reading this batch ----
   std::vector<InputErrorRecord> errors;
@@ -203,7 +219,7 @@ class DocBatch {
   // ---- Stored whole (core/doc_batch_codec.cpp) ----
   // Everything a later pass needs to go on from this batch: its identity and counters, every
   // row with its state, lineage and payload, the annotation columns, the error records (not the
-  // raw lines, the derived-data cache or the encoded output). A private, versioned format for
+  // raw lines, the derived-data caches or the encoded output). A private, versioned format for
   // winnow's own work files, not for exchange.
   void serialize(std::string& out) const;
   // Fails (naming what is wrong) on bytes serialize() did not write.
@@ -256,7 +272,7 @@ class DocBatch {
   Arena arena_;
   Rows rows_;
   std::vector<std::unique_ptr<AnnotationColumn>> annotations_;
-  std::unique_ptr<DocBatchCache> cache_;
+  std::vector<std::unique_ptr<DocBatchCache>> caches_;
   size_t source_rows_ = 0;
 };
 

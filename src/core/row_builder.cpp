@@ -118,7 +118,7 @@ void RowBuilder::finish() {
   }
   if (!rows_.payloads.empty()) rows_.payloads.resize(size());  // one per row, or none
   batch_.rows_ = std::move(rows_);
-  batch_.cache_.reset();  // it was indexed by the old rows
+  batch_.caches_.clear();  // they were indexed by the old rows
 }
 
 }  // namespace winnow

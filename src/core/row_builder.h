@@ -10,7 +10,7 @@
 // New rows share the batch's raw buffer and arena: a child's text may be a view into its
 // parent's (no copy), its raw record is its parent's (so every other input field is written
 // back with it), and it inherits its parent's annotations and payload unless the stage sets
-// others. finish() swaps the new rows in; the batch's derived-data cache is dropped.
+// others. finish() swaps the new rows in; the batch's derived-data caches are dropped.
 #include <cstdint>
 #include <string_view>
 #include <vector>

@@ -96,6 +96,19 @@ class StageContext {
 // `message` in its kRowErrorField annotation, written to errors/ with the row's id.
 void mark_row_error(DocBatch& batch, size_t row, ReasonId error, std::string_view message);
 
+// The fields of the input record a stage reads (through DocBatch::record, by name), so that a
+// pass can ask a columnar input (Parquet) for only the columns its stages read. A stage that
+// does not declare them may read any field: the default keeps every column.
+struct RecordFields {
+  bool any = true;
+  std::vector<std::string> names;  // when !any: the fields by name ("a.b" as the stage gives it)
+
+  static RecordFields all() { return {}; }
+  static RecordFields none() { return {false, {}}; }
+  // The non-empty names of `names` (an unset optional field reads nothing).
+  static RecordFields of(std::vector<std::string> names);
+};
+
 // Builds a stage from checked parameters. Errors should come from StageParams::error, which
 // names the file, the line, the stage and the key.
 using StageFactory =
@@ -114,6 +127,8 @@ struct StageSpec {
   // hands a stage a kind it does not take is refused when it is loaded, naming both stages.
   ItemKinds takes = ItemKind::kDocument;
   std::optional<ItemKind> gives;
+  // The record fields it reads with these parameters (RecordFields); null: any field.
+  std::function<RecordFields(const StageParams&)> record_fields;
 };
 
 class StageRegistry {
@@ -122,6 +137,9 @@ class StageRegistry {
   // Widens what a registered stage takes (builtin_stages.cpp: text readers take images, whose
   // text is their caption).
   void add_takes(const std::string& name, ItemKinds kinds);
+  // Declares that a registered stage reads no field of the input record (only its text, id,
+  // annotations or payload): builtin_stages.cpp, after checking each.
+  void set_reads_no_record_fields(const std::string& name);
   const StageSpec* find(const std::string& name) const;
   std::vector<const StageSpec*> all() const;  // sorted by name
 

@@ -20,6 +20,21 @@ void StageRegistry::add_takes(const std::string& name, ItemKinds kinds) {
   throw std::logic_error("no stage to widen: " + name);
 }
 
+void StageRegistry::set_reads_no_record_fields(const std::string& name) {
+  for (auto& spec : specs_) {
+    if (spec.name == name) {
+      spec.record_fields = [](const StageParams&) { return RecordFields::none(); };
+      return;
+    }
+  }
+  throw std::logic_error("no stage to declare: " + name);
+}
+
+RecordFields RecordFields::of(std::vector<std::string> names) {
+  std::erase_if(names, [](const std::string& name) { return name.empty(); });
+  return {false, std::move(names)};
+}
+
 const StageSpec* StageRegistry::find(const std::string& name) const {
   for (const auto& spec : specs_) {
     if (spec.name == name) return &spec;

@@ -105,4 +105,12 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
   return text.substr(0, end);
 }
 
+std::string_view code_point_prefix(std::string_view text, size_t max_code_points) {
+  size_t i = 0;
+  for (; i < text.size(); ++i) {
+    if (!is_utf8_continuation(text[i]) && max_code_points-- == 0) break;
+  }
+  return text.substr(0, i);
+}
+
 }  // namespace winnow

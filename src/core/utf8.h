@@ -23,6 +23,9 @@ inline size_t last_code_point_start(std::string_view utf8) {
 // The longest prefix of `text` of at most `max_bytes` bytes that does not end inside a UTF-8
 // sequence (for caps on what is parsed or shown).
 std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
+// The first `max_code_points` code points of `text` (all of it when it has fewer), as Python's
+// text[:n] cuts a str (NeMo's classifiers cut texts so before tokenising).
+std::string_view code_point_prefix(std::string_view text, size_t max_code_points);
 bool is_valid_utf8(std::string_view bytes);
 // Appends `bytes` with every invalid sequence replaced by U+FFFD, for echoing bad input.
 void append_sanitized_utf8(std::string& out, std::string_view bytes);

@@ -142,6 +142,9 @@ void ChatClient::run(const std::function<std::optional<Request>()>& next,
     std::unique_ptr<Transfer> t = std::move(node.mapped());
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    // A 429 or 503's Retry-After (seconds, or an HTTP date curl turns into seconds; 0: none).
+    curl_off_t retry_after = 0;
+    curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after);
     curl_multi_remove_handle(multi.get(), easy);
     curl_easy_cleanup(easy);
     slots_.release();
@@ -162,8 +165,10 @@ void ChatClient::run(const std::function<std::optional<Request>()>& next,
                                 t->curl_error[0] ? ": " : "", t->curl_error);
     }
     if (retryable(code == CURLE_OK ? status : 0, code) && t->attempts <= options_.max_retries) {
-      const double wait =
-          std::min(options_.max_backoff_s, options_.backoff_s * std::ldexp(1.0, t->attempts - 1));
+      // The server's Retry-After when it asks for longer than the backoff: retrying sooner
+      // would only spend an attempt on another 429. Both are capped by max_backoff_s.
+      const double backoff = options_.backoff_s * std::ldexp(1.0, t->attempts - 1);
+      const double wait = std::min(options_.max_backoff_s, std::max(backoff, double(retry_after)));
       t->due = Clock::now() + std::chrono::microseconds(std::llround(wait * 1e6));
       waiting.push_back(std::move(t));
       return;

@@ -2,7 +2,8 @@
 // ChatClient: POSTs JSON bodies to an OpenAI-compatible endpoint (/v1/chat/completions) through
 // libcurl's multi interface, many transfers on the caller's thread, with a cap on requests in
 // flight shared by every caller (RequestSlots), a timeout per attempt, and retries with
-// exponential backoff on what a retry can fix: connection errors, timeouts, 429 and 5xx. A 4xx
+// exponential backoff on what a retry can fix: connection errors, timeouts, 429 and 5xx (waiting
+// longer when the reply's Retry-After asks for it, up to max_backoff_s). A 4xx
 // (a bad request, a wrong key or model) is final at once. The body of a reply is handed back
 // as it came; parsing it is the caller's (io/chat_messages.h).
 #include <condition_variable>
@@ -21,7 +22,7 @@ struct ChatClientOptions {
   double connect_timeout_s = 10;
   int max_retries = 3;   // attempts = 1 + max_retries
   double backoff_s = 1;  // before the first retry; doubled for each one after
-  double max_backoff_s = 30;
+  double max_backoff_s = 30;  // the longest wait, a server's Retry-After included
 };
 
 // A counting semaphore over requests in flight, shared by every worker of a stage, so that the

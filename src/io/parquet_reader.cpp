@@ -202,8 +202,9 @@ class ParquetReader::Impl {
       return false;
     }
     read_row_groups();
+    const std::vector<TableColumn> read = projected(columns);
     // Only floating-point columns (at any depth) can hold NaN or infinities.
-    for (const TableColumn& c : columns) {
+    for (const TableColumn& c : read) {
       if (c.type.find("FLOAT") != std::string::npos || c.type.find("DOUBLE") != std::string::npos) {
         may_hold_non_finite_ = true;
       }
@@ -211,7 +212,7 @@ class ParquetReader::Impl {
 
     // One JSON object per row, its members in the file's column order.
     std::string members;
-    for (const TableColumn& c : columns) {
+    for (const TableColumn& c : read) {
       if (!members.empty()) members += ", ";
       members += sql_string(c.name) + ", ";
       members += beyond_64_bits(c.type) ? "CAST(" + sql_identifier(c.name) + " AS VARCHAR)"
@@ -229,6 +230,21 @@ class ParquetReader::Impl {
       return fail_data(batch, duckdb_result_error(&result_));
     }
     return true;
+  }
+
+  // The file's columns this reader asks for: all, or the text and the projection's, in the
+  // file's order.
+  std::vector<TableColumn> projected(const std::vector<TableColumn>& columns) const {
+    if (!options_.columns) return columns;
+    std::vector<TableColumn> read;
+    for (const TableColumn& c : columns) {
+      if (c.name == options_.text_field ||
+          std::find(options_.columns->begin(), options_.columns->end(), c.name) !=
+              options_.columns->end()) {
+        read.push_back(c);
+      }
+    }
+    return read;
   }
 
   bool fail_corrupt(DocBatch& batch, const char* error) {

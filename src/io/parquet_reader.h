@@ -26,6 +26,11 @@
 // Hive partitions: DuckDB adds each key=value folder of the file's path as a column (after the
 // file's own; values typed as DuckDB detects them), as read_parquet does by default.
 //
+// With `columns` set (a projection), only those columns and the text are asked of DuckDB, which
+// then reads and decodes no page of the others: an identify pass that needs the text and id of
+// a file with wide other columns reads a fraction of it. Damage confined to a column not read
+// goes unseen by such a pass (the writing pass, which reads every column, names it).
+//
 // Rows are read in file order with a streaming result, one DuckDB data chunk (2,048 rows) at a
 // time, so memory stays bounded by a row group's decoded columns whatever the file's size.
 // DuckDB runs on the reading thread only (threads = 1), inside the run's CPU budget.
@@ -41,7 +46,9 @@
 // page checksums.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/doc_batch.h"
 
@@ -51,6 +58,11 @@ struct ParquetOptions {
   std::string text_field = "text";  // must be a VARCHAR column
   size_t batch_records = 1024;
   size_t batch_bytes = 8 << 20;  // of JSON records
+  // Projection: the columns to read besides the text column (those a pass's stages read, with
+  // the id: pipeline/record_projection.h); names the file lacks are passed over. nullopt: every
+  // column. The rows, their order and their numbers are those of a full read; a row's record
+  // holds only the columns read (in the file's order), so DuckDB decodes only those.
+  std::optional<std::vector<std::string>> columns;
 };
 
 class ParquetReader {

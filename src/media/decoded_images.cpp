@@ -35,13 +35,7 @@ const ImagePixels* decoded_image(DocBatch& batch, size_t row, std::string* error
     if (error) *error = "no image bytes";
     return nullptr;
   }
-  auto* cache = dynamic_cast<DecodedImageCache*>(batch.cache());
-  if (!cache) {
-    // None yet, or another kind (a caption's text segments, text/doc_segments.h): decoded
-    // images replace it, as segments replace decoded images; either can be made again.
-    batch.set_cache(std::make_unique<DecodedImageCache>());
-    cache = static_cast<DecodedImageCache*>(batch.cache());
-  }
+  DecodedImageCache* cache = &batch.cache<DecodedImageCache>();
   if (cache->entries.size() < batch.size()) cache->entries.resize(batch.size());
   std::unique_ptr<Entry>& entry = cache->entries[row];
   if (!entry || !matches(*entry, *payload)) {
@@ -58,7 +52,7 @@ const ImagePixels* decoded_image(DocBatch& batch, size_t row, std::string* error
 const ImagePixels* decoded_image(const DocBatch& batch, size_t row, ImagePixels& scratch) {
   const Payload* payload = batch.payload(row);
   if (!payload || !payload->in_memory()) return nullptr;
-  if (auto* cache = dynamic_cast<DecodedImageCache*>(batch.cache())) {
+  if (auto* cache = batch.find_cache<DecodedImageCache>()) {
     if (row < cache->entries.size() && cache->entries[row] &&
         matches(*cache->entries[row], *payload)) {
       return cache->entries[row]->ok ? &cache->entries[row]->pixels : nullptr;

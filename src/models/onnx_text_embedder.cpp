@@ -106,26 +106,9 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
         describe(s.outputs()));
   }
 
-  // Length: the caller's, else the tokenizer's truncation, else the model's positions.
-  size_t max_tokens = options.max_tokens;
-  if (max_tokens == 0) max_tokens = embedder->tokenizer_->max_length();
-  if (max_tokens == 0 && fs::exists(folder + "/config.json")) {
-    simdjson::dom::parser parser;
-    simdjson::dom::element config;
-    uint64_t positions = 0;
-    if (parser.load(folder + "/config.json").get(config)) {
-      return Status::errorf("'{}/config.json' is not valid JSON", folder);
-    }
-    if (!config["max_position_embeddings"].get(positions)) max_tokens = positions;
-    // RoBERTa-family models number positions from padding_idx + 1 = 2: 514 positions hold 512
-    // tokens.
-    std::string_view type;
-    if (!config["model_type"].get(type) && type.find("roberta") != std::string_view::npos &&
-        max_tokens > 2) {
-      max_tokens -= 2;
-    }
-  }
-  embedder->max_tokens_ = max_tokens == 0 ? 512 : max_tokens;
+  auto max_tokens = resolve_max_tokens(folder, *embedder->tokenizer_, options.max_tokens);
+  if (!max_tokens.is_ok()) return max_tokens.status();
+  embedder->max_tokens_ = max_tokens.value();
 
   if (options.batch_memory > 0 && options.batching.by_length) {
     auto memory = text_model_memory(folder + "/model.onnx", options.session, embedder->output_,
@@ -159,6 +142,31 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
   return embedder;
 }
 
+Result<size_t> OnnxTextEmbedder::resolve_max_tokens(const std::string& folder,
+                                                    const TextTokenizer& tokenizer,
+                                                    size_t requested) {
+  namespace fs = std::filesystem;
+  size_t max_tokens = requested;
+  if (max_tokens == 0) max_tokens = tokenizer.max_length();
+  if (max_tokens == 0 && fs::exists(folder + "/config.json")) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element config;
+    uint64_t positions = 0;
+    if (parser.load(folder + "/config.json").get(config)) {
+      return Status::errorf("'{}/config.json' is not valid JSON", folder);
+    }
+    if (!config["max_position_embeddings"].get(positions)) max_tokens = positions;
+    // RoBERTa-family models number positions from padding_idx + 1 = 2: 514 positions hold 512
+    // tokens.
+    std::string_view type;
+    if (!config["model_type"].get(type) && type.find("roberta") != std::string_view::npos &&
+        max_tokens > 2) {
+      max_tokens -= 2;
+    }
+  }
+  return max_tokens == 0 ? size_t{512} : max_tokens;
+}
+
 void OnnxTextEmbedder::tokenize(std::string_view text, std::vector<int64_t>& ids) const {
   ids.clear();
   tokenizer_->encode(text, ids, max_tokens_);
@@ -167,10 +175,24 @@ void OnnxTextEmbedder::tokenize(std::string_view text, std::vector<int64_t>& ids
 Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
                                std::vector<float>& out) const {
   std::vector<std::vector<int64_t>> tokens(texts.size());
-  std::vector<size_t> lengths(texts.size());
+  std::vector<std::span<const int64_t>> rows(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     tokenize(texts[i], tokens[i]);
+    rows[i] = tokens[i];
+  }
+  return embed_tokens(rows, out);
+}
+
+Status OnnxTextEmbedder::embed_tokens(std::span<const std::span<const int64_t>> tokens,
+                                      std::vector<float>& out) const {
+  out.clear();
+  std::vector<size_t> lengths(tokens.size());
+  for (size_t i = 0; i < tokens.size(); ++i) {
     lengths[i] = tokens[i].size();
+    if (lengths[i] > max_tokens_) {
+      return Status::errorf("ONNX model '{}': a text of {} tokens was given, more than its {}",
+                            session_->path(), lengths[i], max_tokens_);
+    }
   }
   std::vector<std::vector<size_t>> batches = plan_batches(lengths, options_.batching);
   size_t dimensions = 0;
@@ -181,7 +203,7 @@ Status OnnxTextEmbedder::embed(std::span<const std::string_view> texts,
 }
 
 Status OnnxTextEmbedder::embed_batch(std::span<const size_t> batch,
-                                     const std::vector<std::vector<int64_t>>& tokens,
+                                     std::span<const std::span<const int64_t>> tokens,
                                      std::vector<float>& out, size_t& dimensions) const {
   return run_split_on_oom(
       batch, [&](std::span<const size_t> rows) { return run_batch(rows, tokens, out, dimensions); },
@@ -194,7 +216,7 @@ Status OnnxTextEmbedder::embed_batch(std::span<const size_t> batch,
 }
 
 Status OnnxTextEmbedder::run_batch(std::span<const size_t> batch,
-                                   const std::vector<std::vector<int64_t>>& tokens,
+                                   std::span<const std::span<const int64_t>> tokens,
                                    std::vector<float>& out, size_t& dimensions) const {
   std::vector<int64_t> ids, mask, types;
   std::vector<OnnxFloatTensor> outputs;
@@ -207,7 +229,7 @@ Status OnnxTextEmbedder::run_batch(std::span<const size_t> batch,
   mask.assign(rows * columns, 0);
   types.assign(rows * columns, 0);
   for (size_t r = 0; r < rows; ++r) {
-    const std::vector<int64_t>& row = tokens[batch[r]];
+    const std::span<const int64_t> row = tokens[batch[r]];
     std::copy(row.begin(), row.end(), ids.begin() + r * columns);
     std::fill(mask.begin() + r * columns, mask.begin() + r * columns + row.size(), 1);
   }

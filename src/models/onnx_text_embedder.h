@@ -57,23 +57,37 @@ class OnnxTextEmbedder {
 
   // Embeds `texts`; `out` gets texts.size() × dimensions() floats, row i for texts[i].
   Status embed(std::span<const std::string_view> texts, std::vector<float>& out) const;
+  // The same from texts tokenised already (by tokenize(), or a `tokenize` stage with the same
+  // tokenizer and max_tokens): row i of `out` for tokens[i].
+  Status embed_tokens(std::span<const std::span<const int64_t>> tokens,
+                      std::vector<float>& out) const;
   // Tokens per text at most (special tokens included).
   size_t max_tokens() const { return max_tokens_; }
   const OnnxSession& session() const { return *session_; }
+  // The folder's tokenizer (the process's one shared copy of it: models/text_tokenizer.h).
+  const std::shared_ptr<const TextTokenizer>& tokenizer() const { return tokenizer_; }
 
-  // Token ids of one text as embed() feeds them (for tests and benchmarks).
+  // Token ids of one text as embed() feeds them.
   void tokenize(std::string_view text, std::vector<int64_t>& ids) const;
   // The fitted memory model, when there is a memory budget.
   const std::optional<MemoryModel>& memory_model() const { return memory_model_; }
+
+  // The tokens per text a model folder's texts are cut to: `requested` when not 0, else the
+  // tokenizer's truncation, else config.json's max_position_embeddings (less RoBERTa's two
+  // reserved positions), else 512. The embedder's own max_tokens(), for a stage that tokenises
+  // for it without loading the model.
+  static Result<size_t> resolve_max_tokens(const std::string& folder,
+                                           const TextTokenizer& tokenizer, size_t requested);
 
  private:
   // Runs `batch` (indices into `tokens`), splitting it on out-of-memory failures, and writes
   // each row's vector at its index in `out` (tokens.size() rows of `dimensions`, set by the
   // first run).
-  Status embed_batch(std::span<const size_t> batch, const std::vector<std::vector<int64_t>>& tokens,
-                     std::vector<float>& out, size_t& dimensions) const;
+  Status embed_batch(std::span<const size_t> batch,
+                     std::span<const std::span<const int64_t>> tokens, std::vector<float>& out,
+                     size_t& dimensions) const;
   // One run of `batch`, padded to its longest row.
-  Status run_batch(std::span<const size_t> batch, const std::vector<std::vector<int64_t>>& tokens,
+  Status run_batch(std::span<const size_t> batch, std::span<const std::span<const int64_t>> tokens,
                    std::vector<float>& out, size_t& dimensions) const;
 
   OnnxTextEmbedderOptions options_;

@@ -80,50 +80,108 @@ Result<std::unique_ptr<TransNetV2>> TransNetV2::load(const std::string& path,
 
 Status TransNetV2::predict(std::span<const uint8_t> rgb, int64_t frames,
                            std::vector<float>& probabilities) const {
-  probabilities.assign(static_cast<size_t>(std::max<int64_t>(frames, 0)), 0.0f);
+  probabilities.clear();
   if (frames <= 0) return Status::ok();
   if (rgb.size() != static_cast<size_t>(frames) * kFrameBytes) {
     return Status::errorf("TransNetV2: {} bytes for {} frames of 48 x 27 RGB", rgb.size(), frames);
   }
-  const TransNetPlan plan = transnet_plan(frames);
+  TransNetStream stream(*this);
+  for (int64_t f = 0; f < frames; ++f) {
+    WINNOW_RETURN_IF_ERROR(
+        stream.add(rgb.subspan(static_cast<size_t>(f) * kFrameBytes, kFrameBytes)));
+  }
+  return stream.finish(probabilities);
+}
+
+Status TransNetV2::run_windows(const TransNetPlan& plan, int64_t first, int64_t count,
+                               const std::function<const uint8_t*(int64_t frame)>& frame_of,
+                               std::vector<float>& probabilities) const {
   const size_t window_values = static_cast<size_t>(TransNetPlan::kWindow) * kFrameBytes;
-  std::vector<float> values;
+  std::vector<float> values(static_cast<size_t>(count) * window_values);
+  float* out = values.data();
+  for (int64_t w = first; w < first + count; ++w) {
+    for (int64_t p = w * TransNetPlan::kStep; p < w * TransNetPlan::kStep + TransNetPlan::kWindow;
+         ++p) {
+      const uint8_t* frame = frame_of(plan.frame_at(p));
+      for (size_t b = 0; b < kFrameBytes; ++b) *out++ = frame[b];
+    }
+  }
   std::vector<OnnxFloatTensor> outputs;
   const std::string names[] = {output_};
-  for (int64_t first = 0; first < plan.windows;
-       first += static_cast<int64_t>(options_.batch_size)) {
-    const int64_t count =
-        std::min<int64_t>(static_cast<int64_t>(options_.batch_size), plan.windows - first);
-    values.resize(static_cast<size_t>(count) * window_values);
-    float* out = values.data();
-    for (int64_t w = first; w < first + count; ++w) {
-      for (int64_t p = w * TransNetPlan::kStep; p < w * TransNetPlan::kStep + TransNetPlan::kWindow;
-           ++p) {
-        const uint8_t* frame = rgb.data() + static_cast<size_t>(plan.frame_at(p)) * kFrameBytes;
-        for (size_t b = 0; b < kFrameBytes; ++b) *out++ = frame[b];
+  OnnxFloatInput input{input_, values, {count, TransNetPlan::kWindow, kHeight, kWidth, 3}};
+  WINNOW_RETURN_IF_ERROR(session_->run(std::span<const OnnxFloatInput>(&input, 1), names, outputs));
+  const OnnxFloatTensor& result = outputs.front();
+  if (result.values.size() != static_cast<size_t>(count * TransNetPlan::kWindow)) {
+    return Status::errorf("TransNetV2 model '{}': output '{}' has {} values for {} windows",
+                          session_->path(), output_, result.values.size(), count);
+  }
+  // Each window's central 50 predictions belong to frames [50 w, 50 w + 50).
+  for (int64_t w = 0; w < count; ++w) {
+    const float* window = result.values.data() + w * TransNetPlan::kWindow;
+    for (int64_t k = 0; k < TransNetPlan::kStep; ++k) {
+      const int64_t frame = (first + w) * TransNetPlan::kStep + k;
+      if (frame >= plan.frames) break;
+      float v = window[TransNetPlan::kPadFront + k];
+      if (options_.logits) v = static_cast<float>(1.0 / (1.0 + std::exp(-double(v))));
+      if (probabilities.size() <= static_cast<size_t>(frame)) {
+        probabilities.resize(static_cast<size_t>(frame) + 1, 0.0f);
       }
-    }
-    OnnxFloatInput input{input_, values, {count, TransNetPlan::kWindow, kHeight, kWidth, 3}};
-    WINNOW_RETURN_IF_ERROR(
-        session_->run(std::span<const OnnxFloatInput>(&input, 1), names, outputs));
-    const OnnxFloatTensor& result = outputs.front();
-    if (result.values.size() != static_cast<size_t>(count * TransNetPlan::kWindow)) {
-      return Status::errorf("TransNetV2 model '{}': output '{}' has {} values for {} windows",
-                            session_->path(), output_, result.values.size(), count);
-    }
-    // Each window's central 50 predictions belong to frames [50 w, 50 w + 50).
-    for (int64_t w = 0; w < count; ++w) {
-      const float* window = result.values.data() + w * TransNetPlan::kWindow;
-      for (int64_t k = 0; k < TransNetPlan::kStep; ++k) {
-        const int64_t frame = (first + w) * TransNetPlan::kStep + k;
-        if (frame >= frames) break;
-        float v = window[TransNetPlan::kPadFront + k];
-        if (options_.logits) v = static_cast<float>(1.0 / (1.0 + std::exp(-double(v))));
-        probabilities[static_cast<size_t>(frame)] = v;
-      }
+      probabilities[static_cast<size_t>(frame)] = v;
     }
   }
   return Status::ok();
+}
+
+Status TransNetStream::add(std::span<const uint8_t> rgb) {
+  if (rgb.size() != kFrameBytes) {
+    return Status::errorf("TransNetV2: a frame of {} bytes, not 48 x 27 RGB", rgb.size());
+  }
+  held_.insert(held_.end(), rgb.begin(), rgb.end());
+  ++added_;
+  return run_ready(false);
+}
+
+Status TransNetStream::finish(std::vector<float>& probabilities) {
+  WINNOW_RETURN_IF_ERROR(run_ready(true));
+  probabilities = std::move(probabilities_);
+  probabilities.resize(static_cast<size_t>(added_), 0.0f);
+  probabilities_.clear();
+  return Status::ok();
+}
+
+size_t TransNetStream::held_frames() const { return held_.size() / kFrameBytes; }
+
+Status TransNetStream::run_ready(bool at_end) {
+  const int64_t batch = static_cast<int64_t>(model_.batch_size());
+  while (true) {
+    // The plan of the frames so far: while frames still come, a ready window never reaches
+    // past the last frame in, so the end padding (which needs the count) is only read at_end.
+    const TransNetPlan plan = transnet_plan(added_);
+    int64_t count = batch;
+    if (at_end) {
+      count = std::min(batch, plan.windows - next_window_);
+      if (count <= 0) return Status::ok();
+    } else {
+      // The batch's last window needs frames up to 50 (w + 1) + 24.
+      const int64_t last = next_window_ + batch - 1;
+      if (last * TransNetPlan::kStep + TransNetPlan::kWindow - TransNetPlan::kPadFront > added_) {
+        return Status::ok();
+      }
+    }
+    WINNOW_RETURN_IF_ERROR(model_.run_windows(
+        plan, next_window_, count,
+        [&](int64_t frame) {
+          return held_.data() + static_cast<size_t>(frame - base_) * kFrameBytes;
+        },
+        probabilities_));
+    next_window_ += count;
+    // The next batch's first window starts at padded position 50 w, frame 50 w - 25.
+    const int64_t keep_from = std::clamp<int64_t>(
+        next_window_ * TransNetPlan::kStep - TransNetPlan::kPadFront, base_, added_ - 1);
+    held_.erase(held_.begin(), held_.begin() + static_cast<ptrdiff_t>(keep_from - base_) *
+                                                   static_cast<ptrdiff_t>(kFrameBytes));
+    base_ = keep_from;
+  }
 }
 
 std::vector<int64_t> transnet_shot_starts(std::span<const float> probabilities, double threshold) {

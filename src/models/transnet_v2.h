@@ -10,6 +10,7 @@
 // shape [batch, 100, 27, 48, 3] (float or uint8, 0-255 either way: TransNetV2 scales inside),
 // a first output of [batch, 100, 1] or [batch, 100].
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -54,17 +55,54 @@ class TransNetV2 {
                                                   const TransNetOptions& options);
 
   // `rgb`: `frames` frames of kWidth x kHeight x 3 bytes (RGB, rows packed). Gives each frame's
-  // probability of ending a shot.
+  // probability of ending a shot (through a TransNetStream).
   Status predict(std::span<const uint8_t> rgb, int64_t frames,
                  std::vector<float>& probabilities) const;
 
   const std::string& input_name() const { return input_; }
   const std::string& output_name() const { return output_; }
+  size_t batch_size() const { return options_.batch_size; }
 
  private:
+  friend class TransNetStream;
+  // Runs windows [first, first + count) of `plan` (frames read through `frame_of`: a padded
+  // position's frame) and writes their central predictions into `probabilities`.
+  Status run_windows(const TransNetPlan& plan, int64_t first, int64_t count,
+                     const std::function<const uint8_t*(int64_t frame)>& frame_of,
+                     std::vector<float>& probabilities) const;
+
   std::shared_ptr<const OnnxSession> session_;
   std::string input_, output_;
   TransNetOptions options_;
+};
+
+// A video's frames given to TransNetV2 one at a time as they are decoded. A batch of windows
+// runs as soon as its last window's frames are all in, and frames no later window needs are let
+// go, so at most (batch_size + 1) x 50 frames are held whatever the video's length (a two-hour
+// film at 48 x 27 would be about 800 MB whole). The windows, their batches and so every
+// probability are those of predict() on the whole video.
+class TransNetStream {
+ public:
+  explicit TransNetStream(const TransNetV2& model) : model_(model) {}
+  // One frame of kWidth x kHeight x 3 bytes, RGB.
+  Status add(std::span<const uint8_t> rgb);
+  // Runs the windows left (the end padded with the last frame) and gives every frame's
+  // probability of ending a shot.
+  Status finish(std::vector<float>& probabilities);
+  // Frames held now.
+  size_t held_frames() const;
+
+ private:
+  // Runs the next batch of windows when its last window is whole (or, `at_end`, when any is
+  // left), then lets go of the frames before the next batch's first.
+  Status run_ready(bool at_end);
+
+  const TransNetV2& model_;
+  std::vector<uint8_t> held_;  // frames [base_, added_)
+  int64_t base_ = 0;
+  int64_t added_ = 0;
+  int64_t next_window_ = 0;
+  std::vector<float> probabilities_;
 };
 
 // Shot starts from per-frame probabilities, as TransNetV2's predictions_to_scenes reads them: a

@@ -121,6 +121,12 @@ const ConfigKey kKeys[] = {
      "Parquet inputs whose columns differ: false fails the run at setup naming both files; true "
      "reads every file as the union of their columns (missing ones null)",
      ""},
+    {"input", "project_columns", "true or false",
+     [](C c) { return yes_no(c.project_columns); }, "",
+     "Parquet: a pass that writes nothing (a dedup identify pass) reads only the text, the id "
+     "and the columns its stages read by name; false reads every column (the same decisions, "
+     "more bytes)",
+     ""},
     {"input", "warc", "a map (below)", nullptr, "the values below", "WARC input", ""},
 
     // --- input.warc -----------------------------------------------------------------------

@@ -18,6 +18,7 @@
 #include "pipeline/output_layout.h"
 #include "pipeline/pass_runner.h"
 #include "pipeline/progress_display.h"
+#include "pipeline/record_projection.h"
 #include "pipeline/report_html.h"
 #include "pipeline/resources.h"
 #include "pipeline/shard_source.h"
@@ -36,6 +37,7 @@ struct BuiltStage {
   int workers = 0;
   std::unique_ptr<Stage> stage;
   StageResources resources;  // one worker's, after a GPU fallback
+  RecordFields record_fields;
 };
 
 // One execution of a pipeline: plans it, runs its passes, reports.
@@ -222,8 +224,8 @@ Status PipelineRun::build_stages() {
     context.set_skip_errors(options_.on_error.value_or(config_.on_error) == OnError::kSkip);
     auto stage = sc.spec->make(sc.params, context);
     if (!stage.is_ok()) return stage.status();  // StageParams::error names file, line and stage
-    stages_.push_back(
-        {sc.name, sc.spec->name, sc.workers, std::move(stage).value(), stage_resources_.at(index)});
+    stages_.push_back({sc.name, sc.spec->name, sc.workers, std::move(stage).value(),
+                       stage_resources_.at(index), record_fields_of(sc)});
     ++index;
   }
   encoder_ = std::make_unique<JsonlEncoder>(
@@ -236,7 +238,8 @@ std::vector<PassStage> PipelineRun::pass_stages() const {
   for (const BuiltStage& built : stages_) {
     out.push_back({built.name, built.stage.get(),
                    FusionCandidate{built.name, built.resources, built.workers,
-                                   built.stage->global_step() != nullptr}});
+                                   built.stage->global_step() != nullptr},
+                   built.record_fields});
   }
   return out;
 }
@@ -319,6 +322,7 @@ Status PipelineRun::run_writing_pass() {
   PassRecord record{"write", origin.name, false,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(),
                     pass_->part_totals()};
+  record.input_bytes = source.input_bytes_read();
   report_.passes.push_back(std::move(record));
   return status;
 }

@@ -20,6 +20,7 @@
 #include "io/output_names.h"
 #include "pipeline/pass_runner.h"
 #include "pipeline/progress_display.h"
+#include "pipeline/record_projection.h"
 #include "pipeline/shard_source.h"
 #include "pipeline/step_parts.h"
 
@@ -45,12 +46,16 @@ std::vector<std::string> costly_parts(const GlobalPassPlan& plan, const PassOrig
 // one → identify (observe) → [store] → let go, on the same harness as the writing pass
 // (pipeline/pass_runner.h); nothing is encoded or written. It reads every shard (also those an
 // earlier run completed), so the decision never depends on how a run was interrupted.
+// `columns`: the pass's projection of Parquet inputs (nullopt: every column).
 Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, size_t global_index,
-                         GlobalStep& step, BatchStore* store, PassRecord& record) {
+                         GlobalStep& step, BatchStore* store,
+                         std::optional<std::vector<std::string>> columns, PassRecord& record) {
   auto begin = std::chrono::steady_clock::now();
   std::vector<uint32_t> shards = plan.shards;
   InputOptions input = plan.config->input_options(plan.batch_size);
   if (origin.stored()) input.format = InputFormat::kStored;
+  input.parquet.columns = columns;
+  record.columns = std::move(columns);
   ShardSource source(*origin.files, std::move(shards), input);
   std::vector<PassStep> steps = leading_steps(origin, *plan.parser, *plan.inputs, plan.on_error,
                                               plan.stages, global_index);
@@ -97,6 +102,7 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
   if (store) store->measure_upstream_with({});  // the pass is gone
   record.origin = origin.name;
   record.parts = pass.part_totals();
+  record.input_bytes = source.input_bytes_read();
   record.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return status;
@@ -169,6 +175,13 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
   // Where the next pass begins: the input, or the batches the last storing pass left.
   PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
   std::unique_ptr<BatchStore> stored;
+  // Projection is for Parquet inputs only: other formats are read whole whatever a pass needs.
+  const bool parquet_input =
+      plan.config->project_columns &&
+      std::any_of(plan.inputs->begin(), plan.inputs->end(), [&](const InputFile& input) {
+        return InputReader::format_of(input.path, plan.config->input_format) ==
+               InputFormat::kParquet;
+      });
   std::vector<size_t> global_indices;
   for (size_t i = 0; i < plan.stages.size(); ++i) {
     if (plan.stages[i].stage->global_step()) global_indices.push_back(i);
@@ -206,13 +219,26 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
       GlobalStepContext context{dir, spill_dir, std::max(1, plan.threads), {}, plan.comm};
       for (const InputFile& input : *plan.inputs) context.input_paths.push_back(input.path);
       WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
+      // The Parquet columns a pass from the input needs, when its stages say which.
+      std::optional<std::vector<std::string>> columns;
+      if (parquet_input) {
+        columns = projected_columns(plan.stages, 0, index, plan.config->text_field,
+                                    plan.config->id_field);
+      }
       // Store before this step when a pass comes after this one (the next identify pass, or
-      // the writing pass) and this pass runs stages that are worth not running again.
+      // the writing pass) and this pass runs stages that are worth not running again. Under
+      // `auto`, a pass that runs no stage before the step and can read a projection reads the
+      // projection instead: storing would save the next passes only parsing, at the price of
+      // reading (and storing) every column now.
       bool pass_follows =
           mode != PassMode::kIdentifyOnly || index != global_indices.back();
+      const std::vector<std::string> costly = costly_parts(plan, origin, index);
+      const bool parse_only = costly.size() == 1 && costly.front() == "parse";
+      const bool project_instead =
+          plan.materialize == MaterializeMode::kAuto && parse_only && columns.has_value();
       std::unique_ptr<BatchStore> store;
-      if (plan.materialize != MaterializeMode::kNever && pass_follows &&
-          !costly_parts(plan, origin, index).empty()) {
+      if (plan.materialize != MaterializeMode::kNever && pass_follows && !costly.empty() &&
+          !project_instead) {
         store = std::make_unique<BatchStore>(plan.work_dir + "/" + name, plan.inputs->size(),
                                              index, "'" + name + "'", plan.materialize);
       }
@@ -226,7 +252,10 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
                                                   : "");
         BatchStore* storing = pass_number == 0 ? store.get() : nullptr;
         record.stored = storing != nullptr;
-        status = run_identify_pass(plan, pass_origin, index, *step, storing, record);
+        // Batches that outlive the pass (stored) keep every column; so does a stored origin.
+        std::optional<std::vector<std::string>> pass_columns;
+        if (!storing && !pass_origin.stored()) pass_columns = columns;
+        status = run_identify_pass(plan, pass_origin, index, *step, storing, pass_columns, record);
         if (status.is_ok() && storing) {
           status = storing->commit();
           record.stored = storing->usable();

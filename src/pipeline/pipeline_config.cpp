@@ -223,6 +223,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     }
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "union_schemas", config.union_schemas, "true or false"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(input, "project_columns", config.project_columns, "true or false"));
   }
   if (YAML::Node output = root["output"]) {
     WINNOW_RETURN_IF_ERROR(r.check_keys(output, "output", config_keys_in("output")));

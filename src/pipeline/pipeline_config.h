@@ -51,6 +51,9 @@ struct PipelineConfig {
   MediaFileOptions media;
   bool follow_links = false;  // inside input folders (io/input_files.h)
   bool union_schemas = false;  // Parquet inputs with different columns (io/parquet_schemas.h)
+  // Passes that write nothing read only the Parquet columns their stages need
+  // (pipeline/record_projection.h).
+  bool project_columns = true;
   // output
   std::string output_path;
   OutputFormat output_format;  // JSON Lines (zstd) unless output.format says otherwise

@@ -2,6 +2,7 @@
 // The numbers a run records about its steps over time: one RunSample per interval (a line of
 // metrics.jsonl, a point of report.html's charts) and one StepSummary per step for stats.json.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ struct PassRecord {
   bool stored = false;
   double seconds = 0;
   std::vector<PartTotal> parts;
+  uint64_t input_bytes = 0;  // of records read (Parquet: the JSON of the columns read)
+  // The Parquet columns it asked for (pipeline/record_projection.h); nullopt: every column.
+  std::optional<std::vector<std::string>> columns;
 };
 
 struct StepSummary {

@@ -1,6 +1,7 @@
 #include "pipeline/run_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -214,6 +215,12 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
     out.key("origin").value(pass.origin);
     out.key("stored").value(pass.stored);
     out.key("seconds").value(pass.seconds);
+    out.key("input_bytes").value(pass.input_bytes);
+    if (pass.columns) {
+      out.key("columns").begin_array();
+      for (const std::string& column : *pass.columns) out.value(column);
+      out.end_array();
+    }
     out.key("busy_seconds").begin_object();
     for (const PartTotal& part : pass.parts) out.key(part.name).value(part.busy_ns / 1e9);
     out.end_object();
@@ -308,9 +315,13 @@ std::string format_summary(const RunReport& report) {
     for (const PassRecord& pass : report.passes) {
       double busy = 0;
       for (const PartTotal& part : pass.parts) busy += part.busy_ns / 1e9;
-      s += fmt::format("  pass {}: from {}, {:.2f} s, {:.2f} s busy{}\n", pass.name, pass.origin,
-                       pass.seconds, busy,
-                       pass.stored ? "; stored its batches for the passes after it" : "");
+      std::string projection;
+      if (pass.columns) {
+        projection = fmt::format("; read Parquet columns {}", fmt::join(*pass.columns, ", "));
+      }
+      s += fmt::format(
+          "  pass {}: from {}, {:.2f} s, {:.2f} s busy{}{}\n", pass.name, pass.origin, pass.seconds,
+          busy, pass.stored ? "; stored its batches for the passes after it" : "", projection);
     }
   }
   for (const auto& [name, level] : t.levels) {

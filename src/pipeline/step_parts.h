@@ -22,6 +22,7 @@ struct PassStage {
   std::string name;  // instance name
   Stage* stage = nullptr;
   FusionCandidate fusion;  // its resources, pin and global flag
+  RecordFields record_fields;  // what it reads of the input record (pipeline/record_projection.h)
 };
 
 // Parses with `parser`, naming `inputs[batch.shard]` in errors. Under `on_error: fail` the

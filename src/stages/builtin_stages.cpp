@@ -46,6 +46,7 @@ void register_builtin_stages(StageRegistry& registry) {
   // Neural and hashed embeddings (issue #13).
   registry.add(embed_spec());
   registry.add(classify_spec());
+  registry.add(tokenize_spec());
   // Images (issue #17): filters on the header and the working image, exact and perceptual
   // dedup.
   registry.add(image_size_filter_spec());
@@ -71,10 +72,20 @@ void register_builtin_stages(StageRegistry& registry) {
   // Stages that change text or make new items stay with documents: the caption member is
   // written back unchanged.
   for (const char* name : {"text_length", "language_id", "fasttext_classify", "fasttext_quality",
-                           "token_count", "tokenizer_fertility", "embed", "classify"}) {
+                           "token_count", "tokenizer_fertility", "tokenize", "embed", "classify"}) {
     text_readers.insert(name);
   }
   for (const std::string& name : text_readers) registry.add_takes(name, ItemKind::kImage);
+
+  // Stages checked to read nothing of the input record by name (DocBatch::record): only the
+  // text, id, key, annotations, so a pass of them and the input's text and id reads only those
+  // columns of a Parquet input. Stages that read fields declare them in their own spec (select,
+  // html_extract, the dedup stages); every other stage (images, video, Python) may read any.
+  for (const char* name :
+       {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup"}) {
+    text_readers.insert(name);
+  }
+  for (const std::string& name : text_readers) registry.set_reads_no_record_fields(name);
 }
 
 }  // namespace winnow

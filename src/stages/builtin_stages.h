@@ -23,6 +23,7 @@ StageSpec token_count_spec();          // tokenizer_filters.cpp
 StageSpec tokenizer_fertility_spec();  // tokenizer_filters.cpp
 StageSpec embed_spec();
 StageSpec classify_spec();
+StageSpec tokenize_spec();
 // Images (issue #17): image/image_filters.cpp, dedup/image_dedup.cpp.
 StageSpec image_size_filter_spec();
 StageSpec image_blur_filter_spec();

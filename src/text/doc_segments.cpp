@@ -436,14 +436,6 @@ void DocSegmentsCache::text_changed(size_t row) {
   if (row < valid_.size()) valid_[row] = 0;
 }
 
-DocSegmentsCache& segment_cache(DocBatch& batch) {
-  auto* cache = dynamic_cast<DocSegmentsCache*>(batch.cache());
-  if (!cache) {
-    // Another kind of cache (or none): segments replace it; what it held can be recomputed.
-    batch.set_cache(std::make_unique<DocSegmentsCache>());
-    cache = static_cast<DocSegmentsCache*>(batch.cache());
-  }
-  return *cache;
-}
+DocSegmentsCache& segment_cache(DocBatch& batch) { return batch.cache<DocSegmentsCache>(); }
 
 }  // namespace winnow

@@ -7,8 +7,8 @@
 // text.split("\n\n"). tokens() is datatrove's English word_tokenize, approximated (see
 // word_tokenizer.h). Lengths are in code points, as Python's len() counts them.
 //
-// Per batch, a DocSegmentsCache lives in the DocBatch's cache slot; DocBatch::set_text tells
-// it to forget a document whose text a stage replaced (C4's line removal).
+// Per batch, a DocSegmentsCache is one of the DocBatch's derived-data caches; DocBatch::set_text
+// tells it to forget a document whose text a stage replaced (C4's line removal).
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -98,7 +98,7 @@ class DocSegmentsCache final : public DocBatchCache {
   std::vector<uint8_t> valid_;
 };
 
-// The batch's segment cache, created (replacing any other kind of cache) on first use. A stage
+// The batch's segment cache, created on first use. A stage
 // takes it once per batch and then calls at(batch, row) per document.
 DocSegmentsCache& segment_cache(DocBatch& batch);
 inline DocSegments& doc_segments(DocBatch& batch, size_t row) {

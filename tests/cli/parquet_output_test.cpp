@@ -23,9 +23,7 @@ namespace fs = std::filesystem;
 TEST(ParquetOutput, ParquetInKeepsEveryColumnAndTypeAndAddsTypedAnnotations) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 1000)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 1000");
   // Drops the shorter texts (ids below 1000: fewer digits), annotating every length.
   std::string pipeline =
       pipeline_file(dir,

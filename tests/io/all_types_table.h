@@ -1,6 +1,11 @@
 #pragma once
 // A table with every column type the Parquet reader maps, for DuckDB to write in the Parquet
 // tests (reading, writing, round trips through the binary).
+#include <string>
+
+#include "duckdb_sql.h"
+#include "test_support.h"
+
 namespace winnow::testing {
 
 // Every mapped type, nulls in every column but the id, 3,000 rows in row groups of 1,000
@@ -32,5 +37,15 @@ inline constexpr const char* kAllTypes = R"sql(
     CASE WHEN i % 8 = 0 THEN NULL ELSE 'only nulls sometimes' END AS sparse
   FROM range(3000) t(i)
 )sql";
+
+// DIR/all.parquet: the rows of kAllTypes that `where` keeps ("" for all), written by DuckDB with
+// `options` after FORMAT parquet (", ROW_GROUP_SIZE 700"); its path.
+inline std::string all_types_file(const TempDir& dir, DuckDbSql& db,
+                                  const std::string& options = "", const std::string& where = "") {
+  std::string path = dir.file("all.parquet");
+  db.exec(std::string("COPY (") + kAllTypes + where + ") TO '" + path + "' (FORMAT parquet" +
+          options + ")");
+  return path;
+}
 
 }  // namespace winnow::testing

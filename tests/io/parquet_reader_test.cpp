@@ -54,9 +54,7 @@ ReadResult read_all(const std::string& path, size_t batch_records, std::string t
 TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 1000, COMPRESSION zstd)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 1000, COMPRESSION zstd");
 
   ReadResult read = read_all(source, 1024);
   ASSERT_TRUE(read.ended);
@@ -92,8 +90,7 @@ TEST(ParquetReader, EveryTypeReadsBackAsDuckDbWroteIt) {
 TEST(ParquetReader, RecordsBecomeDocumentsThroughTheJsonlParser) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + ") TO '" + source + "' (FORMAT parquet)");
+  std::string source = all_types_file(dir, db);
   ParquetReader reader(source, 0, {"text", 5000, 8 << 20});
   auto batch = reader.next();
   ASSERT_EQ(batch->raw_lines.size(), 3000u);
@@ -117,9 +114,7 @@ TEST(ParquetReader, RecordsBecomeDocumentsThroughTheJsonlParser) {
 TEST(ParquetReader, BatchSizesCutTheSameRecords) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + " LIMIT 600) TO '" + source +
-          "' (FORMAT parquet, ROW_GROUP_SIZE 100)");
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 100", " LIMIT 600");
   ReadResult whole = read_all(source, 1000);
   ASSERT_EQ(whole.records.size(), 600u);
   for (size_t batch_records : {1, 7}) {
@@ -131,6 +126,51 @@ TEST(ParquetReader, BatchSizesCutTheSameRecords) {
   ParquetReader small(source, 0, {"text", 1000, 1});
   auto batch = small.next();
   EXPECT_EQ(batch->raw_lines.size(), 1u);
+}
+
+TEST(ParquetReader, ProjectionReadsOnlyTheColumnsAskedForWithTheSameRows) {
+  TempDir dir;
+  DuckDbSql db;
+  std::string source = all_types_file(dir, db, ", ROW_GROUP_SIZE 700");
+  ParquetOptions options{"text", 500, 8 << 20};
+  // In any order, with a name the file lacks; the text column comes without being named.
+  options.columns = std::vector<std::string>{"wide", "absent", "float64", "id"};
+  ParquetReader reader(source, 3, options);
+  std::vector<std::string> records;
+  std::vector<uint64_t> lines;
+  while (auto batch = reader.next()) {
+    EXPECT_TRUE(batch->errors.empty());
+    for (const RawLine& line : batch->raw_lines) {
+      records.emplace_back(batch->raw_bytes().substr(line.offset, line.length));
+      lines.push_back(line.line_number);
+    }
+  }
+  ASSERT_EQ(records.size(), 3000u);
+  for (size_t i = 0; i < lines.size(); ++i) ASSERT_EQ(lines[i], i + 1);
+  // The file's column order, only those asked for: DuckDB reads the records back as exactly
+  // the projected table.
+  EXPECT_THAT(records[0], ::testing::StartsWith("{\"id\":0,\"text\":"));
+  EXPECT_THAT(records[2], HasSubstr("\"float64\":\"Infinity\",\"wide\":"));
+  std::string jsonl;
+  for (const std::string& r : records) jsonl += r + "\n";
+  write_file(dir.file("records.jsonl"), jsonl);
+  std::string projected = "SELECT id, text, float64, wide FROM read_parquet('" + source + "')";
+  std::string back =
+      "SELECT * FROM read_json('" + dir.file("records.jsonl") +
+      "', format = 'newline_delimited', columns = " + db.columns_literal("(" + projected + ")") +
+      ")";
+  EXPECT_EQ(db.value("SELECT count(*) FROM (" + back + ")"), "3000");
+  EXPECT_EQ(db.differences(projected, back), "0");
+  EXPECT_EQ(db.columns("(" + back + ")").size(), 4u);
+
+  // An empty projection reads the text alone.
+  options.columns = std::vector<std::string>{};
+  ParquetReader text_only(source, 3, options);
+  auto batch = text_only.next();
+  ASSERT_FALSE(batch->raw_lines.empty());
+  EXPECT_EQ(batch->raw_bytes().substr(0, batch->raw_lines[0].length),
+            "{\"text\":" +
+                db.value("SELECT to_json(text) FROM read_parquet('" + source + "') LIMIT 1") + "}");
 }
 
 TEST(ParquetReader, ChoosesTheTextColumnByName) {

@@ -73,9 +73,7 @@ ShardOutputOptions parquet_options(const std::string& source = {}, uint64_t max_
 TEST(ParquetTable, EveryTypeIsWrittenBackAsTheParquetInputHadIt) {
   TempDir dir;
   DuckDbSql db;
-  std::string source = dir.file("all.parquet");
-  db.exec(std::string("COPY (") + kAllTypes + " WHERE text IS NOT NULL) TO '" + source +
-          "' (FORMAT parquet)");
+  std::string source = all_types_file(dir, db, "", " WHERE text IS NOT NULL");
   auto batch = encoded_batch(lines_of(source));
   ASSERT_TRUE(batch->errors.empty());
 

@@ -109,6 +109,40 @@ INSTANTIATE_TEST_SUITE_P(Exports, TransNetModel,
                          ::testing::Values("", "--uint8", "--rank2", "--logits",
                                            "--uint8 --rank2 --logits"));
 
+// Frames streamed one at a time, as split_video feeds them while decoding: each cut is found at
+// its frame (near the start and the very end too, whatever the batch of windows), the same as
+// predict() on the whole video, and never more than (batch_size + 1) x 50 frames are held.
+TEST(TransNetStream, GivesPredictsProbabilitiesHoldingAFewWindowsOfFrames) {
+  TempDir dir;
+  build_transnet_test_model(dir.file("t.onnx"));
+  for (size_t batch : {size_t{1}, size_t{3}}) {
+    TransNetOptions options;
+    options.batch_size = batch;
+    auto model = TransNetV2::load(dir.file("t.onnx"), options);
+    ASSERT_TRUE(model.is_ok()) << model.status().message();
+    for (int64_t frames : {int64_t{1}, int64_t{74}, int64_t{75}, int64_t{151}, int64_t{1234}}) {
+      SCOPED_TRACE(frames);
+      const std::vector<int64_t> cuts = {frames / 3 + 1, frames - 1};
+      const auto rgb = shot_frames(frames, frames > 3 ? cuts : std::vector<int64_t>{});
+      std::vector<float> whole;
+      ASSERT_TRUE((*model)->predict(rgb, frames, whole).is_ok());
+      TransNetStream stream(**model);
+      size_t most_held = 0;
+      for (int64_t f = 0; f < frames; ++f) {
+        ASSERT_TRUE(stream.add(std::span(rgb).subspan(f * kFrameBytes, kFrameBytes)).is_ok());
+        most_held = std::max(most_held, stream.held_frames());
+      }
+      std::vector<float> streamed;
+      ASSERT_TRUE(stream.finish(streamed).is_ok());
+      EXPECT_EQ(streamed, whole);
+      EXPECT_LE(most_held, (batch + 1) * 50);
+      if (frames > 3) {
+        EXPECT_EQ(transnet_shot_starts(streamed, 0.4), cuts);
+      }
+    }
+  }
+}
+
 TEST(TransNetV2, WrongFramesAreAnErrorNotACrash) {
   TempDir dir;
   build_transnet_test_model(dir.file("t.onnx"));

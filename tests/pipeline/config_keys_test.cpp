@@ -89,6 +89,7 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"input.max_image_pixels", "1000000"},
       {"input.follow_links", "true"},
       {"input.union_schemas", "true"},
+      {"input.project_columns", "false"},
       {"input.warc.record_types", "[response, conversion]"},
       {"input.warc.content_types", "[text/*]"},
       {"input.warc.status_codes", "[200, 404]"},

@@ -191,6 +191,9 @@ StageSpec select_spec() {
       },
   };
   spec.takes = ItemKinds::any();  // documents and media items alike
+  spec.record_fields = [](const StageParams& p) {
+    return RecordFields::of({p.get_string("field")});
+  };
   return spec;
 }
 

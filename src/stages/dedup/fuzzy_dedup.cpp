@@ -36,7 +36,7 @@ StageSpec fuzzy_dedup_spec() {
        "same on both (classic scheme; one_permutation always runs on the CPU)"},
   };
   for (auto& p : dedup_common_params()) params.push_back(std::move(p));
-  return {
+  StageSpec spec{
       "fuzzy_dedup",
       "Drops near-duplicates (MinHash + LSH + connected components), keeping one document per "
       "group. Two passes: identify, then remove (reason fuzzy_duplicate).",
@@ -140,6 +140,10 @@ StageSpec fuzzy_dedup_spec() {
         return std::unique_ptr<Stage>(new DedupStage(std::move(step), "fuzzy_duplicate", context));
       },
   };
+  spec.record_fields = [](const StageParams& p) {
+    return RecordFields::of({p.get_string("survivor_field")});
+  };
+  return spec;
 }
 
 }  // namespace winnow

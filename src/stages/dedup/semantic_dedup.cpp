@@ -182,6 +182,10 @@ StageSpec semantic_dedup_spec() {
   };
   // Any item with an embedding: documents (embed), images (image_embed), clips (clip_embed).
   spec.takes = ItemKinds(ItemKind::kDocument) | ItemKind::kImage | ItemKind::kClip;
+  // Either may be an annotation instead; a column of that name is then read for nothing.
+  spec.record_fields = [](const StageParams& p) {
+    return RecordFields::of({p.get_string("embedding_field"), p.get_string("ranking_field")});
+  };
   return spec;
 }
 

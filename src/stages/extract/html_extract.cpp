@@ -124,7 +124,7 @@ class HtmlExtractStage final : public Stage {
 }  // namespace
 
 StageSpec html_extract_spec() {
-  return {
+  StageSpec spec{
       "html_extract",
       "Replaces HTML (a WARC payload or a text field) with its main text (jusText) or all "
       "visible text (plain); records the charset used.",
@@ -265,6 +265,10 @@ StageSpec html_extract_spec() {
             context));
       },
   };
+  spec.record_fields = [](const StageParams& p) {
+    return RecordFields::of({p.get_string("content_type_field")});
+  };
+  return spec;
 }
 
 }  // namespace winnow

@@ -9,9 +9,12 @@
 // (id2label), as NeMo reads them; the lists here (those of the models' config.json on the Hugging
 // Face Hub) stand in when a folder's config.json has none.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/stage_params.h"
 
 namespace winnow {
 
@@ -109,6 +112,22 @@ inline const ClassifierPreset* find_classifier_preset(std::string_view name) {
     if (name == preset.name || name == preset.nemo_name) return &preset;
   }
   return nullptr;
+}
+
+// Reads the `preset` parameter into `preset` (nullptr when empty); an unknown name is an error
+// that lists the presets.
+inline std::optional<Status> read_classifier_preset(const StageParams& p,
+                                                    const ClassifierPreset*& preset) {
+  preset = nullptr;
+  const std::string& name = p.get_string("preset");
+  if (name.empty()) return std::nullopt;
+  preset = find_classifier_preset(name);
+  if (preset != nullptr) return std::nullopt;
+  std::string known;
+  for (const auto& k : classifier_presets())
+    known += (known.empty() ? "" : ", ") + std::string(k.name);
+  return p.error("preset", "'" + name + "' is not a preset; the presets are " + known +
+                               " (or their NeMo class names)");
 }
 
 }  // namespace winnow

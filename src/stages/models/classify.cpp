@@ -18,11 +18,11 @@
 #include <set>
 #include <vector>
 
-#include "core/utf8.h"
 #include "models/onnx_text_embedder.h"
 #include "stages/builtin_stages.h"
 #include "stages/models/classifier_presets.h"
 #include "stages/models/onnx_model_params.h"
+#include "stages/models/token_ids_cache.h"
 
 namespace winnow {
 
@@ -78,15 +78,6 @@ Result<ClassifierConfig> read_config(const std::string& folder, const Classifier
   return out;
 }
 
-// The first `n` code points of `text`.
-std::string_view code_point_prefix(std::string_view text, size_t n) {
-  size_t i = 0;
-  for (; i < text.size(); ++i) {
-    if (!is_utf8_continuation(text[i]) && n-- == 0) break;
-  }
-  return text.substr(0, i);
-}
-
 class ClassifyStage final : public Stage {
  public:
   struct Outputs {
@@ -97,6 +88,7 @@ class ClassifyStage final : public Stage {
   ClassifyStage(std::unique_ptr<OnnxTextEmbedder> model, ClassifierConfig config, Outputs outputs,
                 std::set<std::string> keep_labels, double min_score, StageContext& context)
       : model_(std::move(model)),
+        tokens_(*model_, outputs.max_chars, context.stage_name()),
         config_(std::move(config)),
         outputs_(std::move(outputs)),
         keep_labels_(std::move(keep_labels)),
@@ -105,16 +97,9 @@ class ClassifyStage final : public Stage {
         low_score_(context.declare_reason("low_score")) {}
 
   Status process(DocBatch& batch) override {
-    std::vector<std::string_view> texts;
-    std::vector<size_t> rows;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (!batch.kept(i)) continue;
-      std::string_view text = batch.text(i);
-      // NeMo cuts the text to max_chars characters (code points) before tokenising.
-      if (outputs_.max_chars > 0) text = code_point_prefix(text, outputs_.max_chars);
-      texts.push_back(text);
-      rows.push_back(i);
-    }
+    // NeMo cuts the text to max_chars characters (code points) before tokenising.
+    const KeptRowTokens tokens = tokens_.of(batch);
+    const std::vector<size_t>& rows = tokens.rows;
     AnnotationColumn* label_column =
         config_.regression && !outputs_.nemo_edu
             ? nullptr
@@ -123,10 +108,10 @@ class ClassifyStage final : public Stage {
     AnnotationColumn* int_column =
         config_.regression ? &batch.annotation(outputs_.int_score_field, AnnotationType::kInt)
                            : nullptr;
-    if (texts.empty()) return Status::ok();
+    if (rows.empty()) return Status::ok();
     std::vector<float> logits;
-    WINNOW_RETURN_IF_ERROR(model_->embed(texts, logits));
-    const size_t n = logits.size() / texts.size();
+    WINNOW_RETURN_IF_ERROR(model_->embed_tokens(tokens.ids, logits));
+    const size_t n = logits.size() / rows.size();
     if (n != (config_.regression ? 1 : config_.labels.size())) {
       return Status::errorf("classify: the model gives {} logits per document; config.json has {}",
                             n, config_.regression ? 1 : config_.labels.size());
@@ -169,6 +154,7 @@ class ClassifyStage final : public Stage {
 
  private:
   std::unique_ptr<OnnxTextEmbedder> model_;
+  ModelStageTokens tokens_;
   ClassifierConfig config_;
   Outputs outputs_;
   std::set<std::string> keep_labels_;
@@ -220,19 +206,8 @@ StageSpec classify_spec() {
         OnnxTextEmbedderOptions options;
         if (auto error = read_onnx_model_params(p, options)) return *error;
         const ClassifierPreset* preset = nullptr;
-        if (!p.get_string("preset").empty()) {
-          preset = find_classifier_preset(p.get_string("preset"));
-          if (preset == nullptr) {
-            std::string known;
-            for (const auto& k : classifier_presets()) {
-              known += (known.empty() ? "" : ", ") + std::string(k.name);
-            }
-            return p.error("preset", "'" + p.get_string("preset") +
-                                         "' is not a preset; the presets are " + known +
-                                         " (or their NeMo class names)");
-          }
-          if (options.max_tokens == 0) options.max_tokens = preset->max_tokens;
-        }
+        if (auto error = read_classifier_preset(p, preset)) return *error;
+        if (preset != nullptr && options.max_tokens == 0) options.max_tokens = preset->max_tokens;
         int64_t max_chars = p.get_int("max_chars");
         if (max_chars < 0) return p.error("max_chars", "must be 0 or more");
         options.pooling = Pooling::kModel;

@@ -9,6 +9,7 @@
 #include "models/onnx_text_embedder.h"
 #include "stages/builtin_stages.h"
 #include "stages/models/onnx_model_params.h"
+#include "stages/models/token_ids_cache.h"
 
 namespace winnow {
 
@@ -37,22 +38,20 @@ class HashedEmbedStage final : public Stage {
 
 class ModelEmbedStage final : public Stage {
  public:
-  ModelEmbedStage(std::unique_ptr<OnnxTextEmbedder> embedder, std::string field)
-      : embedder_(std::move(embedder)), field_(std::move(field)) {}
+  ModelEmbedStage(std::unique_ptr<OnnxTextEmbedder> embedder, std::string field,
+                  const std::string& stage_name)
+      : embedder_(std::move(embedder)),
+        tokens_(*embedder_, 0, stage_name),
+        field_(std::move(field)) {}
 
   Status process(DocBatch& batch) override {
-    std::vector<std::string_view> texts;
-    std::vector<size_t> rows;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (!batch.kept(i)) continue;
-      texts.push_back(batch.text(i));
-      rows.push_back(i);
-    }
+    const KeptRowTokens tokens = tokens_.of(batch);
+    const std::vector<size_t>& rows = tokens.rows;
     AnnotationColumn& column = batch.annotation(field_, AnnotationType::kFloatVector);
-    if (texts.empty()) return Status::ok();
+    if (rows.empty()) return Status::ok();
     std::vector<float> vectors;
-    WINNOW_RETURN_IF_ERROR(embedder_->embed(texts, vectors));
-    const size_t dimensions = vectors.size() / texts.size();
+    WINNOW_RETURN_IF_ERROR(embedder_->embed_tokens(tokens.ids, vectors));
+    const size_t dimensions = vectors.size() / rows.size();
     for (size_t k = 0; k < rows.size(); ++k) {
       column.set_vector(rows[k],
                         std::span<const float>(vectors).subspan(k * dimensions, dimensions));
@@ -62,10 +61,11 @@ class ModelEmbedStage final : public Stage {
 
  private:
   std::unique_ptr<OnnxTextEmbedder> embedder_;
+  ModelStageTokens tokens_;
   std::string field_;
 };
 
-Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
+Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p, const StageContext& context) {
   OnnxTextEmbedderOptions options;
   const std::string& pooling = p.get_string("pooling");
   if (pooling == "mean") {
@@ -81,8 +81,8 @@ Result<std::unique_ptr<Stage>> make_model_stage(const StageParams& p) {
   options.output = p.get_string("output");
   auto embedder = OnnxTextEmbedder::load(p.get_string("model"), options);
   if (!embedder.is_ok()) return p.error("model", embedder.status().message());
-  return std::unique_ptr<Stage>(
-      new ModelEmbedStage(std::move(embedder).value(), p.get_string("field")));
+  return std::unique_ptr<Stage>(new ModelEmbedStage(std::move(embedder).value(),
+                                                    p.get_string("field"), context.stage_name()));
 }
 
 }  // namespace
@@ -115,8 +115,8 @@ StageSpec embed_spec() {
            "hashed: seed of the feature hashes and of the projection (vectors are comparable "
            "only between runs with the same seed and dimensions)"},
       },
-      [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<Stage>> {
-        if (!p.get_string("model").empty()) return make_model_stage(p);
+      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
+        if (!p.get_string("model").empty()) return make_model_stage(p, context);
         HashedEmbedderOptions options;
         int64_t dimensions = p.get_int("dimensions");
         if (dimensions < 1 || dimensions > HashedEmbedder::kMaxDimensions) {

@@ -242,7 +242,8 @@ StageSpec caption_spec() {
           {"connect_timeout_s", ParamType::kFloat, "10", "limit on connecting, in seconds"},
           {"max_retries", ParamType::kInt, "3", "further attempts after a retryable failure"},
           {"backoff_s", ParamType::kFloat, "1", "wait before the first retry, doubled each time"},
-          {"max_backoff_s", ParamType::kFloat, "30", "longest wait between attempts"},
+          {"max_backoff_s", ParamType::kFloat, "30",
+           "longest wait between attempts (a 429's or 503's Retry-After is honoured up to it)"},
           {"api_key_env", ParamType::kString, "",
            "environment variable holding the API key (sent as a bearer token, never logged); "
            "empty: none"},

@@ -121,24 +121,29 @@ class SplitVideo final : public Stage {
   }
 
   // Every frame at TransNetV2's 48 x 27 (squeezed, whatever the aspect, as the model was
-  // trained), its per-frame probabilities, the shots they mark, then the rules.
+  // trained), streamed into the model as it is decoded (a few hundred frames held, not the
+  // video), its per-frame probabilities, the shots they mark, then the rules.
   Result<std::vector<ClipSpan>> model_shots(const std::string& path, double duration_s) const {
     std::vector<double> times;
     std::vector<uint8_t> rgb;
+    TransNetStream stream(*options_.transnet);
+    Status fed = Status::ok();
     FrameRequest request;
     request.width = TransNetV2::kWidth;
     request.height = TransNetV2::kHeight;
     WINNOW_RETURN_IF_ERROR(decode_video_frames(path, request, [&](VideoFrame& frame) {
+      rgb.clear();
       for (size_t p = 0; p < frame.bgr.size(); p += 3) {
         rgb.insert(rgb.end(), {frame.bgr[p + 2], frame.bgr[p + 1], frame.bgr[p]});
       }
       times.push_back(frame.time_s);
-      return true;
+      fed = stream.add(rgb);
+      return fed.is_ok();
     }));
+    WINNOW_RETURN_IF_ERROR(fed);
     if (times.empty()) return Status::error("no frame decodes");
     std::vector<float> probabilities;
-    WINNOW_RETURN_IF_ERROR(
-        options_.transnet->predict(rgb, static_cast<int64_t>(times.size()), probabilities));
+    WINNOW_RETURN_IF_ERROR(stream.finish(probabilities));
     return shot_spans(times, transnet_shot_starts(probabilities, options_.cut_threshold),
                       duration_s, options_.rules);
   }

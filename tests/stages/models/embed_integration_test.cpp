@@ -57,7 +57,8 @@ TEST(EmbedIntegration, HashedVectorsAreWrittenAsJsonArrays) {
 }
 
 // A model folder (seeded BERT, WordPiece tokenizer.json): 16-wide vectors, the same with 1 or
-// 2 threads, with either batching and under a memory budget.
+// 2 threads, with either batching, with a tokenize stage before embed and under a memory
+// budget.
 TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   TempDir dir;
   std::vector<std::string> texts = multilingual_paragraphs(10);
@@ -74,31 +75,37 @@ TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   write_file(dir.file("model/tokenizer.json"), wordpiece_json(vocabulary, {}));
   std::string out;
   std::vector<std::string> outputs;
-  // The last: length batches under a memory budget (the model fitted at load).
-  for (const auto& [threads, batching] :
-       std::vector<std::pair<std::string, std::string>>{{"1", "length"},
-                                                        {"2", "length"},
-                                                        {"2", "fixed"},
-                                                        {"2", "length\n    batch_memory_mb: 50"}}) {
-    std::string pipeline =
-        pipeline_file(dir, "stages:\n  - stage: embed\n    model: " + dir.file("model") +
-                               "\n    batching: " + batching + "\n    batch_size: 7\n");
-    std::string target = dir.file("out" + threads + std::to_string(outputs.size()));
+  // The fourth run tokenises in a tokenize stage first: the same bytes out, no ids written. The
+  // fifth batches by length under a memory budget (the model fitted at load).
+  for (const auto& [threads, batching, tokenize] :
+       std::vector<std::tuple<std::string, std::string, bool>>{
+           {"1", "length", false},
+           {"2", "length", false},
+           {"2", "fixed", false},
+           {"2", "length", true},
+           {"2", "length\n    batch_memory_mb: 50", false}}) {
+    std::string stages = "stages:\n";
+    if (tokenize) stages += "  - stage: tokenize\n    model: " + dir.file("model") + "\n";
+    stages += "  - stage: embed\n    model: " + dir.file("model") + "\n    batching: " + batching +
+              "\n    batch_size: 7\n";
+    std::string pipeline = pipeline_file(dir, stages);
+    std::string target = dir.file("out" + std::to_string(outputs.size()));
     ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("in.jsonl") + " -o " + target + " -t " +
                          threads,
                      &out),
               0)
         << out;
     EXPECT_THAT(out, ::testing::HasSubstr("runs on the CPU"));
-    if (outputs.size() == 3) {
+    if (outputs.size() == 4) {
       EXPECT_THAT(out, ::testing::HasSubstr("a 50 MB budget holds"));
     }
     outputs.push_back(read_decompressed(target + "/in.jsonl.zst"));
   }
   EXPECT_EQ(outputs[0], outputs[1]);
+  EXPECT_EQ(outputs[3], outputs[1]);
   simdjson::dom::parser parser;
   std::vector<std::string> lines = split_lines(outputs[0]);
-  for (size_t other : {2, 3}) {
+  for (size_t other : {2, 4}) {
     std::vector<std::string> others = split_lines(outputs[other]);
     ASSERT_EQ(lines.size(), others.size());
     size_t documents = 0;

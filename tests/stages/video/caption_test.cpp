@@ -206,6 +206,36 @@ TEST(Caption, RetriesWaitLongerEachTime) {
   }
 }
 
+// A rate limit's Retry-After is waited for when longer than the backoff (up to max_backoff_s).
+TEST(Caption, ARateLimitsRetryAfterIsHonoured) {
+  TempDir dir;
+  OpenAiStub stub({"--script", "429r2", "--log", dir.file("log.jsonl")});
+  CaptionRun run;
+  caption_clips(run, dir, stub.base_url(), true, {{"backoff_s", 0.05}});
+  ASSERT_TRUE(run.status.is_ok()) << run.status.message();
+  const auto log = read_log(dir.file("log.jsonl"));
+  for (const auto& [hash, attempts] : by_window(log)) {
+    if (attempts.front().behaviour != "429r2") continue;
+    ASSERT_EQ(attempts.size(), 2u);
+    EXPECT_GE(attempts[1].t - attempts[0].t, 2.0);  // not the 0.05 s backoff
+  }
+  // Capped by max_backoff_s (waiting the 600 s asked would pass the test's timeout).
+  TempDir capped_dir;
+  OpenAiStub capped({"--script", "429r600", "--log", capped_dir.file("log.jsonl")});
+  CaptionRun capped_run;
+  caption_clips(capped_run, capped_dir, capped.base_url(), true,
+                {{"backoff_s", 0.05}, {"max_backoff_s", 0.5}});
+  ASSERT_TRUE(capped_run.status.is_ok()) << capped_run.status.message();
+  size_t rate_limited = 0;
+  for (const auto& [hash, attempts] : by_window(read_log(capped_dir.file("log.jsonl")))) {
+    if (attempts.front().behaviour != "429r600") continue;
+    ++rate_limited;
+    ASSERT_EQ(attempts.size(), 2u);
+    EXPECT_EQ(attempts[1].behaviour, "ok");
+  }
+  EXPECT_EQ(rate_limited, 1u);
+}
+
 TEST(Caption, AnAttemptThatHangsPastTheTimeoutIsRetried) {
   TempDir dir;
   OpenAiStub stub({"--script", "hang", "--hang-s", "4", "--log", dir.file("log.jsonl")});

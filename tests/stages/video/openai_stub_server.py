@@ -5,7 +5,8 @@ Listens on 127.0.0.1 on a port the OS chooses and prints that port on its first 
 reply is made from the request alone, so a test can check what was sent: the number of images,
 each image's decoded size (from the JPEG's frame header) and a hash of the prompt and of the
 image bytes. Faults are scripted: --script 500,429,hang,malformed,400 answers the first
-requests that way, in order of arrival, and the rest with --then (ok by default). Every request
+requests that way, in order of arrival, and the rest with --then (ok by default); 429r2 is a
+429 with Retry-After: 2. Every request
 is logged as a JSON line to --log (behaviour, arrival time, what it carried).
 """
 import argparse
@@ -56,11 +57,13 @@ def main():
         def log_message(self, *unused):
             pass
 
-        def reply(self, status, body, content_type="application/json"):
+        def reply(self, status, body, content_type="application/json", retry_after=""):
             data = body.encode()
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
+                if retry_after:
+                    self.send_header("Retry-After", retry_after)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -106,9 +109,12 @@ def main():
             if behaviour == "malformed":
                 self.reply(200, '{"choices": [{"message": {"content": "cut')
                 return
-            if behaviour.isdigit():
-                self.reply(int(behaviour),
-                           json.dumps({"error": {"message": "scripted %s" % behaviour}}))
+            if behaviour.split("r")[0].isdigit():
+                # "429r2": status 429 with Retry-After: 2.
+                status, _, retry_after = behaviour.partition("r")
+                self.reply(int(status),
+                           json.dumps({"error": {"message": "scripted %s" % behaviour}}),
+                           retry_after=retry_after)
                 return
             text = "images=%d sizes=%s prompt=%s frames=%s" % (
                 len(decoded), ",".join(entry["sizes"]), prompt_hash, frames_hash)
