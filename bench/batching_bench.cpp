@@ -11,6 +11,12 @@
 // tests/models/bert_test_model.py (/usr/bin/python3 with python3-onnx) under the system temp
 // folder. The tokenizer is a WordPiece tokenizer.json built from the documents' own words, so
 // token counts are realistic. The baseline, measured in the same run, is fixed batches of 32.
+//
+// Memory: the model's memory model (models/memory_model.h) is fitted as `embed` fits it (its
+// setup time printed), then checked against the peak measured on a fresh session at held-out
+// shapes beyond the fitted range; one more row batches under a memory budget set to what the
+// model predicts for the token budget's worst batch (16 rows of 512 tokens), so long batches
+// are as large as under the 8,192-token budget and short ones may grow.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -27,6 +33,7 @@
 
 #include "bench_support.h"
 #include "core/json_text.h"
+#include "models/memory_model.h"
 #include "models/onnx_text_embedder.h"
 
 namespace winnow {
@@ -120,9 +127,39 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string_view> views(texts.begin(), texts.end());
 
+  // The memory model, fitted once as the embed stage fits it, and checked at held-out shapes.
+  const std::string model_path = folder + "/model.onnx";
+  double start = bench::thread_cpu_seconds();
+  auto memory = text_model_memory(model_path, {}, "last_hidden_state", 512);
+  const double fit_seconds = bench::thread_cpu_seconds() - start;
+  if (!memory.is_ok()) {
+    fmt::print(stderr, "{}\n", memory.status().message());
+    return 1;
+  }
+  const MemoryModel& fit = memory.value();
+  fmt::print("\nmemory model ({:.2f} CPU s to measure and fit, shapes", fit_seconds);
+  for (auto [rows, columns] : memory_probe_shapes(512)) fmt::print(" {}x{}", rows, columns);
+  fmt::print("):\n  bytes = {:.0f} + {:.1f} * rows * tokens + {:.3f} * rows * tokens^2\n", fit.a,
+             fit.b, fit.c);
+  fmt::print("  {:<14} {:>12} {:>12} {:>8}\n", "held out", "measured MB", "predicted MB", "error");
+  for (auto [rows, columns] :
+       std::vector<std::pair<size_t, size_t>>{{8, 256}, {16, 384}, {16, 512}, {64, 128}}) {
+    const std::pair<size_t, size_t> shape[] = {{rows, columns}};
+    auto measured = measure_text_model_memory(model_path, {}, "last_hidden_state", shape);
+    if (!measured.is_ok()) {
+      fmt::print(stderr, "{}\n", measured.status().message());
+      return 1;
+    }
+    const double bytes = measured->front().bytes, predicted = fit.predict(rows, columns);
+    fmt::print("  {:<14} {:>12.1f} {:>12.1f} {:>7.1f}%\n", fmt::format("{} x {}", rows, columns),
+               bytes / 1e6, predicted / 1e6, 100.0 * (predicted - bytes) / bytes);
+  }
+  const double budget = fit.predict(16, 512);
+
   struct Config {
-    const char* name;
+    std::string name;
     BatchPlanOptions batching;
+    double batch_memory = 0;
   };
   const Config configs[] = {
       {"fixed, 32 per batch (baseline)", {.by_length = false, .max_batch_size = 32}},
@@ -131,12 +168,16 @@ int main(int argc, char** argv) {
        {.by_length = true, .max_batch_size = 256, .max_batch_tokens = 8192, .window = 4096}},
       {"length-aware, 16384-token budget",
        {.by_length = true, .max_batch_size = 256, .max_batch_tokens = 16384, .window = 4096}},
+      {fmt::format("length-aware, {:.0f} MB memory budget", budget / 1e6),
+       {.by_length = true, .max_batch_size = 256, .max_batch_tokens = SIZE_MAX, .window = 4096},
+       budget},
   };
   std::vector<size_t> lengths;
   double base = 0;
   for (const Config& config : configs) {
     OnnxTextEmbedderOptions options;
     options.batching = config.batching;
+    options.batch_memory = config.batch_memory;
     auto embedder = OnnxTextEmbedder::load(folder, options);
     if (!embedder.is_ok()) {
       fmt::print(stderr, "{}\n", embedder.status().message());
@@ -158,21 +199,34 @@ int main(int argc, char** argv) {
           "median {}, mean {:.0f}, max {}; {} cut at 512\n",
           preset, views.size(), sorted.front(), sorted[sorted.size() / 2],
           double(real) / sorted.size(), sorted.back(), truncated);
-      fmt::print("  {:<36} {:>9} {:>10} {:>10} {:>9}\n", "batching", "batches", "padded %",
-                 "docs/s", "vs base");
+      fmt::print("  {:<36} {:>9} {:>10} {:>13} {:>10} {:>9}\n", "batching", "batches", "padded %",
+                 "largest MB", "docs/s", "vs base");
     }
-    auto batches = plan_batches(lengths, config.batching);
+    BatchPlanOptions plan = config.batching;
+    if (config.batch_memory > 0) {
+      plan.row_limit = [&](size_t longest) { return fit.max_rows(longest, config.batch_memory); };
+    }
+    auto batches = plan_batches(lengths, plan);
     size_t real = 0;
     for (size_t l : lengths) real += l;
     size_t padded = padded_tokens(lengths, batches);
     std::vector<float> out;
-    double start = bench::thread_cpu_seconds();
+    // Peak memory of the whole run: a private session would be a different session from the
+    // embedder's; the prediction for the plan's costliest batch is printed instead.
+    double costliest = 0;
+    for (const auto& batch : batches) {
+      size_t longest = 0;
+      for (size_t i : batch) longest = std::max(longest, lengths[i]);
+      costliest = std::max(costliest, fit.predict(batch.size(), longest));
+    }
+    start = bench::thread_cpu_seconds();
     if (!embedder.value()->embed(views, out).is_ok()) return 1;
     double seconds = bench::thread_cpu_seconds() - start;
     double rate = views.size() / seconds;
     if (base == 0) base = rate;
-    fmt::print("  {:<36} {:>9} {:>9.1f}% {:>10.1f} {:>8.2f}x\n", config.name, batches.size(),
-               100.0 * (padded - real) / padded, rate, rate / base);
+    fmt::print("  {:<36} {:>9} {:>9.1f}% {:>13.0f} {:>10.1f} {:>8.2f}x\n", config.name,
+               batches.size(), 100.0 * (padded - real) / padded, costliest / 1e6, rate,
+               rate / base);
   }
   return 0;
 }

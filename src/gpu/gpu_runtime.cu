@@ -54,4 +54,19 @@ DeviceInfo device_info(int device) {
   return info;
 }
 
+size_t free_memory(int device) {
+  if (device < 0 || device >= device_count()) return 0;
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) return 0;
+  size_t free = 0, total = 0;
+  // cudaMemGetInfo answers for the calling thread's current device: switch to `device` and
+  // back, so the caller's device is left as it was.
+  if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free, &total) != cudaSuccess) {
+    cudaGetLastError();
+    free = 0;
+  }
+  cudaSetDevice(current);
+  return free;
+}
+
 }  // namespace winnow::gpu

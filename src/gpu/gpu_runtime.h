@@ -37,4 +37,8 @@ struct DeviceInfo {
 // Empty name when `device` does not exist.
 DeviceInfo device_info(int device);
 
+// Bytes free on `device` now (cudaMemGetInfo; it creates the device's context if this thread
+// has none); 0 when the device does not exist or without CUDA.
+size_t free_memory(int device);
+
 }  // namespace winnow::gpu

@@ -7,5 +7,6 @@ bool built_with_cuda() { return false; }
 int device_count() { return 0; }
 std::string unavailable_reason() { return "this winnow was built without CUDA"; }
 DeviceInfo device_info(int) { return {}; }
+size_t free_memory(int) { return 0; }
 
 }  // namespace winnow::gpu

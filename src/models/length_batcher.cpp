@@ -26,14 +26,20 @@ std::vector<std::vector<size_t>> plan_batches(std::span<const size_t> lengths,
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return lengths[a] > lengths[b]; });
     std::vector<size_t> batch;
-    size_t longest = 0;
+    size_t longest = 0, cap = rows;
     for (size_t index : order) {
       size_t widest = std::max(longest, lengths[index]);
       if (!batch.empty() &&
-          (batch.size() == rows || (batch.size() + 1) * widest > options.max_batch_tokens)) {
+          (batch.size() >= cap || (batch.size() + 1) * widest > options.max_batch_tokens)) {
         batches.push_back(std::move(batch));
         batch.clear();
         widest = lengths[index];
+      }
+      if (batch.empty()) {
+        // Rows sorted longest first: the row that opens a batch is its longest, so the memory
+        // limit for the whole batch is known from it.
+        cap = rows;
+        if (options.row_limit) cap = std::clamp<size_t>(options.row_limit(widest), 1, rows);
       }
       batch.push_back(index);
       longest = widest;

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
+
+#include "models/split_on_oom.h"
 
 namespace winnow {
 
@@ -83,29 +86,49 @@ Status OnnxFloatModel::run(std::span<const float> items, size_t n, std::vector<f
                            size_t& columns) const {
   out.clear();
   columns = 0;
-  std::vector<OnnxFloatTensor> outputs;
-  const std::string names[] = {output_};
+  std::vector<size_t> indices(n);
+  std::iota(indices.begin(), indices.end(), size_t{0});
+  auto run_rows = [&](std::span<const size_t> rows) {
+    return run_batch(items, rows.front(), rows.size(), out, columns);
+  };
+  auto single_failure = [&](size_t, const Status& status) {
+    std::vector<int64_t> shape = {1};
+    shape.insert(shape.end(), item_shape_.begin(), item_shape_.end());
+    return Status::errorf(
+        "ONNX model '{}': one item of shape {} alone does not fit in memory on "
+        "the {}: {}",
+        session_->path(), shape_text(shape), session_->provider(), status.message());
+  };
   for (size_t first = 0; first < n; first += batch_size_) {
     const size_t rows = std::min(batch_size_, n - first);
-    OnnxFloatInput input{input_, items.subspan(first * item_size_, rows * item_size_), {}};
-    input.shape.push_back(static_cast<int64_t>(rows));
-    input.shape.insert(input.shape.end(), item_shape_.begin(), item_shape_.end());
-    WINNOW_RETURN_IF_ERROR(session_->run(std::span<const OnnxFloatInput>(&input, 1), names,
-                                         outputs));
-    const OnnxFloatTensor& result = outputs.front();
-    if (result.shape.empty() || result.shape[0] != static_cast<int64_t>(rows)) {
-      return Status::errorf("ONNX model '{}': output '{}' has {} rows for {} items",
-                            session_->path(), output_,
-                            result.shape.empty() ? 0 : result.shape[0], rows);
-    }
-    const size_t width = result.values.size() / rows;
-    if (columns != 0 && width != columns) {
-      return Status::errorf("ONNX model '{}': output '{}' changed width from {} to {}",
-                            session_->path(), output_, columns, width);
-    }
-    columns = width;
-    out.insert(out.end(), result.values.begin(), result.values.end());
+    // Halves of a run of consecutive items are consecutive, and run in order: appending keeps
+    // the items' order.
+    WINNOW_RETURN_IF_ERROR(run_split_on_oom(std::span<const size_t>(indices).subspan(first, rows),
+                                            run_rows, single_failure));
   }
+  return Status::ok();
+}
+
+Status OnnxFloatModel::run_batch(std::span<const float> items, size_t first, size_t rows,
+                                 std::vector<float>& out, size_t& columns) const {
+  std::vector<OnnxFloatTensor> outputs;
+  const std::string names[] = {output_};
+  OnnxFloatInput input{input_, items.subspan(first * item_size_, rows * item_size_), {}};
+  input.shape.push_back(static_cast<int64_t>(rows));
+  input.shape.insert(input.shape.end(), item_shape_.begin(), item_shape_.end());
+  WINNOW_RETURN_IF_ERROR(session_->run(std::span<const OnnxFloatInput>(&input, 1), names, outputs));
+  const OnnxFloatTensor& result = outputs.front();
+  if (result.shape.empty() || result.shape[0] != static_cast<int64_t>(rows)) {
+    return Status::errorf("ONNX model '{}': output '{}' has {} rows for {} items", session_->path(),
+                          output_, result.shape.empty() ? 0 : result.shape[0], rows);
+  }
+  const size_t width = result.values.size() / rows;
+  if (columns != 0 && width != columns) {
+    return Status::errorf("ONNX model '{}': output '{}' changed width from {} to {}",
+                          session_->path(), output_, columns, width);
+  }
+  columns = width;
+  out.insert(out.end(), result.values.begin(), result.values.end());
   return Status::ok();
 }
 

@@ -34,7 +34,8 @@ class OnnxFloatModel {
                                                       std::vector<int64_t> item_shape,
                                                       const OnnxFloatModelOptions& options);
 
-  // `items`: n items of item_size() floats each. `out` gets n rows of `columns` floats.
+  // `items`: n items of item_size() floats each. `out` gets n rows of `columns` floats. A batch
+  // that fails for lack of memory is split in half and retried (models/split_on_oom.h).
   Status run(std::span<const float> items, size_t n, std::vector<float>& out,
              size_t& columns) const;
 
@@ -44,6 +45,9 @@ class OnnxFloatModel {
   const OnnxSession& session() const { return *session_; }
 
  private:
+  // One run of items [first, first + rows), appended to `out`.
+  Status run_batch(std::span<const float> items, size_t first, size_t rows, std::vector<float>& out,
+                   size_t& columns) const;
   std::shared_ptr<const OnnxSession> session_;
   std::vector<int64_t> item_shape_;
   size_t item_size_ = 0;

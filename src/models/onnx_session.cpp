@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <string_view>
 
 namespace winnow {
 
@@ -88,14 +90,48 @@ std::string describe_tensor(const OrtTypeInfo* type_info, OnnxTensorInfo& info) 
   return error;
 }
 
+// The process's capped CPU arena (OnnxSessionOptions::memory_limit): registered with the
+// environment on first use, which ORT allows once per memory kind, so every session with a CPU
+// limit shares it and the first limit asked stands.
+std::string use_capped_cpu_arena(OrtEnv* env, size_t limit) {
+  static std::mutex mutex;
+  static size_t registered = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (registered == limit) return {};
+  if (registered != 0) {
+    return fmt::format(
+        "a CPU memory limit of {} bytes was asked, but this process's capped CPU arena "
+        "already has {} (ONNX Runtime allows one)",
+        limit, registered);
+  }
+  OrtMemoryInfo* memory = nullptr;
+  OrtArenaCfg* config = nullptr;
+  // Grow by what is asked, not by powers of two, so the limit is reached by what runs need
+  // rather than by a doubling that overshoots it.
+  const char* keys[] = {"max_mem", "arena_extend_strategy"};
+  const size_t values[] = {limit, 1};
+  std::string error =
+      consume(api()->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &memory));
+  if (error.empty()) error = consume(api()->CreateArenaCfgV2(keys, values, 2, &config));
+  if (error.empty()) error = consume(api()->CreateAndRegisterAllocator(env, memory, config));
+  if (config) api()->ReleaseArenaCfg(config);
+  if (memory) api()->ReleaseMemoryInfo(memory);
+  if (error.empty()) registered = limit;
+  return error;
+}
+
 }  // namespace
 
 struct OnnxSession::Handles {
   OrtSession* session = nullptr;
-  OrtMemoryInfo* memory = nullptr;
+  OrtMemoryInfo* memory = nullptr;         // where inputs live: the CPU
+  OrtMemoryInfo* device_memory = nullptr;  // where the session's runs allocate
+  OrtRunOptions* run_options = nullptr;
   ~Handles() {
     if (session) api()->ReleaseSession(session);
     if (memory) api()->ReleaseMemoryInfo(memory);
+    if (device_memory) api()->ReleaseMemoryInfo(device_memory);
+    if (run_options) api()->ReleaseRunOptions(run_options);
   }
 };
 
@@ -136,18 +172,38 @@ bool OnnxSession::has_cuda() {
 Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& path,
                                                              const OnnxSessionOptions& options) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::errorf("ONNX model '{}' does not exist or is not a file", path);
-  }
   std::string canonical = std::filesystem::canonical(path, ec).string();
   if (ec) canonical = path;
-  std::string key = fmt::format("{}|{}|{}|{}", canonical, options.intra_op_threads, options.gpu,
-                                options.gpu_device);
+  std::string key = fmt::format("{}|{}|{}|{}|{}", canonical, options.intra_op_threads, options.gpu,
+                                options.gpu_device, options.memory_limit);
   static std::mutex mutex;
   static std::map<std::string, std::weak_ptr<const OnnxSession>> loaded;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto shared = loaded[key].lock()) return shared;
+  auto created = create(path, options);
+  if (!created.is_ok()) return created.status();
+  std::shared_ptr<const OnnxSession> session = std::move(created).value();
+  std::fprintf(stderr, "winnow: model %s runs on the %s (ONNX Runtime %s, %d intra-op thread%s)\n",
+               path.c_str(), session->provider_ == "CPU" ? "CPU" : "GPU (CUDA)",
+               runtime_version().c_str(), std::max(1, options.intra_op_threads),
+               options.intra_op_threads > 1 ? "s" : "");
+  loaded[key] = session;
+  return session;
+}
 
+Result<std::unique_ptr<const OnnxSession>> OnnxSession::load_private(
+    const std::string& path, const OnnxSessionOptions& options) {
+  auto created = create(path, options);
+  if (!created.is_ok()) return created.status();
+  return std::unique_ptr<const OnnxSession>(std::move(created).value());
+}
+
+Result<std::unique_ptr<OnnxSession>> OnnxSession::create(const std::string& path,
+                                                         const OnnxSessionOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Status::errorf("ONNX model '{}' does not exist or is not a file", path);
+  }
   std::string error;
   OrtEnv* env = environment(error);
   if (env == nullptr) return Status::errorf("ONNX model '{}': {}", path, error);
@@ -180,15 +236,20 @@ Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& 
       set(api()->CreateCUDAProviderOptions(&cuda));
       if (cuda) {
         std::string device = std::to_string(options.gpu_device);
-        const char* keys[] = {"device_id"};
-        const char* values[] = {device.c_str()};
-        set(api()->UpdateCUDAProviderOptions(cuda, keys, values, 1));
+        std::string limit = std::to_string(options.memory_limit);
+        const char* keys[] = {"device_id", "gpu_mem_limit"};
+        const char* values[] = {device.c_str(), limit.c_str()};
+        set(api()->UpdateCUDAProviderOptions(cuda, keys, values, options.memory_limit ? 2 : 1));
         set(api()->SessionOptionsAppendExecutionProvider_CUDA_V2(session_options, cuda));
         api()->ReleaseCUDAProviderOptions(cuda);
       }
     }
   }
-  std::shared_ptr<OnnxSession> session(new OnnxSession());
+  if (error.empty() && options.memory_limit > 0 && !options.gpu) {
+    error = use_capped_cpu_arena(env, options.memory_limit);
+    set(api()->AddSessionConfigEntry(session_options, "session.use_env_allocators", "1"));
+  }
+  std::unique_ptr<OnnxSession> session(new OnnxSession());
   session->handles_ = std::make_unique<Handles>();
   session->path_ = path;
   session->provider_ = options.gpu ? "CUDA" : "CPU";
@@ -201,6 +262,20 @@ Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& 
   if (error.empty()) {
     error = consume(api()->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault,
                                                &session->handles_->memory));
+  }
+  if (error.empty()) {
+    error = consume(options.gpu ? api()->CreateMemoryInfo("Cuda", OrtArenaAllocator,
+                                                          options.gpu_device, OrtMemTypeDefault,
+                                                          &session->handles_->device_memory)
+                                : api()->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault,
+                                                             &session->handles_->device_memory));
+  }
+  // A run that fails returns ORT's message, which the caller reports or acts on (an
+  // out-of-memory batch is split): ORT's own log line for it would only repeat it.
+  if (error.empty()) error = consume(api()->CreateRunOptions(&session->handles_->run_options));
+  if (error.empty()) {
+    error = consume(api()->RunOptionsSetRunLogSeverityLevel(session->handles_->run_options,
+                                                            ORT_LOGGING_LEVEL_FATAL));
   }
   // The model's declared inputs and outputs, for the stage to check against what it needs.
   OrtAllocator* allocator = nullptr;
@@ -228,12 +303,7 @@ Result<std::shared_ptr<const OnnxSession>> OnnxSession::load(const std::string& 
     }
   }
   if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path, error);
-  std::fprintf(stderr, "winnow: model %s runs on the %s (ONNX Runtime %s, %d intra-op thread%s)\n",
-               path.c_str(), session->provider_ == "CPU" ? "CPU" : "GPU (CUDA)",
-               runtime_version().c_str(), std::max(1, options.intra_op_threads),
-               options.intra_op_threads > 1 ? "s" : "");
-  loaded[key] = session;
-  return std::shared_ptr<const OnnxSession>(std::move(session));
+  return session;
 }
 
 const OnnxTensorInfo* OnnxSession::find_input(std::string_view name) const {
@@ -254,15 +324,16 @@ namespace {
 
 // Runs `session` on `values` (created for `input_names`; released here, whatever happens) and
 // copies the named float outputs into `outputs`. Empty on success, else ORT's message.
-std::string run_values(OrtSession* session, const std::vector<std::string>& input_names,
-                       std::vector<OrtValue*>& values, std::span<const std::string> output_names,
+std::string run_values(OrtSession* session, const OrtRunOptions* run_options,
+                       const std::vector<std::string>& input_names, std::vector<OrtValue*>& values,
+                       std::span<const std::string> output_names,
                        std::vector<OnnxFloatTensor>& outputs, std::string error) {
   std::vector<OrtValue*> results(output_names.size(), nullptr);
   std::vector<const char*> in_names, out_names;
   for (const auto& n : input_names) in_names.push_back(n.c_str());
   for (const auto& n : output_names) out_names.push_back(n.c_str());
   if (error.empty()) {
-    error = consume(api()->Run(session, nullptr, in_names.data(), values.data(), values.size(),
+    error = consume(api()->Run(session, run_options, in_names.data(), values.data(), values.size(),
                                out_names.data(), out_names.size(), results.data()));
   }
   outputs.resize(output_names.size());
@@ -325,7 +396,8 @@ Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
     error = consume(api()->CreateTensorWithDataAsOrtValue(handles_->memory, data, bytes, shape, 2,
                                                           type, &values[i]));
   }
-  error = run_values(handles_->session, input_names, values, output_names, outputs, error);
+  error = run_values(handles_->session, handles_->run_options, input_names, values, output_names,
+                     outputs, error);
   if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);
   return Status::ok();
 }
@@ -364,9 +436,55 @@ Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
     error = consume(api()->CreateTensorWithDataAsOrtValue(
         handles_->memory, data, bytes, input.shape.data(), input.shape.size(), type, &values[i]));
   }
-  error = run_values(handles_->session, input_names, values, output_names, outputs, error);
+  error = run_values(handles_->session, handles_->run_options, input_names, values, output_names,
+                     outputs, error);
   if (!error.empty()) return Status::errorf("ONNX model '{}': {}", path_, error);
   return Status::ok();
+}
+
+Result<size_t> OnnxSession::peak_memory() const {
+  OrtAllocator* allocator = nullptr;
+  std::string error =
+      consume(api()->CreateAllocator(handles_->session, handles_->device_memory, &allocator));
+  OrtKeyValuePairs* stats = nullptr;
+  if (error.empty()) error = consume(api()->AllocatorGetStats(allocator, &stats));
+  std::optional<size_t> peak;
+  if (error.empty()) {
+    const char* const* keys = nullptr;
+    const char* const* values = nullptr;
+    size_t count = 0;
+    api()->GetKeyValuePairs(stats, &keys, &values, &count);
+    for (size_t i = 0; i < count; ++i) {
+      if (std::string_view(keys[i]) == "MaxInUse") peak = std::strtoull(values[i], nullptr, 10);
+    }
+    api()->ReleaseKeyValuePairs(stats);
+  }
+  if (allocator) api()->ReleaseAllocator(allocator);
+  if (error.empty() && !peak) {
+    error = fmt::format("its {} allocator keeps no statistics (no arena)", provider_);
+  }
+  if (!error.empty()) {
+    return Status::errorf("ONNX model '{}': cannot measure its memory: {}", path_, error);
+  }
+  return *peak;
+}
+
+bool OnnxSession::is_out_of_memory(const Status& status) {
+  if (status.is_ok()) return false;
+  // ORT reports every failure as ORT_FAIL or a runtime exception: only the text tells. BFCArena
+  // says "Available memory of N is smaller than requested bytes of M" at its limit and "Failed
+  // to allocate memory for requested buffer" when the device refuses it; CUDA says "out of
+  // memory" (cudaErrorMemoryAllocation), cuBLAS and cuDNN *_STATUS_ALLOC_FAILED.
+  static constexpr std::string_view kSigns[] = {"is smaller than requested bytes",
+                                                "Failed to allocate memory",
+                                                "out of memory",
+                                                "STATUS_ALLOC_FAILED",
+                                                "bad_alloc",
+                                                "bad allocation"};
+  const std::string& message = status.message();
+  return std::any_of(std::begin(kSigns), std::end(kSigns), [&](std::string_view sign) {
+    return message.find(sign) != std::string::npos;
+  });
 }
 
 }  // namespace winnow

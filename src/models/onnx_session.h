@@ -25,6 +25,13 @@ struct OnnxSessionOptions {
   int intra_op_threads = 1;
   bool gpu = false;  // run on CUDA device `gpu_device` (an error when this build has no CUDA)
   int gpu_device = 0;
+  // Bytes the session may allocate at most (0: no limit); a run that needs more fails with an
+  // out-of-memory error (is_out_of_memory) instead of growing. On CUDA it is the session's own
+  // arena limit (gpu_mem_limit). On the CPU, ORT has no per-session arena limit: sessions with
+  // a limit share one capped CPU arena registered with the environment (ORT allows one per
+  // process), so the first limit asked is the one; asking another is an error. Tests and
+  // benchmarks use it to make a batch genuinely fail for lack of memory on the CPU.
+  size_t memory_limit = 0;
 };
 
 // A model input or output as the model declares it. Element types are ONNX's names ("int64",
@@ -69,6 +76,10 @@ class OnnxSession {
   // Errors name the path: missing file, a file ORT cannot load, a provider this build lacks.
   static Result<std::shared_ptr<const OnnxSession>> load(const std::string& path,
                                                          const OnnxSessionOptions& options);
+  // A copy of its own, shared with nobody: for measuring what runs need (peak_memory), which a
+  // shared session's other users would disturb. Not printed.
+  static Result<std::unique_ptr<const OnnxSession>> load_private(const std::string& path,
+                                                                 const OnnxSessionOptions& options);
 
   const std::string& path() const { return path_; }
   const std::vector<OnnxTensorInfo>& inputs() const { return inputs_; }
@@ -87,6 +98,18 @@ class OnnxSession {
   Status run(std::span<const OnnxFloatInput> inputs, std::span<const std::string> output_names,
              std::vector<OnnxFloatTensor>& outputs) const;
 
+  // The most bytes ORT's allocator for the session's device (its arena: the CPU's, or the CUDA
+  // device's) has held at once since the session was created, weights included ("MaxInUse" of
+  // the arena's statistics: exact, unlike the process's RSS). A high-water mark that cannot be
+  // reset: a run's own peak is read after it on a session whose earlier runs needed no more.
+  // With a CPU memory_limit the arena is the process's shared capped one, so its figure counts
+  // every capped session's.
+  Result<size_t> peak_memory() const;
+
+  // Whether `status` (from run) is ORT failing for lack of memory: its arena at its limit or
+  // unable to grow, CUDA, cuBLAS or cuDNN out of memory, or the C++ allocator's bad_alloc.
+  static bool is_out_of_memory(const Status& status);
+
   // The ORT library's version ("1.30.0") and whether it has the CUDA execution provider.
   static std::string runtime_version();
   static bool has_cuda();
@@ -94,6 +117,8 @@ class OnnxSession {
  private:
   struct Handles;
   OnnxSession() = default;
+  static Result<std::unique_ptr<OnnxSession>> create(const std::string& path,
+                                                     const OnnxSessionOptions& options);
   std::string path_;
   std::string provider_;
   std::vector<OnnxTensorInfo> inputs_;

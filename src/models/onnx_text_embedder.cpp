@@ -3,7 +3,10 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+
+#include "models/split_on_oom.h"
 
 namespace winnow {
 
@@ -106,6 +109,36 @@ Result<std::unique_ptr<OnnxTextEmbedder>> OnnxTextEmbedder::load(
   auto max_tokens = resolve_max_tokens(folder, *embedder->tokenizer_, options.max_tokens);
   if (!max_tokens.is_ok()) return max_tokens.status();
   embedder->max_tokens_ = max_tokens.value();
+
+  if (options.batch_memory > 0 && options.batching.by_length) {
+    auto memory = text_model_memory(folder + "/model.onnx", options.session, embedder->output_,
+                                    embedder->max_tokens_);
+    if (!memory.is_ok()) return memory.status();
+    const MemoryModel model = memory.value();
+    const double budget = options.batch_memory;
+    // One row of the longest length must fit, or every long document would fail at run time.
+    if (model.max_rows(embedder->max_tokens_, budget) == 0) {
+      return Status::errorf(
+          "ONNX model '{}/model.onnx': a memory budget of {:.0f} MB holds no batch: one row of "
+          "{} tokens needs about {:.0f} MB on the {} (memory model: {:.0f} + {:.1f}·rows·tokens "
+          "+ {:.4f}·rows·tokens² bytes)",
+          folder, budget / 1e6, embedder->max_tokens_,
+          model.predict(1, embedder->max_tokens_) / 1e6, s.provider(), model.a, model.b, model.c);
+    }
+    // Said once per load, as the session's provider is: what the budget allows at the
+    // longest length is what the user tunes batch_memory_mb by.
+    std::fprintf(
+        stderr,
+        "winnow: model %s/model.onnx: memory model %.0f + %.1f*rows*tokens + "
+        "%.4f*rows*tokens^2 bytes; a %.0f MB budget holds %zu rows of %zu tokens\n",
+        folder.c_str(), model.a, model.b, model.c, budget / 1e6,
+        std::min(model.max_rows(embedder->max_tokens_, budget), options.batching.max_batch_size),
+        embedder->max_tokens_);
+    embedder->memory_model_ = model;
+    embedder->options_.batching.row_limit = [model, budget](size_t longest) {
+      return model.max_rows(longest, budget);
+    };
+  }
   return embedder;
 }
 
@@ -162,63 +195,82 @@ Status OnnxTextEmbedder::embed_tokens(std::span<const std::span<const int64_t>> 
     }
   }
   std::vector<std::vector<size_t>> batches = plan_batches(lengths, options_.batching);
+  size_t dimensions = 0;
+  for (const auto& batch : batches) {
+    WINNOW_RETURN_IF_ERROR(embed_batch(batch, tokens, out, dimensions));
+  }
+  return Status::ok();
+}
+
+Status OnnxTextEmbedder::embed_batch(std::span<const size_t> batch,
+                                     std::span<const std::span<const int64_t>> tokens,
+                                     std::vector<float>& out, size_t& dimensions) const {
+  return run_split_on_oom(
+      batch, [&](std::span<const size_t> rows) { return run_batch(rows, tokens, out, dimensions); },
+      [&](size_t row, const Status& status) {
+        return Status::errorf(
+            "ONNX model '{}': one document of {} tokens alone does not fit in memory on the {}: "
+            "{}",
+            session_->path(), tokens[row].size(), session_->provider(), status.message());
+      });
+}
+
+Status OnnxTextEmbedder::run_batch(std::span<const size_t> batch,
+                                   std::span<const std::span<const int64_t>> tokens,
+                                   std::vector<float>& out, size_t& dimensions) const {
   std::vector<int64_t> ids, mask, types;
   std::vector<OnnxFloatTensor> outputs;
   const std::string names[] = {output_};
-  size_t dimensions = 0;
-  for (const auto& batch : batches) {
-    size_t rows = batch.size(), columns = 0;
-    for (size_t i : batch) columns = std::max(columns, lengths[i]);
-    columns = std::max<size_t>(columns, 1);  // a tokenizer without special tokens, empty texts
-    // Padding trimmed to this batch's longest row.
-    ids.assign(rows * columns, tokenizer_->pad_id());
-    mask.assign(rows * columns, 0);
-    types.assign(rows * columns, 0);
-    for (size_t r = 0; r < rows; ++r) {
-      const std::span<const int64_t> row = tokens[batch[r]];
-      std::copy(row.begin(), row.end(), ids.begin() + r * columns);
-      std::fill(mask.begin() + r * columns, mask.begin() + r * columns + row.size(), 1);
-    }
-    std::vector<OnnxIdMatrix> inputs = {{"input_ids", ids, int64_t(rows), int64_t(columns)}};
-    if (attention_mask_)
-      inputs.push_back({"attention_mask", mask, int64_t(rows), int64_t(columns)});
-    if (token_types_) inputs.push_back({"token_type_ids", types, int64_t(rows), int64_t(columns)});
-    WINNOW_RETURN_IF_ERROR(session_->run(inputs, names, outputs));
-    const OnnxFloatTensor& result = outputs[0];
-    size_t hidden = result.shape.empty() ? 0 : static_cast<size_t>(result.shape.back());
-    if (dimensions == 0) {
-      dimensions = hidden;
-      out.assign(tokens.size() * dimensions, 0.0f);
-    }
-    if (hidden != dimensions || hidden == 0) {
-      return Status::errorf("ONNX model '{}': output {} has {} values per row, not {}",
-                            session_->path(), output_, hidden, dimensions);
-    }
-    for (size_t r = 0; r < rows; ++r) {
-      float* target = out.data() + batch[r] * dimensions;
-      const size_t real = lengths[batch[r]];
-      if (options_.pooling == Pooling::kMean) {
-        // Sum in double: the mean must not depend on the padding around it.
-        std::vector<double> sum(dimensions, 0.0);
-        for (size_t c = 0; c < real; ++c) {
-          const float* state = result.values.data() + (r * columns + c) * dimensions;
-          for (size_t h = 0; h < dimensions; ++h) sum[h] += state[h];
-        }
-        for (size_t h = 0; h < dimensions; ++h) {
-          target[h] = real > 0 ? static_cast<float>(sum[h] / real) : 0.0f;
-        }
-      } else {
-        const float* source = options_.pooling == Pooling::kCls
-                                  ? result.values.data() + r * columns * dimensions
-                                  : result.values.data() + r * dimensions;
-        std::copy(source, source + dimensions, target);
+  size_t rows = batch.size(), columns = 0;
+  for (size_t i : batch) columns = std::max(columns, tokens[i].size());
+  columns = std::max<size_t>(columns, 1);  // a tokenizer without special tokens, empty texts
+  // Padding trimmed to this batch's longest row.
+  ids.assign(rows * columns, tokenizer_->pad_id());
+  mask.assign(rows * columns, 0);
+  types.assign(rows * columns, 0);
+  for (size_t r = 0; r < rows; ++r) {
+    const std::span<const int64_t> row = tokens[batch[r]];
+    std::copy(row.begin(), row.end(), ids.begin() + r * columns);
+    std::fill(mask.begin() + r * columns, mask.begin() + r * columns + row.size(), 1);
+  }
+  std::vector<OnnxIdMatrix> inputs = {{"input_ids", ids, int64_t(rows), int64_t(columns)}};
+  if (attention_mask_) inputs.push_back({"attention_mask", mask, int64_t(rows), int64_t(columns)});
+  if (token_types_) inputs.push_back({"token_type_ids", types, int64_t(rows), int64_t(columns)});
+  WINNOW_RETURN_IF_ERROR(session_->run(inputs, names, outputs));
+  const OnnxFloatTensor& result = outputs[0];
+  size_t hidden = result.shape.empty() ? 0 : static_cast<size_t>(result.shape.back());
+  if (dimensions == 0) {
+    dimensions = hidden;
+    out.assign(tokens.size() * dimensions, 0.0f);
+  }
+  if (hidden != dimensions || hidden == 0) {
+    return Status::errorf("ONNX model '{}': output {} has {} values per row, not {}",
+                          session_->path(), output_, hidden, dimensions);
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    float* target = out.data() + batch[r] * dimensions;
+    const size_t real = tokens[batch[r]].size();
+    if (options_.pooling == Pooling::kMean) {
+      // Sum in double: the mean must not depend on the padding around it.
+      std::vector<double> sum(dimensions, 0.0);
+      for (size_t c = 0; c < real; ++c) {
+        const float* state = result.values.data() + (r * columns + c) * dimensions;
+        for (size_t h = 0; h < dimensions; ++h) sum[h] += state[h];
       }
-      double norm = 0;
-      for (size_t h = 0; h < dimensions; ++h) norm += double(target[h]) * target[h];
-      if (options_.normalize && norm > 0) {
-        const double inverse = 1.0 / std::sqrt(norm);
-        for (size_t h = 0; h < dimensions; ++h) target[h] = static_cast<float>(target[h] * inverse);
+      for (size_t h = 0; h < dimensions; ++h) {
+        target[h] = real > 0 ? static_cast<float>(sum[h] / real) : 0.0f;
       }
+    } else {
+      const float* source = options_.pooling == Pooling::kCls
+                                ? result.values.data() + r * columns * dimensions
+                                : result.values.data() + r * dimensions;
+      std::copy(source, source + dimensions, target);
+    }
+    double norm = 0;
+    for (size_t h = 0; h < dimensions; ++h) norm += double(target[h]) * target[h];
+    if (options_.normalize && norm > 0) {
+      const double inverse = 1.0 / std::sqrt(norm);
+      for (size_t h = 0; h < dimensions; ++h) target[h] = static_cast<float>(target[h] * inverse);
     }
   }
   return Status::ok();

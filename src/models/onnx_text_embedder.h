@@ -11,10 +11,17 @@
 // pooler_output). The model's inputs and outputs are checked against what the pooling needs
 // when it is loaded, so a mismatched model fails before any document is read.
 //
+// Memory: with a budget (`batch_memory`, length batching), the rows of each batch are capped by
+// a memory model of this model on this device (models/memory_model.h), fitted at load from a
+// few runs of a private copy; and whatever the batching, a batch that fails for lack of memory
+// is split in half and retried (models/split_on_oom.h), so vectors never depend on whether it
+// was split.
+//
 // A sequence classifier runs the same way: pooling `model` on its `logits` output, not
 // normalised (`output` and `normalize` below).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +29,7 @@
 
 #include "core/status.h"
 #include "models/length_batcher.h"
+#include "models/memory_model.h"
 #include "models/onnx_session.h"
 #include "models/text_tokenizer.h"
 
@@ -36,6 +44,9 @@ struct OnnxTextEmbedderOptions {
   OnnxSessionOptions session;
   std::string output;     // the output to read (empty: chosen by name and rank, see above)
   bool normalize = true;  // L2-normalise each row
+  // Bytes one batch's run may take, weights included (0: no memory limit; length batching
+  // only: fixed batching stays as it is, the baseline).
+  double batch_memory = 0;
 };
 
 class OnnxTextEmbedder {
@@ -58,6 +69,8 @@ class OnnxTextEmbedder {
 
   // Token ids of one text as embed() feeds them.
   void tokenize(std::string_view text, std::vector<int64_t>& ids) const;
+  // The fitted memory model, when there is a memory budget.
+  const std::optional<MemoryModel>& memory_model() const { return memory_model_; }
 
   // The tokens per text a model folder's texts are cut to: `requested` when not 0, else the
   // tokenizer's truncation, else config.json's max_position_embeddings (less RoBERTa's two
@@ -67,6 +80,16 @@ class OnnxTextEmbedder {
                                            const TextTokenizer& tokenizer, size_t requested);
 
  private:
+  // Runs `batch` (indices into `tokens`), splitting it on out-of-memory failures, and writes
+  // each row's vector at its index in `out` (tokens.size() rows of `dimensions`, set by the
+  // first run).
+  Status embed_batch(std::span<const size_t> batch,
+                     std::span<const std::span<const int64_t>> tokens, std::vector<float>& out,
+                     size_t& dimensions) const;
+  // One run of `batch`, padded to its longest row.
+  Status run_batch(std::span<const size_t> batch, std::span<const std::span<const int64_t>> tokens,
+                   std::vector<float>& out, size_t& dimensions) const;
+
   OnnxTextEmbedderOptions options_;
   std::shared_ptr<const TextTokenizer> tokenizer_;
   std::shared_ptr<const OnnxSession> session_;
@@ -74,6 +97,7 @@ class OnnxTextEmbedder {
   bool token_types_ = false;
   bool attention_mask_ = false;
   size_t max_tokens_ = 512;
+  std::optional<MemoryModel> memory_model_;
 };
 
 }  // namespace winnow

@@ -67,5 +67,38 @@ TEST(LengthBatcher, ARowLongerThanTheBudgetGoesAlone) {
   EXPECT_TRUE(plan_batches(std::vector<size_t>{}, {}).empty());
 }
 
+// A memory row limit: each batch holds at most row_limit(its longest) rows, and no more batches
+// than that needs: the next row of the same window would have broken the limit or the budget.
+TEST(LengthBatcher, MemoryRowLimitCapsEachBatchByItsLongestRow) {
+  std::vector<size_t> lengths = random_lengths(1000, 3);
+  // What a memory model gives: fewer rows the longer they are (here 60000 / (40·s + s²/2)).
+  auto limit = [](size_t longest) { return 60000 / (40 * longest + longest * longest / 2); };
+  BatchPlanOptions options{.by_length = true,
+                           .max_batch_size = 64,
+                           .max_batch_tokens = 1 << 20,
+                           .window = 250,
+                           .row_limit = limit};
+  auto batches = plan_batches(lengths, options);
+  expect_each_index_once(batches, lengths.size());
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const auto& batch = batches[b];
+    // Longest first within a window: the first row is the batch's longest.
+    size_t longest = lengths[batch.front()];
+    for (size_t i : batch) EXPECT_LE(lengths[i], longest);
+    const size_t cap = std::clamp<size_t>(limit(longest), 1, 64);
+    EXPECT_LE(batch.size(), cap) << "longest " << longest;
+    // Full unless the window ends here.
+    const size_t window = batch.front() / 250;
+    if (b + 1 < batches.size() && batches[b + 1].front() / 250 == window) {
+      EXPECT_EQ(batch.size(), cap) << "longest " << longest;
+    }
+  }
+  // Rows too long for any company (the limit is 0 at 500 tokens) still go, alone.
+  auto alone = plan_batches(std::vector<size_t>{500, 500, 20},
+                            {.by_length = true, .max_batch_tokens = 1 << 20, .row_limit = limit});
+  ASSERT_EQ(alone.size(), 3u);
+  EXPECT_EQ(alone[2], (std::vector<size_t>{2}));
+}
+
 }  // namespace
 }  // namespace winnow

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "models/onnx_test_models.h"
@@ -133,6 +134,131 @@ TEST_F(OnnxTextEmbedderTest, ConcurrentCallsAreDeterministic) {
   }
   for (auto& t : threads) t.join();
   for (int m : mismatches) EXPECT_EQ(m, 0);
+}
+
+// A memory budget caps each batch's rows by the fitted memory model (here: 4 rows of 48 tokens),
+// and the vectors stay those of one document at a time.
+TEST_F(OnnxTextEmbedderTest, MemoryBudgetCapsBatchRowsAndKeepsTheVectors) {
+  std::vector<float> alone;
+  ASSERT_TRUE(load("bert", {.batching = {.by_length = false, .max_batch_size = 1}})
+                  ->embed(views(), alone)
+                  .is_ok());
+  auto fit = text_model_memory(dir_->file("bert/model.onnx"), {}, "last_hidden_state", 48);
+  ASSERT_TRUE(fit.is_ok()) << fit.status().message();
+  const double budget = fit->predict(4, 48) + 1;
+  BatchPlanOptions batching{.by_length = true, .max_batch_size = 64, .max_batch_tokens = 1 << 20};
+  auto embedder = load("bert", {.batching = batching, .batch_memory = budget});
+  ASSERT_TRUE(embedder->memory_model().has_value());
+  EXPECT_EQ(embedder->memory_model()->b, fit->b);
+  // The plan the embedder makes: rows capped at max_rows of each batch's longest.
+  std::vector<size_t> lengths;
+  std::vector<int64_t> ids;
+  for (std::string_view text : views()) {
+    embedder->tokenize(text, ids);
+    lengths.push_back(ids.size());
+  }
+  batching.row_limit = [&](size_t longest) { return fit->max_rows(longest, budget); };
+  auto batches = plan_batches(lengths, batching);
+  size_t full_length_batches = 0;
+  for (const auto& batch : batches) {
+    size_t longest = 0;
+    for (size_t i : batch) longest = std::max(longest, lengths[i]);
+    if (longest == 48) {
+      EXPECT_LE(batch.size(), 4u);
+      ++full_length_batches;
+    }
+  }
+  EXPECT_GE(full_length_batches, 3u);
+  std::vector<float> out;
+  ASSERT_TRUE(embedder->embed(views(), out).is_ok());
+  ASSERT_EQ(out.size(), alone.size());
+  for (size_t i = 0; i < out.size(); ++i) ASSERT_NEAR(out[i], alone[i], 1e-5) << i;
+  // A budget under one row of the longest length is an error at load, not at run time.
+  // (Half a row's share over the fixed part.)
+  auto tiny = OnnxTextEmbedder::load(dir_->file("bert"),
+                                     {.batch_memory = (fit->a + fit->predict(1, 48)) / 2});
+  ASSERT_FALSE(tiny.is_ok());
+  EXPECT_THAT(tiny.status().message(), HasSubstr("holds no batch: one row of 48 tokens"));
+}
+
+// With the CPU arena capped (a real limit: ONNX Runtime's arena refuses to grow past it), a
+// batch of every document fails whole for lack of memory; the embedder splits it in half until
+// the pieces fit and gives the vectors of one document at a time. A document that does not fit
+// even alone is an error naming the model and its length.
+TEST_F(OnnxTextEmbedderTest, OutOfMemoryBatchesAreSplitInHalf) {
+  // Uncapped measurements first, on private sessions: the weights each session puts in the
+  // arena, and what the whole batch needs on top of them.
+  build_bert_model(dir_->file("long"), "--vocab " +
+                                           std::to_string(vocabulary_from(*texts_).size() + 5) +
+                                           " --max-positions 1024 --seed 12");
+  write_file(dir_->file("long/tokenizer.json"), read_file(dir_->file("bert/tokenizer.json")));
+  std::vector<float> alone;
+  auto single = load("bert", {.batching = {.by_length = false, .max_batch_size = 1}});
+  ASSERT_TRUE(single->embed(views(), alone).is_ok());
+  const size_t n = texts_->size();
+  const std::pair<size_t, size_t> whole_shape[] = {{n, 48}};
+  auto whole = measure_text_model_memory(dir_->file("bert/model.onnx"), {}, "last_hidden_state",
+                                         whole_shape);
+  ASSERT_TRUE(whole.is_ok()) << whole.status().message();
+  std::map<std::string, double> weights;
+  for (const char* name : {"bert", "long"}) {
+    auto session = OnnxSession::load_private(dir_->file(name) + "/model.onnx", {});
+    ASSERT_TRUE(session.is_ok());
+    weights[name] = double(session.value()->peak_memory().value());
+  }
+  const double activations = whole->front().bytes - weights["bert"];
+  ASSERT_GT(activations, 0);
+  // Room for both models' weights and half the whole batch's activations.
+  const size_t limit = static_cast<size_t>(weights["bert"] + weights["long"] + activations / 2);
+  OnnxTextEmbedderOptions capped{.batching = {.by_length = false, .max_batch_size = 64}};
+  capped.session.memory_limit = limit;
+  auto embedder = load("bert", capped);
+
+  // The whole batch, run as one, fails for lack of memory.
+  std::vector<std::vector<int64_t>> tokens(n);
+  size_t columns = 0;
+  for (size_t d = 0; d < n; ++d) {
+    embedder->tokenize((*texts_)[d], tokens[d]);
+    columns = std::max(columns, tokens[d].size());
+  }
+  std::vector<int64_t> ids(n * columns, 0), mask(n * columns, 0), types(n * columns, 0);
+  for (size_t d = 0; d < n; ++d) {
+    std::copy(tokens[d].begin(), tokens[d].end(), ids.begin() + d * columns);
+    std::fill(mask.begin() + d * columns, mask.begin() + d * columns + tokens[d].size(), 1);
+  }
+  std::vector<OnnxIdMatrix> inputs = {{"input_ids", ids, int64_t(n), int64_t(columns)},
+                                      {"attention_mask", mask, int64_t(n), int64_t(columns)},
+                                      {"token_type_ids", types, int64_t(n), int64_t(columns)}};
+  std::vector<OnnxFloatTensor> outputs;
+  const std::string names[] = {"last_hidden_state"};
+  Status failed = embedder->session().run(inputs, names, outputs);
+  ASSERT_FALSE(failed.is_ok());
+  EXPECT_TRUE(OnnxSession::is_out_of_memory(failed)) << failed.message();
+
+  // Split, it goes through, with the vectors of one document at a time and of the same batch
+  // run whole without a limit.
+  std::vector<float> out, unsplit;
+  Status status = embedder->embed(views(), out);
+  ASSERT_TRUE(status.is_ok()) << status.message();
+  ASSERT_TRUE(load("bert", {.batching = capped.batching})->embed(views(), unsplit).is_ok());
+  ASSERT_EQ(out.size(), alone.size());
+  ASSERT_EQ(unsplit.size(), alone.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    ASSERT_NEAR(out[i], alone[i], 1e-5) << i;
+    ASSERT_NEAR(out[i], unsplit[i], 1e-5) << i;
+  }
+
+  // One document of 1,024 tokens needs more attention memory alone than the whole batch.
+  std::string text;
+  while (text.size() < 20000) text += (*texts_)[text.size() % 6] + " ";
+  OnnxTextEmbedderOptions long_options = capped;
+  long_options.max_tokens = 1024;
+  auto long_embedder = load("long", long_options);
+  const std::string_view long_texts[] = {(*texts_)[0], text};
+  status = long_embedder->embed(long_texts, out);
+  ASSERT_FALSE(status.is_ok());
+  EXPECT_THAT(status.message(), HasSubstr("long/model.onnx"));
+  EXPECT_THAT(status.message(), HasSubstr("one document of 1024 tokens alone does not fit"));
 }
 
 TEST_F(OnnxTextEmbedderTest, BadModelFoldersAreClearErrors) {

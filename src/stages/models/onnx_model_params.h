@@ -2,12 +2,14 @@
 // The parameters every stage that runs an ONNX model folder shares (embed with `model`,
 // classify): tokens per document, batching and device; and reading them into the options of
 // models/onnx_text_embedder.h.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <vector>
 
 #include "core/stage_params.h"
 #include "core/status.h"
+#include "gpu/gpu_runtime.h"
 #include "models/onnx_text_embedder.h"
 
 namespace winnow {
@@ -58,6 +60,10 @@ inline std::vector<ParamSpec> onnx_model_params(const std::string& prefix) {
       {"batch_size", ParamType::kInt, "64", prefix + "rows per batch at most"},
       {"batch_tokens", ParamType::kInt, "8192",
        prefix + "length batching: rows x longest row per batch at most"},
+      {"batch_memory_mb", ParamType::kInt, "-1",
+       prefix + "length batching: MB one batch's run may take, weights included, from a memory "
+                "model of the model fitted at load (0: off, batch_tokens alone; -1: on cuda "
+                "gpu_share of the device's free memory at load, less a tenth, off on cpu)"},
   };
   for (ParamSpec& p : onnx_device_params(prefix)) params.push_back(std::move(p));
   return params;
@@ -87,7 +93,20 @@ inline std::optional<Status> read_onnx_model_params(const StageParams& p,
   if (batch_tokens < 1) return p.error("batch_tokens", "must be at least 1");
   options.batching.max_batch_size = static_cast<size_t>(batch_size);
   options.batching.max_batch_tokens = static_cast<size_t>(batch_tokens);
-  return read_onnx_device(p, options.session);
+  if (auto error = read_onnx_device(p, options.session)) return error;
+  const int64_t memory_mb = p.get_int("batch_memory_mb");
+  if (memory_mb < -1) return p.error("batch_memory_mb", "must be -1 (automatic), 0 (off) or MB");
+  options.batch_memory = double(memory_mb) * 1e6;
+  if (memory_mb == -1) {
+    // The worker's share of what its device has free when the model loads (a session runs on one
+    // device, so a share of several GPUs counts as one); the tenth held back is for what the
+    // budget does not see: CUDA's and cuBLAS's workspaces, the arena's rounding.
+    options.batch_memory = options.session.gpu
+                               ? 0.9 * std::min(1.0, p.get_float("gpu_share")) *
+                                     double(gpu::free_memory(options.session.gpu_device))
+                               : 0;
+  }
+  return std::nullopt;
 }
 
 }  // namespace winnow

@@ -57,7 +57,8 @@ TEST(EmbedIntegration, HashedVectorsAreWrittenAsJsonArrays) {
 }
 
 // A model folder (seeded BERT, WordPiece tokenizer.json): 16-wide vectors, the same with 1 or
-// 2 threads, with either batching, and with a tokenize stage before embed.
+// 2 threads, with either batching, with a tokenize stage before embed and under a memory
+// budget.
 TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   TempDir dir;
   std::vector<std::string> texts = multilingual_paragraphs(10);
@@ -74,43 +75,60 @@ TEST(EmbedIntegration, ModelVectorsAreWrittenAsJsonArrays) {
   write_file(dir.file("model/tokenizer.json"), wordpiece_json(vocabulary, {}));
   std::string out;
   std::vector<std::string> outputs;
-  // The last run tokenises in a tokenize stage first: the same bytes out, no ids written.
+  // The fourth run tokenises in a tokenize stage first: the same bytes out, no ids written. The
+  // fifth batches by length under a memory budget (the model fitted at load).
   for (const auto& [threads, batching, tokenize] :
-       std::vector<std::tuple<std::string, std::string, bool>>{{"1", "length", false},
-                                                               {"2", "length", false},
-                                                               {"2", "fixed", false},
-                                                               {"2", "length", true}}) {
+       std::vector<std::tuple<std::string, std::string, bool>>{
+           {"1", "length", false},
+           {"2", "length", false},
+           {"2", "fixed", false},
+           {"2", "length", true},
+           {"2", "length\n    batch_memory_mb: 50", false}}) {
     std::string stages = "stages:\n";
     if (tokenize) stages += "  - stage: tokenize\n    model: " + dir.file("model") + "\n";
     stages += "  - stage: embed\n    model: " + dir.file("model") + "\n    batching: " + batching +
               "\n    batch_size: 7\n";
     std::string pipeline = pipeline_file(dir, stages);
-    std::string target = dir.file("out" + threads + batching + (tokenize ? "tokenize" : ""));
+    std::string target = dir.file("out" + std::to_string(outputs.size()));
     ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("in.jsonl") + " -o " + target + " -t " +
                          threads,
                      &out),
               0)
         << out;
     EXPECT_THAT(out, ::testing::HasSubstr("runs on the CPU"));
+    if (outputs.size() == 4) {
+      EXPECT_THAT(out, ::testing::HasSubstr("a 50 MB budget holds"));
+    }
     outputs.push_back(read_decompressed(target + "/in.jsonl.zst"));
   }
   EXPECT_EQ(outputs[0], outputs[1]);
   EXPECT_EQ(outputs[3], outputs[1]);
   simdjson::dom::parser parser;
-  std::vector<std::string> lines = split_lines(outputs[0]), fixed = split_lines(outputs[2]);
-  ASSERT_EQ(lines.size(), fixed.size());
-  size_t documents = 0;
-  for (size_t l = 0; l < lines.size(); ++l) {
-    if (lines[l].empty()) continue;
-    ++documents;
-    std::vector<double> a, b;
-    for (double v : parser.parse(lines[l])["embedding"].get_array()) a.push_back(v);
-    for (double v : parser.parse(fixed[l])["embedding"].get_array()) b.push_back(v);
-    ASSERT_EQ(a.size(), 16u);
-    ASSERT_EQ(b.size(), 16u);
-    for (size_t h = 0; h < 16; ++h) EXPECT_NEAR(a[h], b[h], 1e-5);
+  std::vector<std::string> lines = split_lines(outputs[0]);
+  for (size_t other : {2, 4}) {
+    std::vector<std::string> others = split_lines(outputs[other]);
+    ASSERT_EQ(lines.size(), others.size());
+    size_t documents = 0;
+    for (size_t l = 0; l < lines.size(); ++l) {
+      if (lines[l].empty()) continue;
+      ++documents;
+      std::vector<double> a, b;
+      for (double v : parser.parse(lines[l])["embedding"].get_array()) a.push_back(v);
+      for (double v : parser.parse(others[l])["embedding"].get_array()) b.push_back(v);
+      ASSERT_EQ(a.size(), 16u);
+      ASSERT_EQ(b.size(), 16u);
+      for (size_t h = 0; h < 16; ++h) EXPECT_NEAR(a[h], b[h], 1e-5);
+    }
+    EXPECT_EQ(documents, texts.size());
   }
-  EXPECT_EQ(documents, texts.size());
+  // A budget that is not -1, 0 or a size is an error naming the key.
+  std::string pipeline =
+      pipeline_file(dir, "stages:\n  - stage: embed\n    model: " + dir.file("model") +
+                             "\n    batch_memory_mb: -5\n");
+  EXPECT_EQ(
+      winnow("run " + pipeline + " -i " + dir.file("in.jsonl") + " -o " + dir.file("bad"), &out), 2)
+      << out;
+  EXPECT_THAT(out, ::testing::HasSubstr("batch_memory_mb"));
 }
 
 TEST(EmbedIntegration, BadModelsFailTheRunAtLoad) {
