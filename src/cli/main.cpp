@@ -32,6 +32,11 @@ extern "C" void on_stop_signal(int signal_number) {
   std::signal(signal_number, SIG_DFL);
 }
 
+// One line on stderr in one write: std::cerr flushes after every <<, and under mpirun the
+// pieces of a line written in several writes can be interleaved with rank 0's stdout (the
+// summary) when the launcher merges the two.
+void print_error(const std::string& message) { std::cerr << ("winnow: " + message + "\n"); }
+
 void install_stop_handlers() {
   static_assert(std::atomic<bool>::is_always_lock_free, "used from a signal handler");
   std::signal(SIGINT, on_stop_signal);
@@ -75,7 +80,7 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
                 bool quiet, bool speaks) {
   auto config = PipelineConfig::load_file(pipeline_path, registry);
   if (!config.is_ok()) {
-    std::cerr << "winnow: " << config.status().message() << "\n";
+    print_error(config.status().message());
     return 2;
   }
   install_stop_handlers();
@@ -89,12 +94,14 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
     report = run_pipeline(*config, options);
   }
   if (report.setup_failed) {  // nothing ran: a summary of zeros would only hide the message
-    if (speaks) std::cerr << "winnow: " << report.status.message() << "\n";
+    if (speaks) print_error(report.status.message());
     return 2;
   }
-  if (speaks && (!quiet || !report.status.is_ok())) std::cout << format_summary(report);
+  // Flushed before an error line follows it on stderr, so the two come out in this order.
+  if (speaks && (!quiet || !report.status.is_ok()))
+    std::cout << format_summary(report) << std::flush;
   if (!report.status.is_ok()) {
-    if (speaks) std::cerr << "winnow: " << report.status.message() << "\n";
+    if (speaks) print_error(report.status.message());
     return g_stop_requested ? 130 : 1;  // 130: the shell's code for "stopped by Ctrl-C"
   }
   return 0;
@@ -184,14 +191,14 @@ int main(int argc, char** argv) {
   if (on_error == "skip") options.on_error = OnError::kSkip;
   if (threads) {
     if (auto problem = threads_problem(*threads)) {
-      std::cerr << "winnow: --threads: " << *problem << "\n";
+      print_error("--threads: " + std::string(*problem));
       return 2;
     }
     options.threads = static_cast<int>(*threads);
   }
   if (batch_size) {
     if (auto problem = batch_size_problem(*batch_size)) {
-      std::cerr << "winnow: --batch-size: " << *problem << "\n";
+      print_error("--batch-size: " + std::string(*problem));
       return 2;
     }
     options.batch_size = static_cast<uint64_t>(*batch_size);
@@ -203,7 +210,7 @@ int main(int argc, char** argv) {
   if (remove->parsed()) options.passes = PassMode::kRemoveOnly;
   auto ranks = join_job_ranks(&argc, &argv);
   if (!ranks.is_ok()) {
-    std::cerr << "winnow: " << ranks.status().message() << "\n";
+    print_error(ranks.status().message());
     return 2;
   }
   std::unique_ptr<dist::Comm> comm = std::move(ranks).value();
