@@ -3,6 +3,7 @@
 // against DuckDB's own rows of that range (by file_row_number), projected or not.
 #include "io/parquet_ranges.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "duckdb_sql.h"
+#include "io/input_reader.h"
 #include "io/parquet_reader.h"
 #include "test_support.h"
 
@@ -132,6 +134,59 @@ TEST_F(ParquetRanges, AReaderOnARangeReadsItsRowsWithTheFileNumbers) {
       ASSERT_EQ(lines[i], std::stoull(expected[i][1]) + 1) << i;  // 1-based file row
     }
   }
+}
+
+// Damaged pages in one range: that range ends with one corrupt_parquet error naming the file's
+// row and row group where reading stopped; the other ranges read every row.
+TEST(ParquetRangesDamage, OnlyTheDamagedRangeLosesRowsAndItsErrorNamesTheFileRow) {
+  TempDir dir;
+  DuckDbSql db;
+  std::string good = dir.file("good.parquet");
+  db.exec(
+      "COPY (SELECT 'text number ' || i || repeat('x', (i % 50)::INTEGER) AS text, i AS n "
+      "FROM range(100000) t(i)) TO '" +
+      good + "' (FORMAT parquet, ROW_GROUP_SIZE 20000, COMPRESSION zstd)");
+  std::string bytes = read_file(good);
+  for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 2000; ++i) bytes[i] ^= 0x5a;
+  std::string damaged = dir.file("damaged.parquet");
+  write_file(damaged, bytes);
+  auto ranges = split_parquet_inputs(
+      {{damaged, bytes.size()}}, [](const InputFile&) { return true; }, "text", 1);
+  ASSERT_TRUE(ranges.is_ok());
+  ASSERT_EQ(ranges->size(), 5u);  // the footer is intact: one range per row group
+  size_t damaged_ranges = 0;
+  for (const InputFile& range : *ranges) {
+    SCOPED_TRACE(range.rows->index);
+    InputOptions options;
+    options.format = InputFormat::kParquet;
+    InputReader reader(range, range.rows->index, options);
+    uint64_t rows = 0;
+    std::vector<InputErrorRecord> errors;
+    while (auto batch = reader.next()) {
+      rows += batch->raw_lines.size();
+      for (const RawLine& line : batch->raw_lines) {
+        ASSERT_EQ(line.line_number, range.rows->begin + rows - batch->raw_lines.size() +
+                                        (&line - batch->raw_lines.data()) + 1);
+      }
+      for (InputErrorRecord& e : batch->errors) errors.push_back(std::move(e));
+    }
+    const uint64_t size = range.rows->end - range.rows->begin;
+    if (errors.empty()) {
+      EXPECT_EQ(rows, size);
+      continue;
+    }
+    ++damaged_ranges;
+    EXPECT_LT(rows, size);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(input_error_name(errors[0].kind), "corrupt_parquet");
+    const uint64_t next = range.rows->begin + rows;  // the file's first row not read, 0-based
+    EXPECT_EQ(errors[0].line, next + 1);
+    EXPECT_THAT(errors[0].message,
+                ::testing::HasSubstr(fmt::format(
+                    "the rows from row {} (row group index {} of 5) on are lost up to row {}",
+                    next + 1, range.rows->index, range.rows->end)));
+  }
+  EXPECT_EQ(damaged_ranges, 1u);
 }
 
 }  // namespace
