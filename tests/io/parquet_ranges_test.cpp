@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "duckdb_sql.h"
+#include "io/damaged_parquet.h"
 #include "io/input_reader.h"
 #include "io/parquet_reader.h"
 #include "test_support.h"
@@ -141,17 +142,10 @@ TEST_F(ParquetRanges, AReaderOnARangeReadsItsRowsWithTheFileNumbers) {
 TEST(ParquetRangesDamage, OnlyTheDamagedRangeLosesRowsAndItsErrorNamesTheFileRow) {
   TempDir dir;
   DuckDbSql db;
-  std::string good = dir.file("good.parquet");
-  db.exec(
-      "COPY (SELECT 'text number ' || i || repeat('x', (i % 50)::INTEGER) AS text, i AS n "
-      "FROM range(100000) t(i)) TO '" +
-      good + "' (FORMAT parquet, ROW_GROUP_SIZE 20000, COMPRESSION zstd)");
-  std::string bytes = read_file(good);
-  for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 2000; ++i) bytes[i] ^= 0x5a;
-  std::string damaged = dir.file("damaged.parquet");
-  write_file(damaged, bytes);
+  std::string damaged = write_damaged_parquet(db, dir);
   auto ranges = split_parquet_inputs(
-      {{damaged, bytes.size()}}, [](const InputFile&) { return true; }, "text", 1);
+      {{damaged, std::filesystem::file_size(damaged)}}, [](const InputFile&) { return true; },
+      "text", 1);
   ASSERT_TRUE(ranges.is_ok());
   ASSERT_EQ(ranges->size(), 5u);  // the footer is intact: one range per row group
   size_t damaged_ranges = 0;
