@@ -11,8 +11,9 @@
 // column no stage reads (3.2 KB of hex per row, as raw HTML beside extracted text would be),
 // each run with `input.project_columns` true and false in the same bench run, one thread,
 // JSONL out: CPU seconds of the whole run and the JSON bytes its identify pass read (stats.json,
-// read back by DuckDB). And one file at --threads 1 and 2 (no stages), CPU and wall seconds:
-// one file is read by one worker at a time, in order.
+// read back by DuckDB). And one file at --threads 1 and 2 (no stages), CPU and wall seconds,
+// whole and split into ranges of row groups (input.parquet_split_mb): a whole file is read by
+// one worker at a time, its ranges by several.
 //
 // Usage: build/bench/parquet_bench [WINNOW=build/winnow] [WORK_DIR=build/bench/parquet]
 //                                  [ROWS=500000 | PATH.parquet | PATH.jsonl[.zst]:BYTES]
@@ -180,16 +181,28 @@ void projection_runs(Db& db, const std::string& winnow, const std::string& work,
   fs::remove_all(work + "/out");
 }
 
-// One file, no stages, at one and two threads.
+// One file, no stages, at one and two threads, whole (input.parquet_split_mb: 0) and split into
+// ranges of row groups at an eighth of the file (DuckDB's row groups of 122,880 rows are about
+// that or more on the generated files, so each is a range).
 void one_file_threads(const std::string& winnow, const std::string& work,
-                      const std::string& pipeline, const std::string& input) {
-  fmt::print("One file, no stages, to JSONL:\n");
-  for (int threads : {1, 2}) {
-    fs::remove_all(work + "/out");
-    Cost cost = timed(fmt::format("{} run {} -q --threads {} --output-format jsonl -i {} -o {}",
-                                  winnow, pipeline, threads, input, work + "/out"),
-                      work + "/time.txt");
-    fmt::print("  --threads {}  {:6.2f} CPU s  {:6.2f} s wall\n", threads, cost.cpu_s, cost.wall_s);
+                      const std::string& input) {
+  double split_mb = double(fs::file_size(input)) / 8 / (1 << 20);
+  fmt::print("One file, no stages, to JSONL, whole and split at {:.1f} MiB:\n", split_mb);
+  for (double mb : {0.0, split_mb}) {
+    std::string pipeline = work + "/split.yaml";
+    std::ofstream(pipeline) << fmt::format("input: {{parquet_split_mb: {:.6f}}}\nstages: []\n", mb);
+    for (int threads : {1, 2}) {
+      fs::remove_all(work + "/out");
+      Cost cost = timed(fmt::format("{} run {} -q --threads {} --output-format jsonl -i {} -o {}",
+                                    winnow, pipeline, threads, input, work + "/out"),
+                        work + "/time.txt");
+      size_t shards = 0;
+      for (const auto& entry : fs::directory_iterator(work + "/out/_done"))
+        shards += entry.is_regular_file();
+      fmt::print("  {:5} ({} shard{})  --threads {}  {:6.2f} CPU s  {:6.2f} s wall\n",
+                 mb > 0 ? "split" : "whole", shards, shards == 1 ? "" : "s", threads, cost.cpu_s,
+                 cost.wall_s);
+    }
   }
   fs::remove_all(work + "/out");
 }
@@ -229,7 +242,7 @@ int main(int argc, char** argv) try {
     fs::remove_all(work + "/out");
     fs::remove(work + "/duckdb.out");
   }
-  one_file_threads(winnow, work, pipeline, input);
+  one_file_threads(winnow, work, input);
   projection_runs(db, winnow, work, input);
   return 0;
 } catch (const std::exception& e) {

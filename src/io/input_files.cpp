@@ -1,5 +1,6 @@
 #include "io/input_files.h"
 
+#include <fmt/format.h>
 #include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -279,6 +280,11 @@ std::string shard_stem(const std::string& path) {
     }
   }
   return name;
+}
+
+std::string shard_stem(const InputFile& input) {
+  std::string stem = shard_stem(input.path);
+  return input.rows ? fmt::format("{}-r{:05}", stem, input.rows->index) : stem;
 }
 
 }  // namespace winnow

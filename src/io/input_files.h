@@ -10,6 +10,7 @@
 // its reason, so that a run can report it. A named path that is missing, a dangling link or
 // unreadable is an error before anything is read; a dangling link inside a folder is skipped.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,21 @@
 
 namespace winnow {
 
+// A range of consecutive row groups of a large Parquet file, read as a shard of its own
+// (io/parquet_ranges.h). Its rows keep the file's numbers.
+struct RowRange {
+  uint64_t begin = 0, end = 0;  // the file's rows [begin, end), 0-based
+  uint32_t index = 0;           // the range's place in its file: names its outputs (-r00000)
+};
+
 struct InputFile {
   std::string path;
-  uint64_t size = 0;  // bytes on disk (compressed), for progress and ETA
+  uint64_t size = 0;  // bytes on disk (compressed), for progress and ETA; a range: its row groups'
+  std::optional<RowRange> rows;  // set: only these rows of the file make this shard
+  // The shard index in document keys when it is not the shard's own: the file's place in the
+  // list before any file was split (io/parquet_ranges.h), so that a document's key, and with it
+  // every tie-break, component id and generated id, is the same split or whole.
+  std::optional<uint32_t> key_shard;
 };
 
 // Which files a folder contributes: record files (names containing ".jsonl" or ending in
@@ -70,5 +83,9 @@ Result<std::vector<InputFile>> discover_inputs(const std::vector<std::string>& p
 // The output name stem for an input path: its file name without .jsonl/.json/.parquet, .tar and
 // compression suffixes (a.warc.gz -> a.warc, written as a.warc.jsonl...; s-01.tar.gz -> s-01).
 std::string shard_stem(const std::string& path);
+// The same for a shard: a range of a split Parquet file adds "-r" and its index in five digits
+// (a-r00003 for the fourth range of a.parquet), which sorts in file order and cannot be taken
+// for a size-split part (-p00000).
+std::string shard_stem(const InputFile& input);
 
 }  // namespace winnow

@@ -76,6 +76,23 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
   }
 }
 
+namespace {
+
+// A range of a split file is read as Parquet, with its rows.
+InputOptions options_for(const InputFile& shard, InputOptions options) {
+  if (shard.rows) {
+    options.format = InputFormat::kParquet;
+    options.parquet.rows = shard.rows;
+    options.parquet.range_bytes = shard.size;
+  }
+  return options;
+}
+
+}  // namespace
+
+InputReader::InputReader(const InputFile& shard, uint32_t shard_index, const InputOptions& options)
+    : InputReader(shard.path, shard_index, options_for(shard, options)) {}
+
 std::unique_ptr<DocBatch> InputReader::next() {
   if (warc_) return warc_->next();
   if (media_) return media_->next();

@@ -50,6 +50,8 @@ struct InputOptions {
 class InputReader {
  public:
   InputReader(const std::string& path, uint32_t shard_index, const InputOptions& options);
+  // A shard: a whole file, or a range of a split Parquet file's rows (io/parquet_ranges.h).
+  InputReader(const InputFile& shard, uint32_t shard_index, const InputOptions& options);
 
   // The next batch; the last one is empty and marked end_of_shard; null after it (or when the
   // file cannot be read on at all: then failure() says why and the run fails).

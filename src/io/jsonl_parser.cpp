@@ -19,7 +19,9 @@ std::string JsonlParser::generated_id(DocKey key) {
   return fmt::format("{:05}-{:010}", key.shard(), key.row());
 }
 
-void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
+void JsonlParser::parse(DocBatch& batch, const std::string& file,
+                        std::optional<uint32_t> key_shard) const {
+  const uint32_t keys_of = key_shard.value_or(batch.shard);
   thread_local simdjson::dom::parser parser;
   std::string_view raw = batch.raw_bytes();
   auto fail = [&](const RawLine& line, InputError kind, std::string detail) {
@@ -78,7 +80,7 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file) const {
            fmt::format("field '{}' is not a string", options_.text_field));
       continue;
     }
-    DocKey key = DocKey::make(batch.shard, line.line_number - 1);
+    DocKey key = DocKey::make(keys_of, line.line_number - 1);
     std::string id;
     bool id_generated = false;
     simdjson::dom::element id_value;

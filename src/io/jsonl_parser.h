@@ -3,6 +3,8 @@
 // string text field; anything else becomes an error record naming the file and line. Parsing
 // is strict (simdjson DOM validates the whole record, UTF-8 included), because the record's
 // other fields are later written back byte for byte.
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/doc_batch.h"
@@ -17,8 +19,11 @@ struct ParseOptions {
 class JsonlParser {
  public:
   explicit JsonlParser(ParseOptions options) : options_(std::move(options)) {}
-  // Thread-safe; `file` names the shard in error messages.
-  void parse(DocBatch& batch, const std::string& file) const;
+  // Thread-safe; `file` names the shard in error messages. Document keys are made of
+  // `key_shard` (default: the batch's shard; a range of a split file passes its file's place,
+  // io/input_files.h) and the line.
+  void parse(DocBatch& batch, const std::string& file,
+             std::optional<uint32_t> key_shard = std::nullopt) const;
 
   // The id given to a document whose record has none.
   static std::string generated_id(DocKey key);

@@ -130,6 +130,13 @@ class ParquetReader::Impl {
   }
 
   uint64_t compressed_bytes_read() const {
+    if (const auto& range = options_.rows) {
+      if (range->end <= range->begin) return finished_ ? options_.range_bytes : 0;
+      uint64_t done = std::clamp(rows_read_, range->begin, range->end) - range->begin;
+      return static_cast<uint64_t>(static_cast<double>(options_.range_bytes) *
+                                   static_cast<double>(done) /
+                                   static_cast<double>(range->end - range->begin));
+    }
     if (total_rows_ == 0) return finished_ ? file_size_ : 0;
     // In floating point: bytes × rows can pass 64 bits on a large file.
     return static_cast<uint64_t>(static_cast<double>(file_size_) *
@@ -219,6 +226,15 @@ class ParquetReader::Impl {
                                         : sql_identifier(c.name);
     }
     std::string sql = fmt::format("SELECT json_object({})::VARCHAR FROM {}", members, source);
+    if (options_.rows) {
+      // The helper column filters only: it stays out of the records. A single-threaded
+      // streaming scan keeps the file's row order.
+      rows_read_ = options_.rows->begin;
+      sql = fmt::format(
+          "SELECT json_object({})::VARCHAR FROM read_parquet({}, file_row_number = true) WHERE "
+          "file_row_number >= {} AND file_row_number < {}",
+          members, sql_string(path_), options_.rows->begin, options_.rows->end);
+    }
     if (duckdb_prepare(session_->connection(), sql.c_str(), &statement_) == DuckDBError) {
       return fail_corrupt(batch, duckdb_prepare_error(statement_));
     }
@@ -307,8 +323,12 @@ class ParquetReader::Impl {
   // The data cannot be read on: the rows read so far stay, the rest of the file is lost.
   bool fail_data(DocBatch& batch, const char* error) {
     add_error(batch, InputError::kCorruptParquet,
-              fmt::format("{}: cannot be read as Parquet: {}; the rows from {} on are lost", path_,
-                          duckdb_message(error), next_row_place()));
+              fmt::format("{}: cannot be read as Parquet: {}; the rows from {} on are lost{}",
+                          path_, duckdb_message(error), next_row_place(),
+                          options_.rows ? fmt::format(" up to row {}, the end of this shard's "
+                                                      "range of the file",
+                                                      options_.rows->end)
+                                        : ""));
     return false;
   }
 

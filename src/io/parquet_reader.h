@@ -35,15 +35,15 @@
 // time, so memory stays bounded by a row group's decoded columns whatever the file's size.
 // DuckDB runs on the reading thread only (threads = 1), inside the run's CPU budget.
 //
-// Row i of the file (0-based) is line i + 1 of the shard: its DocKey row is i, and the "line"
-// of an error record is the 1-based row number. Bad input is an error record naming the file:
-// no PAR1 magic at the start (not_parquet), none at the end (truncated_parquet), metadata or
-// pages DuckDB cannot read (corrupt_parquet, naming the first row lost and its row group; the
-// rows already read stay, while those DuckDB had decoded ahead, a few thousand at most, are
-// lost with the rest of the file), no text column (missing_text) or a text column that is not
-// VARCHAR (text_not_string). A file-level error ends the file after one error record. Damage that
-// still decodes (a flipped byte in plain or dictionary page data) goes unnoticed: DuckDB checks no
-// page checksums.
+// Row i of the file (0-based) is line i + 1 of the shard, in a range of it as well: its DocKey row
+// is i, and the "line" of an error record is the 1-based row number. Bad input is an error record
+// naming the file: no PAR1 magic at the start (not_parquet), none at the end (truncated_parquet),
+// metadata or pages DuckDB cannot read (corrupt_parquet, naming the first row lost and its row
+// group; the rows already read stay, while those DuckDB had decoded ahead, a few thousand at most,
+// are lost with the rest of the file, or of the range), no text column (missing_text) or a text
+// column that is not VARCHAR (text_not_string). A file-level error ends the file after one error
+// record. Damage that still decodes (a flipped byte in plain or dictionary page data) goes
+// unnoticed: DuckDB checks no page checksums.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "io/input_files.h"
 
 namespace winnow {
 
@@ -63,6 +64,11 @@ struct ParquetOptions {
   // column. The rows, their order and their numbers are those of a full read; a row's record
   // holds only the columns read (in the file's order), so DuckDB decodes only those.
   std::optional<std::vector<std::string>> columns;
+  // A range of the file's rows (a shard of a split file: io/parquet_ranges.h), read through a
+  // file_row_number filter that lets DuckDB skip the other row groups; the rows keep the file's
+  // numbers (in DocKeys and error records). nullopt: the whole file.
+  std::optional<RowRange> rows;
+  uint64_t range_bytes = 0;  // the range's compressed bytes: its progress runs up to this
 };
 
 class ParquetReader {

@@ -121,6 +121,12 @@ const ConfigKey kKeys[] = {
      "Parquet inputs whose columns differ: false fails the run at setup naming both files; true "
      "reads every file as the union of their columns (missing ones null)",
      ""},
+    {"input", "parquet_split_mb", "a number, 0 or more",
+     [](C c) { return fmt::format("{}", c.parquet_split_mb); }, "",
+     "Parquet: a file with at least twice this many MiB of compressed row groups is read as "
+     "several shards of consecutive row groups (outputs <name>-r00000...), in parallel and "
+     "over ranks; 0: every file is one shard",
+     ""},
     {"input", "project_columns", "true or false",
      [](C c) { return yes_no(c.project_columns); }, "",
      "Parquet: a pass that writes nothing (a dedup identify pass) reads only the text, the id "

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <thread>
 
 #include "core/hash.h"
@@ -12,6 +13,7 @@
 #include "io/input_files.h"
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
+#include "io/parquet_ranges.h"
 #include "io/parquet_schemas.h"
 #include "io/shard_output.h"
 #include "pipeline/global_passes.h"
@@ -152,7 +154,6 @@ Status PipelineRun::choose_inputs() {
     return end == output_abs.end();
   });
   if (inputs_.empty()) return Status::errorf("no input left outside the output folder {}", output);
-  if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input files");
   std::vector<std::string> parquet_inputs;
   for (const auto& input : inputs_) {
     if (InputReader::format_of(input.path, config_.input_format) == InputFormat::kParquet) {
@@ -163,6 +164,16 @@ Status PipelineRun::choose_inputs() {
   if (!parquet_columns.is_ok()) return parquet_columns.status();
   parquet_columns_ = std::move(parquet_columns).value();
   report_.input_files = inputs_.size();
+  // From here on a shard is a file or a range of a large Parquet file's row groups.
+  auto shards = split_parquet_inputs(
+      inputs_,
+      [&, parquet = std::set<std::string>(parquet_inputs.begin(), parquet_inputs.end())](
+          const InputFile& input) { return parquet.count(input.path) > 0; },
+      config_.text_field, static_cast<uint64_t>(config_.parquet_split_mb * (1 << 20)));
+  if (!shards.is_ok()) return shards.status();
+  inputs_ = std::move(shards).value();
+  if (inputs_.size() > DocKey::kMaxShard) return Status::error("too many input shards");
+  report_.input_shards = inputs_.size();
   std::vector<uint64_t> sizes;
   for (const InputFile& input : inputs_) sizes.push_back(input.size);
   my_shards_ = dist::shards_of_rank(sizes, comm_.size(), comm_.rank());
@@ -170,7 +181,11 @@ Status PipelineRun::choose_inputs() {
 
   // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
   std::string input_list;
-  for (const auto& input : inputs_) input_list += input.path + "\n";
+  for (const auto& input : inputs_) {
+    input_list += input.path;
+    if (input.rows) input_list += fmt::format(" rows {}-{}", input.rows->begin, input.rows->end);
+    input_list += "\n";
+  }
   report_.fingerprint = fmt::format("{}-{:016x}-{}", config_.fingerprint, hash64(input_list),
                                     compression_name(format_.compression));
   if (format_.parquet()) {

@@ -20,7 +20,7 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
   std::map<std::string, int> stem_uses;
   std::vector<std::string> stems;
   for (const auto& input : inputs) {
-    stems.push_back(shard_stem(input.path));
+    stems.push_back(shard_stem(input));
     ++stem_uses[stems.back()];
   }
   std::string ext(format.extension());

@@ -11,7 +11,8 @@
 //   OUT/stats.json                       the run's accounting
 //   OUT/metrics.jsonl                    per-step metrics, one line per interval (live)
 //   OUT/report.html                      the run's charts, self-contained
-// <name> is the input file's stem; inputs whose stems collide get their shard index prefixed.
+// <name> is the input file's stem (with -r00003 for a range of a split Parquet file:
+// io/parquet_ranges.h); shards whose names collide get their shard index prefixed.
 #include <string>
 #include <vector>
 

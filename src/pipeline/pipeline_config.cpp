@@ -224,6 +224,11 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
     WINNOW_RETURN_IF_ERROR(r.read(input, "follow_links", config.follow_links, "true or false"));
     WINNOW_RETURN_IF_ERROR(r.read(input, "union_schemas", config.union_schemas, "true or false"));
     WINNOW_RETURN_IF_ERROR(
+        r.read(input, "parquet_split_mb", config.parquet_split_mb, "a number, 0 or more"));
+    if (!(config.parquet_split_mb >= 0)) {
+      return r.error(input["parquet_split_mb"], "parquet_split_mb must be 0 or more");
+    }
+    WINNOW_RETURN_IF_ERROR(
         r.read(input, "project_columns", config.project_columns, "true or false"));
   }
   if (YAML::Node output = root["output"]) {

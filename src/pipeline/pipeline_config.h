@@ -51,6 +51,9 @@ struct PipelineConfig {
   MediaFileOptions media;
   bool follow_links = false;  // inside input folders (io/input_files.h)
   bool union_schemas = false;  // Parquet inputs with different columns (io/parquet_schemas.h)
+  // Parquet files of at least twice this many MiB of compressed row groups are read as several
+  // shards of consecutive row groups (io/parquet_ranges.h); 0: never split.
+  double parquet_split_mb = 256;
   // Passes that write nothing read only the Parquet columns their stages need
   // (pipeline/record_projection.h).
   bool project_columns = true;

@@ -153,6 +153,7 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   out.key("fuse").value(report.fused);
   out.key("ranks").value(report.ranks);
   out.key("input_files").value(static_cast<uint64_t>(report.input_files));
+  out.key("input_shards").value(static_cast<uint64_t>(report.input_shards));
   out.key("input_files_skipped_complete").value(static_cast<uint64_t>(report.skipped_files));
   out.key("input_files_completed").value(static_cast<uint64_t>(report.completed_files));
   out.key("totals");
@@ -276,9 +277,12 @@ std::string format_summary(const RunReport& report) {
          "and input writes them\n";
     return s;
   }
-  s += fmt::format("  input files {} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n",
-                   report.input_files, report.skipped_files, t.input_bytes / 1e6,
-                   report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
+  s += fmt::format(
+      "  input files {}{} ({} already complete), {:.1f} MB read, {:.1f} MB/s\n", report.input_files,
+      report.input_shards > report.input_files ? fmt::format(" in {} shards", report.input_shards)
+                                               : "",
+      report.skipped_files, t.input_bytes / 1e6,
+      report.elapsed_seconds > 0 ? t.input_bytes / 1e6 / report.elapsed_seconds : 0.0);
   size_t width = 24;  // the step column fits the longest name
   for (const StepReport& step : report.steps) width = std::max(width, step.name.size());
   s += fmt::format("  {:<{}} {:>8} {:>12} {:>12} {:>10} {:>6}  {}\n", "step", width, "workers",

@@ -72,9 +72,10 @@ struct RunReport {
   RunCounts totals;  // this run's shards plus the completed shards it skipped
   std::vector<StepReport> steps;
   size_t input_files = 0;
+  size_t input_shards = 0;  // files, with a split Parquet file's ranges counted one by one
   int ranks = 1;  // processes of the run (dist/comm.h); counts and step times are all ranks'
-  size_t skipped_files = 0;    // complete from an earlier run
-  size_t completed_files = 0;  // completed by this run
+  size_t skipped_files = 0;    // shards complete from an earlier run
+  size_t completed_files = 0;  // shards completed by this run
   double elapsed_seconds = 0;
   int threads = 0;
   double gpus = 0;  // the GPU budget

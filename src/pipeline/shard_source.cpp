@@ -79,7 +79,7 @@ Status ShardSource::read_into(DocBatch& ticket) {
     lease = &open_.at(shard);  // std::map: the element stays put while others come and go
   }
   if (!lease->reader) {
-    lease->reader = std::make_unique<InputReader>(inputs_[shard].path, shard, options_);
+    lease->reader = std::make_unique<InputReader>(inputs_[shard], shard, options_);
   }
   BatchPtr batch = lease->reader->next();
   uint64_t consumed = lease->reader->compressed_bytes_read();

@@ -6,7 +6,8 @@ StageRunner::Part parse_part(const JsonlParser& parser, const std::vector<InputF
                              OnError on_error) {
   return {"parse",
           [&parser, &inputs, on_error](DocBatch& batch) -> Status {
-            parser.parse(batch, inputs[batch.shard].path);
+            const InputFile& input = inputs[batch.shard];
+            parser.parse(batch, input.path, input.key_shard);
             if (!batch.errors.empty() && on_error == OnError::kFail) {
               return Status::errorf(
                   "{} (on_error: fail; set on_error: skip to log such records to errors/ and go "

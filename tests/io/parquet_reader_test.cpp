@@ -12,6 +12,7 @@
 
 #include "duckdb_sql.h"
 #include "io/all_types_table.h"
+#include "io/damaged_parquet.h"
 #include "io/jsonl_parser.h"
 #include "test_support.h"
 
@@ -228,16 +229,8 @@ TEST(ParquetReader, BadFilesAreOneErrorRecordNamingThem) {
 TEST(ParquetReader, DamagedPagesEndTheFileWithAnErrorRecord) {
   TempDir dir;
   DuckDbSql db;
-  std::string good = dir.file("good.parquet");
-  db.exec(
-      "COPY (SELECT 'text number ' || i || repeat('x', (i % 50)::INTEGER) AS text, i AS n "
-      "FROM range(100000) t(i)) TO '" +
-      good + "' (FORMAT parquet, ROW_GROUP_SIZE 20000, COMPRESSION zstd)");
   // Compressed page data garbled a third of the way in: zstd cannot decode it.
-  std::string bytes = read_file(good);
-  for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 2000; ++i) bytes[i] ^= 0x5a;
-  std::string damaged = dir.file("damaged.parquet");
-  write_file(damaged, bytes);
+  std::string damaged = write_damaged_parquet(db, dir);
   ReadResult read = read_all(damaged, 1024);
   EXPECT_TRUE(read.ended);
   EXPECT_LT(read.records.size(), 100000u);

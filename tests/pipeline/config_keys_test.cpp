@@ -89,6 +89,7 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"input.max_image_pixels", "1000000"},
       {"input.follow_links", "true"},
       {"input.union_schemas", "true"},
+      {"input.parquet_split_mb", "0.5"},
       {"input.project_columns", "false"},
       {"input.warc.record_types", "[response, conversion]"},
       {"input.warc.content_types", "[text/*]"},
