@@ -27,13 +27,19 @@ struct ClipRow {
   bool kept = false;
 };
 
-TEST(VideoSemanticDedup, ClipsOfACopiedVideoAreFoundOnce) {
-  TempDir dir;
+// The video corpus in DIR/corpus, less its bad files (the example test's business).
+void make_good_videos(const TempDir& dir) {
   std::string log;
   const std::string build = fs::path(kWinnow).parent_path().string();
   ASSERT_EQ(run_command(build + "/make_video_corpus " + dir.file("corpus"), &log), 0) << log;
-  fs::remove(dir.file("corpus/cut.mp4"));  // the bad files are the example test's business
+  fs::remove(dir.file("corpus/cut.mp4"));
   fs::remove(dir.file("corpus/notes.mp4"));
+}
+
+TEST(VideoSemanticDedup, ClipsOfACopiedVideoAreFoundOnce) {
+  TempDir dir;
+  std::string log;
+  ASSERT_NO_FATAL_FAILURE(make_good_videos(dir));
   fs::copy_file(dir.file("corpus/shots.mp4"), dir.file("corpus/shots_copy.mp4"));
   vision_script("encoder " + dir.file("model") + " --spatial --size 64 --embed 64");
   const std::string yaml = R"(input:
@@ -113,10 +119,7 @@ stages:
 TEST(VideoSemanticDedup, ClipEmbeddingsAsParquetLists) {
   TempDir dir;
   std::string log;
-  const std::string build = fs::path(kWinnow).parent_path().string();
-  ASSERT_EQ(run_command(build + "/make_video_corpus " + dir.file("corpus"), &log), 0) << log;
-  fs::remove(dir.file("corpus/cut.mp4"));
-  fs::remove(dir.file("corpus/notes.mp4"));
+  ASSERT_NO_FATAL_FAILURE(make_good_videos(dir));
   vision_script("encoder " + dir.file("model") + " --size 32 --embed 16");
   const std::string yaml = R"(input:
   paths: [x]

@@ -83,6 +83,18 @@ int counter_of(const VideoFrame& f) {
   return int(std::lround((sy / n - 3.5) / 6)) * 10 + int(std::lround((sx / n - 3.5) / 8));
 }
 
+// `file` decodes to `count` frames whose counters run from `first` to `last`.
+void expect_counter_frames(const std::string& file, int count, int first, int last) {
+  std::vector<int> seen;
+  ASSERT_TRUE(decode_video_frames(file, {}, [&](VideoFrame& f) {
+                seen.push_back(counter_of(f));
+                return true;
+              }).is_ok());
+  ASSERT_EQ(int(seen.size()), count);
+  EXPECT_EQ(seen.front(), first);
+  EXPECT_EQ(seen.back(), last);
+}
+
 TEST(VideoCodecs, TranscodedClipsAreFrameAccurateAndDecode) {
   TempDir dir;
   VideoSpec spec;
@@ -115,14 +127,7 @@ TEST(VideoCodecs, TranscodedClipsAreFrameAccurateAndDecode) {
     EXPECT_NEAR(back.times.front(), 0, 1e-6);
     EXPECT_NEAR(back.times.back(), (expected - 1) / 25.0, 1e-6);
     // The first and last frames are the source's frames at the span's ends.
-    std::vector<int> seen;
-    ASSERT_TRUE(decode_video_frames(file, {}, [&](VideoFrame& f) {
-                  seen.push_back(counter_of(f));
-                  return true;
-                }).is_ok());
-    ASSERT_EQ(int(seen.size()), expected);
-    EXPECT_EQ(seen.front(), frames[k].first);
-    EXPECT_EQ(seen.back(), frames[k].second);
+    expect_counter_frames(file, expected, frames[k].first, frames[k].second);
     EXPECT_EQ(clips[k].preview_jpg.substr(0, 2), "\xFF\xD8");
   }
 }
@@ -215,14 +220,7 @@ TEST(VideoCodecs, ClipsOnKeyframesAreCopiedWhenAsked) {
     EXPECT_EQ(back.audio_codec, "aac");
     EXPECT_GE(back.audio_first_s, -1024 / 48000.0);
     EXPECT_LE(back.audio_first_s, 1024 / 48000.0);
-    std::vector<int> seen;
-    ASSERT_TRUE(decode_video_frames(file, {}, [&](VideoFrame& f) {
-                  seen.push_back(counter_of(f));
-                  return true;
-                }).is_ok());
-    ASSERT_EQ(int(seen.size()), expected);
-    EXPECT_EQ(seen.front(), frames[k].first);
-    EXPECT_EQ(seen.back(), frames[k].second);
+    expect_counter_frames(file, expected, frames[k].first, frames[k].second);
     EXPECT_EQ(clips[k].preview_jpg.substr(0, 2), "\xFF\xD8");
   }
   std::vector<EncodedClip> encoded;
