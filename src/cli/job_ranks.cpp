@@ -3,6 +3,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/rank_devices.h"
+#include "core/visible_devices.h"
+#include "pipeline/resources.h"
+
 #ifdef WINNOW_HAVE_MPI
 #include "dist/mpi_comm.h"
 #endif
@@ -56,6 +60,33 @@ Result<std::unique_ptr<dist::Comm>> join_job_ranks(int* argc, char*** argv) {
   }
 #endif
   return std::unique_ptr<dist::Comm>();
+}
+
+void take_rank_devices() {
+  const char* opt_out = std::getenv("WINNOW_DEVICE_PER_RANK");
+  if (opt_out && std::string(opt_out) == "0") return;
+  std::optional<LocalRank> local = local_rank_from([](const char* name) { return std::getenv(name); });
+  if (!local || local->size < 2) return;
+  std::vector<std::string> visible;
+  if (auto listed = visible_devices_from_environment()) {
+    if (listed->size() == 1) return;  // one device per rank already
+    visible = *listed;
+  }
+  const int detected = detect_gpus();
+  if (visible.empty()) {
+    for (int d = 0; d < detected; ++d) visible.push_back(std::to_string(d));
+  } else if (static_cast<int>(visible.size()) > detected) {
+    visible.resize(static_cast<size_t>(detected));
+  }
+  std::vector<std::string> mine = devices_of_rank(visible, *local);
+  if (mine.empty()) return;
+  std::string list;
+  for (const std::string& d : mine) list += (list.empty() ? "" : ",") + d;
+  setenv("CUDA_VISIBLE_DEVICES", list.c_str(), 1);
+  // The count a test or container forced follows the share.
+  if (std::getenv("WINNOW_GPU_COUNT")) {
+    setenv("WINNOW_GPU_COUNT", std::to_string(mine.size()).c_str(), 1);
+  }
 }
 
 }  // namespace winnow

@@ -13,4 +13,11 @@ namespace winnow {
 
 Result<std::unique_ptr<dist::Comm>> join_job_ranks(int* argc, char*** argv);
 
+// Several ranks on one node: narrows CUDA_VISIBLE_DEVICES to this rank's share of the node's
+// devices (core/rank_devices.h), before anything touches CUDA, so each rank's GPU stages and
+// MinHash pool use their own devices, not all device 0. Leaves it alone for a rank alone on its
+// node, when the launcher says nothing of local ranks, when CUDA_VISIBLE_DEVICES already names
+// a single device (set per rank by the launcher), or with WINNOW_DEVICE_PER_RANK=0.
+void take_rank_devices();
+
 }  // namespace winnow

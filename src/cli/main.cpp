@@ -215,6 +215,7 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<dist::Comm> comm = std::move(ranks).value();
   options.comm = comm.get();
+  take_rank_devices();
   // Across ranks, rank 0 speaks for the job: the progress, the summary and the (agreed) error.
   const bool speaks = !comm || comm->rank() == 0;
   if (!speaks) options.progress = false;
