@@ -29,6 +29,7 @@
 #include "io/webdataset_reader.h"
 #include "media/decoded_images.h"
 #include "media/image_measures.h"
+#include "media/image_signature.h"
 #include "media/vision_preprocessor.h"
 #include "stages/builtin_stages.h"
 

@@ -23,11 +23,11 @@ extern "C" {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-double seconds_since(Clock::time_point begin) {
-  return std::chrono::duration<double>(Clock::now() - begin).count();
+double seconds_since(SteadyClock::time_point begin) {
+  return std::chrono::duration<double>(SteadyClock::now() - begin).count();
 }
 
 // Every frame decoded by libavcodec, one thread, nothing else: the baseline.
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     options.output = fmt::format("{}/out-{}", dir, threads);
     options.overwrite = true;
     options.threads = threads;
-    auto begin = Clock::now();
+    auto begin = SteadyClock::now();
     RunReport report = run_pipeline(*config, options);
     const double elapsed = seconds_since(begin);
     if (!report.status.is_ok()) {
@@ -130,10 +130,10 @@ int main(int argc, char** argv) {
   const bool ffmpeg = std::system("command -v ffmpeg > /dev/null 2>&1") == 0;
   for (const auto& entry : fs::directory_iterator(corpus)) {
     const std::string path = entry.path().string();
-    auto begin = Clock::now();
+    auto begin = SteadyClock::now();
     const int frames = plain_decode(path);
     const double plain = seconds_since(begin);
-    begin = Clock::now();
+    begin = SteadyClock::now();
     FrameRequest request;
     request.width = 64;
     int seen = 0;
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     const double ours = seconds_since(begin);
     std::string cli;
     if (ffmpeg) {
-      begin = Clock::now();
+      begin = SteadyClock::now();
       std::system(("ffmpeg -v error -threads 1 -i " + path + " -f null - ").c_str());
       cli = fmt::format(", ffmpeg command {:.3f} s (ratio {:.2f})", seconds_since(begin),
                         ours / seconds_since(begin));

@@ -140,8 +140,10 @@ class DocBatch {
   // Rows read from the input (every row but those a fan-out or fan-in made), plus the error
   // records: the source records the batch covers, whatever its stages did. Throughput is
   // measured in these, so a step after a fan-out is compared with the others in the same unit
-  // (the anchor's normalisation by the product of the upstream fan-out factors).
-  size_t source_records() const { return source_rows_ + errors.size(); }
+  // (the anchor's normalisation by the product of the upstream fan-out factors). Before the
+  // parser has run, the raw lines it will turn into rows or errors (it clears them): a `read`
+  // step of its own is measured in the same unit as the steps after it, not as doing nothing.
+  size_t source_records() const { return source_rows_ + errors.size() + raw_lines.size(); }
   void reserve(size_t documents);
   // `record` must point into the raw buffer (which is padded); `text` and `id` may point
   // anywhere: they are copied into the arena unless they already lie in the raw buffer.

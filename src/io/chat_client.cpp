@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/utf8.h"
+#include "core/worker_wait.h"
 
 namespace winnow {
 
@@ -66,6 +67,7 @@ bool RequestSlots::try_acquire() {
 }
 
 void RequestSlots::acquire() {
+  WorkerWait waiting;  // for another worker's request to end
   std::unique_lock lock(mutex_);
   freed_.wait(lock, [&] { return free_ > 0; });
   --free_;
@@ -219,11 +221,15 @@ void ChatClient::run(const std::function<std::optional<Request>()>& next,
     }
     int running = 0;
     if (active.empty()) {
+      WorkerWait backing_off;
       std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
       continue;
     }
     curl_multi_perform(multi.get(), &running);
-    curl_multi_poll(multi.get(), nullptr, 0, wait_ms, nullptr);
+    {
+      WorkerWait for_replies;  // the endpoint's time, not this machine's
+      curl_multi_poll(multi.get(), nullptr, 0, wait_ms, nullptr);
+    }
     curl_multi_perform(multi.get(), &running);
     int left = 0;
     while (CURLMsg* message = curl_multi_info_read(multi.get(), &left)) {

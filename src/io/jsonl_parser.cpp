@@ -100,6 +100,7 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file,
     }
     batch.add_document(key, id, id_generated, text, record, line.line_number);
   }
+  batch.raw_lines.clear();  // they are rows and errors now (DocBatch::source_records)
 }
 
 }  // namespace winnow

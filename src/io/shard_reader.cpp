@@ -124,6 +124,13 @@ std::unique_ptr<DocBatch> ShardReader::next() {
   // Padding after the data lets simdjson parse the last line in place.
   std::memset(buffer.get() + size, ' ', kRecordPadding);
   batch->raw_input_bytes = stream_offset_ - batch_start_offset;
+  if (finished_ && batch->raw_lines.empty() && batch->errors.empty()) {
+    // The file ended exactly at the last batch's end: this one is the end marker, not an
+    // empty batch every stage would be handed (a model stage pays for a batch, empty or not).
+    batch->end_of_shard = true;
+    end_emitted_ = true;
+    return batch;
+  }
   batch->set_raw_buffer(std::move(buffer), size);
   return batch;
 }

@@ -27,7 +27,9 @@ struct Usage {
 }  // namespace
 
 double StepObservation::rate(int workers) const {
-  if (samples == 0 || mean_service_s <= 0) return -1;
+  if (samples == 0) return -1;
+  // Batches measured, in no time the clock can tell: never the bottleneck.
+  if (mean_service_s <= 0) return std::numeric_limits<double>::infinity();
   return workers * docs_per_batch / mean_service_s;
 }
 

@@ -59,7 +59,8 @@ struct StepObservation {
   double output_full_fraction = 0;
   double busy_fraction = 0;  // of its workers' time in the interval
 
-  // Throughput in source documents per second with `workers` workers; < 0 when unknown.
+  // Throughput in source documents per second with `workers` workers; < 0 when unknown
+  // (nothing measured yet), infinite when its batches took no measurable time.
   double rate(int workers) const;
   bool starved(const AutoscaleSettings& settings) const;
 };

@@ -3,17 +3,19 @@
 // (backpressure: memory stays bounded); pop() blocks while it is empty. close() ends the stream
 // once drained; cancel() ends it at once (a failed run), dropping what is queued.
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <optional>
+
+#include "pipeline/clock.h"
 
 namespace winnow {
 
 template <typename T>
 class BoundedQueue {
  public:
-  explicit BoundedQueue(size_t capacity) : capacity_(capacity < 1 ? 1 : capacity) {}
+  explicit BoundedQueue(size_t capacity, Clock& clock = Clock::system())
+      : not_empty_(clock), not_full_(clock), capacity_(capacity < 1 ? 1 : capacity) {}
 
   // False when the queue was cancelled (the item is dropped).
   bool push(T item) {
@@ -26,18 +28,14 @@ class BoundedQueue {
   }
 
   // nullopt when the stream has ended (closed and drained, or cancelled).
-  std::optional<T> pop() { return pop_until(std::chrono::steady_clock::time_point::max()); }
+  std::optional<T> pop() { return pop_until(Clock::time_point::max()); }
 
   // Like pop(), but also gives up at `deadline` (then timed_out() of the result holds: nullopt
   // while !finished()). Lets workers wake to check whether they were asked to stop.
-  std::optional<T> pop_until(std::chrono::steady_clock::time_point deadline) {
+  std::optional<T> pop_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
     auto ready = [&] { return !items_.empty() || closed_ || cancelled_; };
-    if (deadline == std::chrono::steady_clock::time_point::max()) {
-      not_empty_.wait(lock, ready);
-    } else if (!not_empty_.wait_until(lock, deadline, ready)) {
-      return std::nullopt;
-    }
+    if (!not_empty_.wait_until(lock, deadline, ready)) return std::nullopt;
     if (cancelled_ || items_.empty()) return std::nullopt;
     T item = std::move(items_.front());
     items_.pop_front();
@@ -82,8 +80,8 @@ class BoundedQueue {
 
  private:
   mutable std::mutex mutex_;
-  std::condition_variable not_empty_;
-  std::condition_variable not_full_;
+  ClockCondition not_empty_;
+  ClockCondition not_full_;
   std::deque<T> items_;
   size_t capacity_;
   bool closed_ = false;

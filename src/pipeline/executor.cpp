@@ -263,11 +263,11 @@ std::vector<PassStage> PipelineRun::pass_stages() const {
 // or, when the identify passes stored their batches, from those on: read them back → the stages
 // after the point they were stored at → encode → write.
 Status PipelineRun::run_writing_pass() {
-  auto begin = std::chrono::steady_clock::now();
+  auto begin = options_.clock->now();
   const PassOrigin& origin = global_.writing_origin;
   InputOptions input = config_.input_options(batch_size_);
   if (origin.stored()) input.format = InputFormat::kStored;
-  ShardSource source(*origin.files, pending_shards_, input);
+  ShardSource source(*origin.files, pending_shards_, input, *options_.clock);
   ShardWriter writer(
       *layout_, inputs_, reasons_, source,
       {format_, config_.compression_level, config_.max_file_bytes, config_.max_tar_bytes,
@@ -295,6 +295,7 @@ Status PipelineRun::run_writing_pass() {
       "interrupted: shards finished so far are complete; run again to resume the rest";
   if (leader_) settings.metrics_path = layout_->metrics_path();
   settings.documents_done = [&writer] { return writer.documents_written(); };
+  settings.clock = options_.clock;
   pass_ = std::make_unique<PassRunner>(source, std::move(steps), settings);
   writer.set_compression_threads({pass_->cpu_allowance(), threads_});
 
@@ -335,8 +336,7 @@ Status PipelineRun::run_writing_pass() {
     }
   }
   PassRecord record{"write", origin.name, false,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(),
-                    pass_->part_totals()};
+                    options_.clock->seconds_since(begin), pass_->part_totals()};
   record.input_bytes = source.input_bytes_read();
   report_.passes.push_back(std::move(record));
   return status;
@@ -465,7 +465,7 @@ void PipelineRun::report_steps() {
 }
 
 RunReport PipelineRun::execute() {
-  auto begin = std::chrono::steady_clock::now();
+  auto begin = options_.clock->now();
   // Stages first: a bad parameter must fail before the output folder is touched.
   Status status = resolve_resources();
   if (status.is_ok()) status = build_stages();
@@ -491,7 +491,7 @@ RunReport PipelineRun::execute() {
   report_.status = status;
   report_.stopped = !status.is_ok() && options_.stop_requested && options_.stop_requested->load();
   report_.elapsed_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      options_.clock->seconds_since(begin);
   if (planned && comm_.size() > 1) merge_rank_counts();
   report_steps();
   if (planned && comm_.size() > 1) merge_rank_step_times();

@@ -50,13 +50,13 @@ std::vector<std::string> costly_parts(const GlobalPassPlan& plan, const PassOrig
 Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, size_t global_index,
                          GlobalStep& step, BatchStore* store,
                          std::optional<std::vector<std::string>> columns, PassRecord& record) {
-  auto begin = std::chrono::steady_clock::now();
+  auto begin = plan.options->clock->now();
   std::vector<uint32_t> shards = plan.shards;
   InputOptions input = plan.config->input_options(plan.batch_size);
   if (origin.stored()) input.format = InputFormat::kStored;
   input.parquet.columns = columns;
   record.columns = std::move(columns);
-  ShardSource source(*origin.files, std::move(shards), input);
+  ShardSource source(*origin.files, std::move(shards), input, *plan.options->clock);
   std::vector<PassStep> steps = leading_steps(origin, *plan.parser, *plan.inputs, plan.on_error,
                                               plan.stages, global_index);
   steps.push_back(plain_step(
@@ -73,6 +73,7 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
   settings.fuse = plan.fuse;
   settings.stop_requested = plan.options->stop_requested;
   settings.interrupted_message = "interrupted during an identify pass; run again to resume";
+  settings.clock = plan.options->clock;
   PassRunner pass(source, std::move(steps), settings);
   if (store) {
     // `auto` weighs what this pass's stages before the point cost against storing.
@@ -104,7 +105,7 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
   record.parts = pass.part_totals();
   record.input_bytes = source.input_bytes_read();
   record.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      plan.options->clock->seconds_since(begin);
   return status;
 }
 
@@ -159,50 +160,183 @@ bool has_global_steps(const std::vector<PassStage>& stages) {
                      [](const PassStage& s) { return s.stage->global_step() != nullptr; });
 }
 
-Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome) {
+namespace {
+
+// What every global step's identify pass shares: the ranks, the fingerprint base, the mode.
+struct PassContext {
+  const GlobalPassPlan& plan;
+  dist::Comm& comm;
+  bool leader = false;  // rank 0 prepares and marks the shared result folders
+  std::string base;     // fingerprint of the stages, parameters, seed, fields and input set
+  bool parquet_input = false;
+  std::vector<size_t> global_indices;
+};
+
+PassContext pass_context(const GlobalPassPlan& plan) {
   dist::Comm& comm = plan.comm ? *plan.comm : dist::local_comm();
-  const bool leader = comm.rank() == 0;  // prepares and marks the shared result folders
+  PassContext context{plan, comm, comm.rank() == 0, {}, false, {}};
   // The result depends on the stages, their parameters, the seed, the input fields and the
   // input set, not on the output format, threads or batch size.
   std::string input_list;
   for (const auto& input : *plan.inputs) input_list += input.path + "\n";
-  const std::string base = fmt::format("{}-{:016x}", plan.config->fingerprint, hash64(input_list));
-  const PassMode mode = plan.options->passes;
-  if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
-    Status removed = leader ? remove_stale_results(plan) : Status::ok();
-    WINNOW_RETURN_IF_ERROR(dist::agree(comm, removed));
-  }
-  // Where the next pass begins: the input, or the batches the last storing pass left.
-  PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
-  std::unique_ptr<BatchStore> stored;
+  context.base = fmt::format("{}-{:016x}", plan.config->fingerprint, hash64(input_list));
   // Projection is for Parquet inputs only: other formats are read whole whatever a pass needs.
-  const bool parquet_input =
+  context.parquet_input =
       plan.config->project_columns &&
       std::any_of(plan.inputs->begin(), plan.inputs->end(), [&](const InputFile& input) {
         return InputReader::format_of(input.path, plan.config->input_format) ==
                InputFormat::kParquet;
       });
-  std::vector<size_t> global_indices;
   for (size_t i = 0; i < plan.stages.size(); ++i) {
-    if (plan.stages[i].stage->global_step()) global_indices.push_back(i);
+    if (plan.stages[i].stage->global_step()) context.global_indices.push_back(i);
   }
+  return context;
+}
 
-  for (size_t index : global_indices) {
+// Store before this step when a pass comes after this one (the next identify pass, or the
+// writing pass) and this pass runs stages that are worth not running again. Under `auto`, a
+// pass that runs no stage before the step and can read a projection reads the projection
+// instead: storing would save the next passes only parsing, at the price of reading (and
+// storing) every column now.
+std::unique_ptr<BatchStore> store_for(const PassContext& context, const PassOrigin& origin,
+                                      size_t index, bool has_projection) {
+  const GlobalPassPlan& plan = context.plan;
+  const bool pass_follows = plan.options->passes != PassMode::kIdentifyOnly ||
+                            index != context.global_indices.back();
+  const std::vector<std::string> costly = costly_parts(plan, origin, index);
+  const bool parse_only = costly.size() == 1 && costly.front() == "parse";
+  const bool project_instead =
+      plan.materialize == MaterializeMode::kAuto && parse_only && has_projection;
+  if (plan.materialize == MaterializeMode::kNever || !pass_follows || costly.empty() ||
+      project_instead) {
+    return nullptr;
+  }
+  const std::string& name = plan.stages[index].name;
+  return std::make_unique<BatchStore>(plan.work_dir + "/" + name, plan.inputs->size(), index,
+                                      "'" + name + "'", plan.materialize);
+}
+
+// The identify passes of one step (a step may ask for more than one) and its finish, on every
+// rank; the first pass may store its batches in `store`.
+Status identify_passes(const PassContext& context, const PassOrigin& origin, size_t index,
+                       GlobalStep& step, BatchStore* store,
+                       const std::optional<std::vector<std::string>>& columns,
+                       GlobalPassOutcome& outcome) {
+  const std::string& name = context.plan.stages[index].name;
+  Status status;
+  int pass_number = 0;
+  PassOrigin pass_origin = origin;
+  do {
+    PassRecord record;
+    record.name = fmt::format("identify {}{}", name,
+                              pass_number > 0 ? fmt::format(" (pass {})", pass_number + 1) : "");
+    BatchStore* storing = pass_number == 0 ? store : nullptr;
+    record.stored = storing != nullptr;
+    // Batches that outlive the pass (stored) keep every column; so does a stored origin.
+    std::optional<std::vector<std::string>> pass_columns;
+    if (!storing && !pass_origin.stored()) pass_columns = columns;
+    status = run_identify_pass(context.plan, pass_origin, index, step, storing, pass_columns,
+                               record);
+    if (status.is_ok() && storing) {
+      status = storing->commit();
+      record.stored = storing->usable();
+      // A further pass over the same documents begins from what this one stored.
+      if (status.is_ok() && storing->usable()) pass_origin = storing->origin();
+    }
+    // Every rank learns of a failure on any before the step's collective work.
+    status = dist::agree(context.comm, status);
+    outcome.passes.push_back(std::move(record));
+    ++pass_number;
+  } while (status.is_ok() && step.another_pass());
+  if (status.is_ok()) status = dist::agree(context.comm, step.finish_identify());
+  return status;
+}
+
+// Spill folders gone on every rank, then the marker that says the result is whole.
+Status mark_complete(const PassContext& context, const std::string& dir,
+                     const std::string& fingerprint, const std::string& name) {
+  std::error_code ec;
+  if (context.comm.size() > 1) {
+    context.comm.barrier();  // every rank's spill folder is gone
+    if (context.leader) fs::remove_all(dir + "/_spill", ec);
+  }
+  JsonWriter out(true);
+  out.begin_object();
+  out.key("fingerprint").value(fingerprint);
+  out.key("stage").value(name);
+  out.end_object();
+  return dist::agree(context.comm,
+                     context.leader
+                         ? AtomicFile::write_whole(dir + "/_complete.json", out.take() + "\n")
+                         : Status::ok());
+}
+
+// Computes one global step's result (identify passes, finish, marker) into `dir`.
+Status compute_step(const PassContext& context, PassOrigin& origin,
+                    std::unique_ptr<BatchStore>& stored, size_t index,
+                    const std::string& fingerprint, GlobalPassOutcome& outcome) {
+  const GlobalPassPlan& plan = context.plan;
+  GlobalStep& step = *plan.stages[index].stage->global_step();
+  const std::string& name = plan.stages[index].name;
+  const std::string dir = global_dir(plan) + "/" + name;
+  WINNOW_RETURN_IF_ERROR(
+      dist::agree(context.comm, context.leader ? reset_folder(dir) : Status::ok()));
+  // Each rank spills apart.
+  const std::string spill_dir = context.comm.size() == 1
+                                    ? dir + "/_spill"
+                                    : fmt::format("{}/_spill/rank-{}", dir, context.comm.rank());
+  GlobalStepContext step_context{dir, spill_dir, std::max(1, plan.threads), {}, plan.comm};
+  for (const InputFile& input : *plan.inputs) step_context.input_paths.push_back(input.path);
+  WINNOW_RETURN_IF_ERROR(step.begin_identify(step_context));
+  // The Parquet columns a pass from the input needs, when its stages say which.
+  std::optional<std::vector<std::string>> columns;
+  if (context.parquet_input) {
+    columns = projected_columns(plan.stages, 0, index, plan.config->text_field,
+                                plan.config->id_field);
+  }
+  std::unique_ptr<BatchStore> store = store_for(context, origin, index, columns.has_value());
+  Status status = identify_passes(context, origin, index, step, store.get(), columns, outcome);
+  std::error_code ec;
+  fs::remove_all(step_context.spill_dir, ec);
+  WINNOW_RETURN_IF_ERROR(status);
+  WINNOW_RETURN_IF_ERROR(mark_complete(context, dir, fingerprint, name));
+  if (store && store->usable()) {
+    // The next pass begins here; what was stored before is no longer needed.
+    origin = store->origin();
+    stored = std::move(store);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome) {
+  const PassContext context = pass_context(plan);
+  const PassMode mode = plan.options->passes;
+  if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
+    Status removed = context.leader ? remove_stale_results(plan) : Status::ok();
+    WINNOW_RETURN_IF_ERROR(dist::agree(context.comm, removed));
+  }
+  // Where the next pass begins: the input, or the batches the last storing pass left.
+  PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
+  std::unique_ptr<BatchStore> stored;
+  for (size_t index : context.global_indices) {
     GlobalStep* step = plan.stages[index].stage->global_step();
     const std::string& name = plan.stages[index].name;
     const std::string dir = global_dir(plan) + "/" + name;
-    const std::string marker = dir + "/_complete.json";
-    const std::string fingerprint = fmt::format("{}-{}-{}", base, index, name);
+    const std::string fingerprint = fmt::format("{}-{}-{}", context.base, index, name);
     auto begin = std::chrono::steady_clock::now();
     GlobalStepSummary summary;
     summary.name = name;
-
-    // --overwrite recomputes, except for `dedup remove`, which only ever uses a result.
-    bool reusable = mode == PassMode::kRemoveOnly || !plan.options->overwrite;
-    // Rank 0's view of the marker decides for every rank.
+    // --overwrite recomputes, except for `dedup remove`, which only ever uses a result. Rank
+    // 0's view of the marker decides for every rank.
+    const bool reusable = mode == PassMode::kRemoveOnly || !plan.options->overwrite;
     const bool marker_matches =
-        dist::from_rank0(
-            comm, leader && read_marker_fingerprint(marker) == fingerprint ? "1" : "0") == "1";
+        dist::from_rank0(context.comm,
+                         context.leader &&
+                                 read_marker_fingerprint(dir + "/_complete.json") == fingerprint
+                             ? "1"
+                             : "0") == "1";
     if (reusable && marker_matches) {
       WINNOW_RETURN_IF_ERROR(step->load_result(dir));
       summary.reused = true;
@@ -212,81 +346,7 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
           "run `winnow dedup identify` first",
           name, dir);
     } else {
-      WINNOW_RETURN_IF_ERROR(dist::agree(comm, leader ? reset_folder(dir) : Status::ok()));
-      // Each rank spills apart.
-      const std::string spill_dir =
-          comm.size() == 1 ? dir + "/_spill" : fmt::format("{}/_spill/rank-{}", dir, comm.rank());
-      GlobalStepContext context{dir, spill_dir, std::max(1, plan.threads), {}, plan.comm};
-      for (const InputFile& input : *plan.inputs) context.input_paths.push_back(input.path);
-      WINNOW_RETURN_IF_ERROR(step->begin_identify(context));
-      // The Parquet columns a pass from the input needs, when its stages say which.
-      std::optional<std::vector<std::string>> columns;
-      if (parquet_input) {
-        columns = projected_columns(plan.stages, 0, index, plan.config->text_field,
-                                    plan.config->id_field);
-      }
-      // Store before this step when a pass comes after this one (the next identify pass, or
-      // the writing pass) and this pass runs stages that are worth not running again. Under
-      // `auto`, a pass that runs no stage before the step and can read a projection reads the
-      // projection instead: storing would save the next passes only parsing, at the price of
-      // reading (and storing) every column now.
-      bool pass_follows =
-          mode != PassMode::kIdentifyOnly || index != global_indices.back();
-      const std::vector<std::string> costly = costly_parts(plan, origin, index);
-      const bool parse_only = costly.size() == 1 && costly.front() == "parse";
-      const bool project_instead =
-          plan.materialize == MaterializeMode::kAuto && parse_only && columns.has_value();
-      std::unique_ptr<BatchStore> store;
-      if (plan.materialize != MaterializeMode::kNever && pass_follows && !costly.empty() &&
-          !project_instead) {
-        store = std::make_unique<BatchStore>(plan.work_dir + "/" + name, plan.inputs->size(),
-                                             index, "'" + name + "'", plan.materialize);
-      }
-      Status status;
-      int pass_number = 0;
-      PassOrigin pass_origin = origin;
-      do {
-        PassRecord record;
-        record.name = fmt::format("identify {}{}", name,
-                                  pass_number > 0 ? fmt::format(" (pass {})", pass_number + 1)
-                                                  : "");
-        BatchStore* storing = pass_number == 0 ? store.get() : nullptr;
-        record.stored = storing != nullptr;
-        // Batches that outlive the pass (stored) keep every column; so does a stored origin.
-        std::optional<std::vector<std::string>> pass_columns;
-        if (!storing && !pass_origin.stored()) pass_columns = columns;
-        status = run_identify_pass(plan, pass_origin, index, *step, storing, pass_columns, record);
-        if (status.is_ok() && storing) {
-          status = storing->commit();
-          record.stored = storing->usable();
-          // A further pass over the same documents begins from what this one stored.
-          if (status.is_ok() && storing->usable()) pass_origin = storing->origin();
-        }
-        // Every rank learns of a failure on any before the step's collective work.
-        status = dist::agree(comm, status);
-        outcome.passes.push_back(std::move(record));
-        ++pass_number;
-      } while (status.is_ok() && step->another_pass());
-      if (status.is_ok()) status = dist::agree(comm, step->finish_identify());
-      std::error_code ec;
-      fs::remove_all(context.spill_dir, ec);
-      WINNOW_RETURN_IF_ERROR(status);
-      if (comm.size() > 1) {
-        comm.barrier();  // every rank's spill folder is gone
-        if (leader) fs::remove_all(dir + "/_spill", ec);
-      }
-      JsonWriter out(true);
-      out.begin_object();
-      out.key("fingerprint").value(fingerprint);
-      out.key("stage").value(name);
-      out.end_object();
-      WINNOW_RETURN_IF_ERROR(dist::agree(
-          comm, leader ? AtomicFile::write_whole(marker, out.take() + "\n") : Status::ok()));
-      if (store && store->usable()) {
-        // The next pass begins here; what was stored before is no longer needed.
-        origin = store->origin();
-        stored = std::move(store);
-      }
+      WINNOW_RETURN_IF_ERROR(compute_step(context, origin, stored, index, fingerprint, outcome));
     }
     summary.json = step->summary_json();
     summary.text = step->summary_text();

@@ -5,14 +5,16 @@
 // No deadlock: a shard's batches are read in order, so the batch the writer waits for always
 // holds a slot already.
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
+
+#include "pipeline/clock.h"
 
 namespace winnow {
 
 class InFlightLimit {
  public:
-  explicit InFlightLimit(size_t slots) : free_(slots < 1 ? 1 : slots) {}
+  explicit InFlightLimit(size_t slots, Clock& clock = Clock::system())
+      : freed_(clock), free_(slots < 1 ? 1 : slots) {}
   // Before anything was acquired: the number of slots.
   void set_slots(size_t slots) {
     std::lock_guard lock(mutex_);
@@ -20,18 +22,14 @@ class InFlightLimit {
   }
 
   // Blocks until a slot is free; false when the run was cancelled.
-  bool acquire() { return acquire_until(std::chrono::steady_clock::time_point::max()) == kAcquired; }
+  bool acquire() { return acquire_until(Clock::time_point::max()) == kAcquired; }
 
   enum Outcome { kAcquired, kTimedOut, kCancelled };
   // Also gives up at `deadline`, so a waiting worker can wake to see whether it should stop.
-  Outcome acquire_until(std::chrono::steady_clock::time_point deadline) {
+  Outcome acquire_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
     auto ready = [&] { return free_ > 0 || cancelled_; };
-    if (deadline == std::chrono::steady_clock::time_point::max()) {
-      freed_.wait(lock, ready);
-    } else if (!freed_.wait_until(lock, deadline, ready)) {
-      return kTimedOut;
-    }
+    if (!freed_.wait_until(lock, deadline, ready)) return kTimedOut;
     if (cancelled_) return kCancelled;
     --free_;
     return kAcquired;
@@ -55,7 +53,7 @@ class InFlightLimit {
 
  private:
   std::mutex mutex_;
-  std::condition_variable freed_;
+  ClockCondition freed_;
   size_t free_;
   bool cancelled_ = false;
 };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 namespace winnow {
 
@@ -21,7 +20,7 @@ PassRunner::PassRunner(ShardSource& source, std::vector<PassStep> steps, PassSet
   if (!settings_.autoscale.enabled) {
     budget.cpus = std::max(1, settings_.threads) * static_cast<int>(groups_.size());
   }
-  pool_ = std::make_unique<ResourcePool>(budget);
+  pool_ = std::make_unique<ResourcePool>(budget, *settings_.clock);
 }
 
 PassRunner::~PassRunner() {
@@ -85,8 +84,8 @@ Status PassRunner::run() {
   source_.set_in_flight(2 * static_cast<size_t>(threads) + groups_.size() + 2);
   source_.set_capacity(static_cast<size_t>(workers.front()) + 1);
   for (size_t g = 1; g < groups_.size(); ++g) {
-    queues_.push_back(
-        std::make_unique<BatchQueue>(std::max<size_t>(2, static_cast<size_t>(workers[g]) + 1)));
+    queues_.push_back(std::make_unique<BatchQueue>(
+        std::max<size_t>(2, static_cast<size_t>(workers[g]) + 1), *settings_.clock));
   }
   auto on_failure = [this](const Status& s) { fail(s); };
   for (size_t g = 0; g < groups_.size(); ++g) {
@@ -109,6 +108,7 @@ Status PassRunner::run() {
     // The budget holds at run time too: a worker works only while holding its step's
     // resources, so more steps than threads take turns instead of oversubscribing.
     runner.set_resources(pool_.get(), m.needs);
+    runner.set_clock(*settings_.clock);
     runner.set_grace(std::chrono::milliseconds(autoscale ? settings_.autoscale.grace_ms : 0));
     runner.set_window(static_cast<size_t>(settings_.autoscale.window),
                       std::chrono::milliseconds(2 * settings_.autoscale.interval_ms));
@@ -124,17 +124,18 @@ Status PassRunner::run() {
                                           });
   monitor_->set_metrics_path(settings_.metrics_path);
   monitor_->set_progress(settings_.progress);
+  monitor_->set_clock(*settings_.clock);
 
   for (size_t g = 0; g < runners_.size(); ++g) runners_[g]->start(workers[g]);
   monitor_->start();
   std::atomic<bool> finished{false};
-  std::thread watcher([this, &finished] {
+  ClockThread watcher(*settings_.clock, [this, &finished] {
     while (!finished && settings_.stop_requested) {
       if (settings_.stop_requested->load()) {
         fail(Status::error(settings_.interrupted_message));
         return;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      settings_.clock->sleep_for(std::chrono::milliseconds(50));
     }
   });
   // The autoscaler may add workers until a step has ended; only then may it be joined.

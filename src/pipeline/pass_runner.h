@@ -47,6 +47,7 @@ struct PassSettings {
   ProgressDisplay* progress = nullptr;               // optional
   std::string metrics_path;                          // metrics.jsonl; empty: none
   std::function<uint64_t()> documents_done;          // for progress and metrics
+  Clock* clock = &Clock::system();                   // every time reading and wait
 };
 
 class PassRunner {

@@ -70,6 +70,10 @@ Result<StageResources> resolve_stage_resources(const std::string& stage_name,
     return Status::errorf("stage '{}' needs {} GPUs per worker but the run has only {}", stage_name,
                           out.gpus, budget.gpus);
   }
+  // A worker on a GPU holds its device share, not a core's: its thread spends the batch waiting
+  // for kernels and copies, and a CPU share held through that wait would be taken from the CPU
+  // steps that feed the device (with `threads: 2`, half the budget idle behind one GPU worker).
+  if (out.gpus > 0) out.cpus = 0;
   return out;
 }
 
@@ -87,8 +91,9 @@ int max_workers_for(const StageResources& needs, const ResourceBudget& budget) {
   return std::max(0, std::min(by_cpu, by_gpu));
 }
 
-ResourcePool::ResourcePool(const ResourceBudget& budget)
-    : cpus_total_(std::max(1, budget.cpus)),
+ResourcePool::ResourcePool(const ResourceBudget& budget, Clock& clock)
+    : freed_(clock),
+      cpus_total_(std::max(1, budget.cpus)),
       cpus_free_(cpus_total_),
       gpus_total_(gpu_units(budget.gpus)),
       gpus_free_(gpus_total_),

@@ -1,7 +1,6 @@
 #pragma once
 // Resources: the budget a run may use (CPU threads, GPUs), GPU detection, the per-stage check
 // that a stage's needs fit the budget, and the pool that enforces the budget while workers run.
-#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -10,6 +9,7 @@
 #include "core/cpu_allowance.h"
 #include "core/stage.h"
 #include "core/status.h"
+#include "pipeline/clock.h"
 #include "pipeline/device_placement.h"
 
 namespace winnow {
@@ -26,7 +26,9 @@ struct ResourceBudget {
 int detect_gpus();
 
 // The resources one worker of a stage gets under `budget`: its declared needs, or, when it
-// needs a GPU and none is budgeted but it has a CPU fallback, the same with no GPU. An error
+// needs a GPU and none is budgeted but it has a CPU fallback, the same with no GPU. A worker
+// that runs on a GPU holds no CPU share: it waits for its device (see pipeline/README.md, the
+// CPU budget). An error
 // (naming the stage) when it cannot run at all: a GPU stage without GPUs and without fallback,
 // a worker needing more GPUs or CPU threads than the whole budget.
 Result<StageResources> resolve_stage_resources(const std::string& stage_name,
@@ -51,7 +53,7 @@ struct GpuBinding {
 // (DevicePlacement): a worker bound to device d takes its share of d's budget.
 class ResourcePool final : public CpuAllowance {
  public:
-  explicit ResourcePool(const ResourceBudget& budget);
+  explicit ResourcePool(const ResourceBudget& budget, Clock& clock = Clock::system());
 
   // Blocks until the resources are free; false once cancelled. A request larger than the
   // whole budget is clamped to it (it then runs alone).
@@ -70,7 +72,7 @@ class ResourcePool final : public CpuAllowance {
  private:
   int64_t gpu_units(double gpus) const;
   std::mutex mutex_;
-  std::condition_variable freed_;
+  ClockCondition freed_;
   int cpus_total_;
   int cpus_free_;
   int64_t gpus_total_;  // in 1/1000 GPU

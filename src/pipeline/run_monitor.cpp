@@ -19,7 +19,7 @@ RunMonitor::RunMonitor(std::vector<MonitoredStep> steps, const ResourceBudget& b
 RunMonitor::~RunMonitor() { stop(); }
 
 void RunMonitor::start() {
-  begin_ = interval_begin_ = std::chrono::steady_clock::now();
+  begin_ = interval_begin_ = clock_->now();
   acc_.assign(steps_.size(), {});
   totals_per_step_.assign(steps_.size(), {});
   for (size_t i = 0; i < steps_.size(); ++i) {
@@ -29,7 +29,7 @@ void RunMonitor::start() {
     totals_per_step_[i].workers_min = totals_per_step_[i].workers_max = target;
   }
   if (!metrics_path_.empty()) metrics_file_ = std::fopen(metrics_path_.c_str(), "w");
-  thread_ = std::thread([this] { loop(); });
+  thread_ = ClockThread(*clock_, [this] { loop(); });
 }
 
 void RunMonitor::stop() {
@@ -41,7 +41,7 @@ void RunMonitor::stop() {
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
   double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - interval_begin_).count();
+      std::chrono::duration<double>(clock_->now() - interval_begin_).count();
   if (!acc_.empty()) end_interval(seconds, true);
   if (metrics_file_) {
     std::fclose(metrics_file_);
@@ -68,12 +68,12 @@ void RunMonitor::loop() {
   // Sampling often enough to see a queue's typical state, not so often that it costs anything.
   auto sample_every = std::chrono::milliseconds(std::clamp(settings_.interval_ms / 20, 5, 50));
   auto interval = std::chrono::milliseconds(std::max(1, settings_.interval_ms));
-  auto last_display = std::chrono::steady_clock::now();
+  auto last_display = clock_->now();
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, sample_every, [&] { return stop_; })) {
     lock.unlock();
     tick();
-    auto now = std::chrono::steady_clock::now();
+    auto now = clock_->now();
     if (now - interval_begin_ >= interval) {
       end_interval(std::chrono::duration<double>(now - interval_begin_).count(), false);
     }
@@ -112,7 +112,7 @@ void RunMonitor::end_interval(double seconds, bool final) {
   if (seconds <= 0) return;
   if (acc_[0].ticks == 0) tick();
   RunSample sample;
-  auto now = std::chrono::steady_clock::now();
+  auto now = clock_->now();
   sample.t = std::chrono::duration<double>(now - begin_).count();
   RunTotalsNow t = totals_();
   sample.documents_done = t.documents_done;

@@ -4,16 +4,15 @@
 // into a RunSample (metrics.jsonl, report.html), asks the autoscaler for worker targets and
 // applies them, and refreshes the progress display.
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "pipeline/autoscaler.h"
+#include "pipeline/clock.h"
 #include "pipeline/run_metrics.h"
 #include "pipeline/stage_runner.h"
 
@@ -46,6 +45,11 @@ class RunMonitor {
   // metrics.jsonl: one line per interval, written as the run goes (empty path: none).
   void set_metrics_path(std::string path) { metrics_path_ = std::move(path); }
   void set_progress(ProgressDisplay* progress) { progress_ = progress; }
+  // Before start(): where it reads the time and waits between samples.
+  void set_clock(Clock& clock) {
+    clock_ = &clock;
+    wake_.set_clock(clock);
+  }
 
   void start();
   void stop();  // records a last (partial) interval
@@ -95,17 +99,18 @@ class RunMonitor {
   std::FILE* metrics_file_ = nullptr;
   ProgressDisplay* progress_ = nullptr;
 
-  std::chrono::steady_clock::time_point begin_;
-  std::chrono::steady_clock::time_point interval_begin_;
+  Clock* clock_ = &Clock::system();
+  Clock::time_point begin_;
+  Clock::time_point interval_begin_;
   std::vector<Accumulator> acc_;
   std::vector<Totals> totals_per_step_;
   AutoscalerMemory memory_;
   std::vector<RunSample> history_;
   int cycles_ = 0;
 
-  std::thread thread_;
+  ClockThread thread_;
   std::mutex mutex_;
-  std::condition_variable wake_;
+  ClockCondition wake_;
   bool stop_ = false;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/compression.h"
+#include "pipeline/clock.h"
 #include "pipeline/pipeline_config.h"
 #include "pipeline/run_metrics.h"
 
@@ -43,6 +44,9 @@ struct RunOptions {
   PassMode passes = PassMode::kAll;
   // The ranks of a run started by mpirun or srun (dist/comm.h); null: one process.
   dist::Comm* comm = nullptr;
+  // Where the passes read the time, wait and start threads: the steady clock, or a test's
+  // simulated one (pipeline/simulated_clock.h).
+  Clock* clock = &Clock::system();
 };
 
 }  // namespace winnow

@@ -5,8 +5,12 @@
 namespace winnow {
 
 ShardSource::ShardSource(const std::vector<InputFile>& inputs, std::vector<uint32_t> shards,
-                         InputOptions options)
-    : inputs_(inputs), shards_(std::move(shards)), options_(std::move(options)), in_flight_(1) {
+                         InputOptions options, Clock& clock)
+    : inputs_(inputs),
+      shards_(std::move(shards)),
+      options_(std::move(options)),
+      in_flight_(1, clock),
+      returned_(clock) {
   for (uint32_t shard : shards_) total_bytes_ += inputs_[shard].size;
 }
 

@@ -12,7 +12,6 @@
 // finished with (written, or let go).
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,7 +32,7 @@ class ShardSource final : public StepInput {
  public:
   // Reads `shards` (indices into `inputs`, in this order) with `options`.
   ShardSource(const std::vector<InputFile>& inputs, std::vector<uint32_t> shards,
-              InputOptions options);
+              InputOptions options, Clock& clock = Clock::system());
   // Before the pass starts: at most `slots` batches alive between reading and the sink.
   void set_in_flight(size_t slots) { in_flight_.set_slots(slots); }
 
@@ -73,7 +72,7 @@ class ShardSource final : public StepInput {
   InFlightLimit in_flight_;
 
   mutable std::mutex mutex_;
-  std::condition_variable returned_;
+  ClockCondition returned_;
   size_t next_ = 0;                    // shards_[next_] is the next file to open
   std::map<uint32_t, Reader> open_;    // by shard: every open reader, leased or free
   std::set<uint32_t> free_;            // shards whose reader nobody holds (oldest first)

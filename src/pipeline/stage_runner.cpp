@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <system_error>
 
 #include "core/worker_device.h"
+#include "core/worker_wait.h"
 #include "pipeline/resources.h"
 
 namespace winnow {
@@ -13,9 +15,35 @@ namespace {
 // How often an idle worker wakes to see whether it was asked to stop.
 constexpr auto kWakeInterval = std::chrono::milliseconds(100);
 
-uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
+uint64_t nanoseconds(Clock::duration d) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
 }
+
+// A worker's CPU share while it runs a batch, lent back to the pool for a WorkerWait (a
+// network reply) and taken again after it.
+class HeldCpu final : public CpuLease {
+ public:
+  HeldCpu(ResourcePool& pool, int cpus) : pool_(pool), cpus_{cpus, 0, false} {}
+  void lend() override {
+    if (!held_) return;
+    pool_.release(cpus_);
+    held_ = false;
+  }
+  void take_back() override {
+    if (!held_) held_ = pool_.acquire(cpus_);  // false only when the run was cancelled
+  }
+  // What the worker still holds of `needs` (its GPU share is never lent).
+  StageResources held_of(const StageResources& needs) const {
+    StageResources out = needs;
+    if (!held_) out.cpus = 0;
+    return out;
+  }
+
+ private:
+  ResourcePool& pool_;
+  StageResources cpus_;
+  bool held_ = true;
+};
 }  // namespace
 
 StageRunner::StageRunner(std::string name, Work work, BatchQueue& in, BatchQueue& out,
@@ -66,7 +94,7 @@ bool StageRunner::spawn() {
     auto state = std::make_shared<WorkerState>();
     workers_.push_back(state);
     try {
-      threads_.emplace_back([this, state] { worker_loop(state); });
+      threads_.emplace_back(*clock_, [this, state] { worker_loop(state); });
       return true;
     } catch (const std::system_error& e) {  // the system refused another thread
       workers_.pop_back();
@@ -95,7 +123,7 @@ void StageRunner::wait_ended() {
 }
 
 void StageRunner::join() {
-  std::vector<std::thread> threads;
+  std::vector<ClockThread> threads;
   {
     std::lock_guard lock(threads_mutex_);
     joined_ = true;
@@ -151,10 +179,10 @@ Status StageRunner::run_parts(BatchPtr& batch, WorkerState& state, BatchTally& t
   // and is added under the lock that snapshot() reads it with: a snapshot counts a part in
   // progress up to now, and each member's busy time only grows, never past its group's.
   // The clock is read under that lock too (see snapshot()).
-  std::chrono::steady_clock::time_point start;
+  Clock::time_point start;
   {
     std::lock_guard lock(threads_mutex_);
-    start = std::chrono::steady_clock::now();
+    start = clock_->now();
     state.part = 0;
     state.part_since = start;
     state.in_part = true;
@@ -180,7 +208,7 @@ Status StageRunner::run_parts(BatchPtr& batch, WorkerState& state, BatchTally& t
     bool last = k + 1 == parts_.size() || !status.is_ok();
     {
       std::lock_guard lock(threads_mutex_);
-      auto end = std::chrono::steady_clock::now();
+      auto end = clock_->now();
       m.busy_ns += nanoseconds(end - start);
       state.part = k + 1;
       state.part_since = end;
@@ -206,7 +234,7 @@ Status StageRunner::run_setup(const Part& part) {
 }
 
 bool StageRunner::may_leave(const WorkerState& state) const {
-  return state.ready && std::chrono::steady_clock::now() - state.ready_at >= grace_;
+  return state.ready && clock_->now() - state.ready_at >= grace_;
 }
 
 void StageRunner::record(const Sample& sample) {
@@ -232,7 +260,7 @@ StepSnapshot StageRunner::snapshot() const {
     // before its lock could be: a snapshot counting past that end, then the busy time going
     // back down). So busy times only grow and a fused member's interval busy time never
     // exceeds its group's.
-    auto now = std::chrono::steady_clock::now();
+    auto now = clock_->now();
     s.busy_ns += metrics_.busy_ns.load();
     if (parts_.size() > 1) {
       for (const auto& m : part_metrics_) s.part_busy_ns.push_back(m->busy_ns.load());
@@ -285,16 +313,16 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
   // Every part's setup, each timed apart, before the worker's first batch.
   Status setup;
   bool any_setup = false;
-  auto setup_begin = std::chrono::steady_clock::now();
+  auto setup_begin = clock_->now();
   for (size_t k = 0; k < parts_.size() && setup.is_ok(); ++k) {
     if (!parts_[k].setup) continue;
     any_setup = true;
-    auto begin = std::chrono::steady_clock::now();
+    auto begin = clock_->now();
     setup = run_setup(parts_[k]);
-    part_metrics_[k]->setup_ns += nanoseconds(std::chrono::steady_clock::now() - begin);
+    part_metrics_[k]->setup_ns += nanoseconds(clock_->now() - begin);
     part_metrics_[k]->setups += 1;
   }
-  auto setup_end = std::chrono::steady_clock::now();
+  auto setup_end = clock_->now();
   if (any_setup) {
     metrics_.setup_ns += nanoseconds(setup_end - setup_begin);
     metrics_.setups += 1;
@@ -320,7 +348,7 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       }
       if (leave) continue;
     }
-    BatchPtr batch = in_.take(std::chrono::steady_clock::now() + kWakeInterval);
+    BatchPtr batch = in_.take(clock_->now() + kWakeInterval);
     if (!batch) {
       if (in_.finished()) break;
       continue;
@@ -336,26 +364,32 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       }
       if (pool_ && !pool_->acquire(needs_, binding.device)) break;  // cancelled
       // The clock is read under the lock, as snapshot() reads it.
-      std::chrono::steady_clock::time_point start;
+      Clock::time_point start;
       {
         std::lock_guard lock(threads_mutex_);
-        start = std::chrono::steady_clock::now();
+        start = clock_->now();
         state->busy = true;
         state->busy_since = start;
       }
       BatchTally tally;
+      std::optional<HeldCpu> held_cpu;
+      if (pool_ && needs_.cpus > 0) {
+        held_cpu.emplace(*pool_, needs_.cpus);
+        set_worker_cpu_lease(&*held_cpu);
+      }
       Status status = run_parts(batch, *state, tally);
+      set_worker_cpu_lease(nullptr);
       // The service time (the window's sample) is the work alone; the busy time runs to the
       // moment the lock is held, so that snapshots stay in order (see snapshot()).
-      auto service = std::chrono::steady_clock::now() - start;
+      auto service = clock_->now() - start;
       {
         // Under the lock, so a snapshot sees the batch either in progress or done, never
         // neither.
         std::lock_guard lock(threads_mutex_);
         state->busy = false;
-        metrics_.busy_ns += nanoseconds(std::chrono::steady_clock::now() - start);
+        metrics_.busy_ns += nanoseconds(clock_->now() - start);
       }
-      if (pool_) pool_->release(needs_, binding.device);
+      if (pool_) pool_->release(held_cpu ? held_cpu->held_of(needs_) : needs_, binding.device);
       // A consumed batch was written (or let go) whole: what came in went out. A reader's
       // ticket that turned out to be a shard's end marker is no batch of documents.
       const bool consumed = !batch;

@@ -22,19 +22,18 @@
 // shard's end marker; a worker holds the step's resources only while parts run.
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/doc_batch.h"
 #include "core/stage.h"
 #include "core/status.h"
+#include "pipeline/clock.h"
 #include "pipeline/step_input.h"
 
 namespace winnow {
@@ -106,6 +105,11 @@ class StageRunner {
     needs_ = needs;
   }
   void set_grace(std::chrono::milliseconds grace) { grace_ = grace; }
+  // Where the workers read the time, wait and run (the steady clock unless a test injects one).
+  void set_clock(Clock& clock) {
+    clock_ = &clock;
+    ended_cv_.set_clock(clock);
+  }
   // The sliding window of service times: the last `batches`, and of those only the ones
   // younger than `max_age` (when > 0) unless fewer than kMinWindow would remain, so a change of
   // speed shows within a couple of autoscaler intervals.
@@ -141,14 +145,14 @@ class StageRunner {
   struct WorkerState {
     bool ready = false;
     bool busy = false;
-    std::chrono::steady_clock::time_point ready_at;
-    std::chrono::steady_clock::time_point busy_since;
+    Clock::time_point ready_at;
+    Clock::time_point busy_since;
     bool in_part = false;  // a fused member is running: `part`, since `part_since`
     size_t part = 0;
-    std::chrono::steady_clock::time_point part_since;
+    Clock::time_point part_since;
   };
   struct Sample {
-    std::chrono::steady_clock::time_point at;
+    Clock::time_point at;
     double service_s;
     uint64_t source_docs;
     uint64_t kept_out;
@@ -186,9 +190,10 @@ class StageRunner {
   std::atomic<int> live_{0};
   std::atomic<bool> ended_{false};
   std::mutex ended_mutex_;
-  std::condition_variable ended_cv_;
+  Clock* clock_ = &Clock::system();
+  ClockCondition ended_cv_;
   mutable std::mutex threads_mutex_;  // guards threads_, workers_, joined_
-  std::vector<std::thread> threads_;
+  std::vector<ClockThread> threads_;
   std::vector<std::shared_ptr<WorkerState>> workers_;
   bool joined_ = false;
   mutable std::mutex window_mutex_;

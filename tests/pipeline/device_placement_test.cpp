@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "pipeline/resources.h"
+#include "pipeline/simulated_clock.h"
 
 namespace winnow {
 namespace {
@@ -60,7 +61,11 @@ TEST(DevicePlacement, WholeGpuWorkersTakeFreeDevices) {
 
 // The pool binds workers per device and holds each device's budget while batches run.
 TEST(ResourcePoolDevices, BindsWorkersAndKeepsEachDeviceWithinBudget) {
-  ResourcePool pool({8, 2});
+  // On a simulated clock: time moves only once every thread waits, so a sleep of the test's
+  // proves the waiter below is blocked, whatever the machine's load.
+  SimulatedClock clock;
+  SimulatedClock::Participant me(clock);
+  ResourcePool pool({8, 2}, clock);
   StageResources half{1, 0.6, false};
   GpuBinding a = pool.bind_gpu(half);
   GpuBinding b = pool.bind_gpu(half);
@@ -77,8 +82,8 @@ TEST(ResourcePoolDevices, BindsWorkersAndKeepsEachDeviceWithinBudget) {
   // c's device is busy with 0.6 of 1: c waits until a or b lets go, though 0.8 is free in all.
   ASSERT_TRUE(pool.acquire(half, b.device));
   std::atomic<bool> got = false;
-  std::thread waiter([&] { got = pool.acquire(half, c.device); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ClockThread waiter(clock, [&] { got = pool.acquire(half, c.device); });
+  clock.sleep_for(std::chrono::milliseconds(20));
   EXPECT_FALSE(got);
   pool.release(half, c.device);  // whichever of a and b shares c's device
   waiter.join();

@@ -62,6 +62,7 @@ TEST(Resources, GpuStagesWithoutGpusFailOrFallBack) {
   auto fits = resolve_stage_resources("embed", {1, 0.25, false}, {8, 1});
   ASSERT_TRUE(fits.is_ok());
   EXPECT_EQ(fits->gpus, 0.25);
+  EXPECT_EQ(fits->cpus, 0);  // waiting for its device holds no core's share of the budget
   EXPECT_FALSE(resolve_stage_resources("big", {1, 2, false}, {8, 1}).is_ok());
   EXPECT_THAT(resolve_stage_resources("odd", {1, 1.5, false}, {8, 2}).status().message(),
               HasSubstr("whole number"));

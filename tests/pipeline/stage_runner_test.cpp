@@ -15,6 +15,9 @@
 
 #include "core/reason_table.h"
 #include "core/row_builder.h"
+#include "core/worker_wait.h"
+#include "pipeline/resources.h"
+#include "pipeline/simulated_clock.h"
 
 namespace winnow {
 namespace {
@@ -54,11 +57,11 @@ class Tally {
 // Drains `out` on its own thread until it ends; fails (instead of hanging) if it never does.
 class Drain {
  public:
-  explicit Drain(BatchQueue& out) : out_(out) {
-    thread_ = std::thread([this] {
-      auto deadline = std::chrono::steady_clock::now() + 3 * kPatience;
-      while (std::chrono::steady_clock::now() < deadline) {
-        auto item = out_.pop_until(std::chrono::steady_clock::now() + 100ms);
+  explicit Drain(BatchQueue& out, Clock& clock = Clock::system()) : out_(out) {
+    thread_ = ClockThread(clock, [this, &clock] {
+      auto deadline = clock.now() + 3 * kPatience;
+      while (clock.now() < deadline) {
+        auto item = out_.pop_until(clock.now() + 100ms);
         if (item) {
           batches_.push_back(std::move(*item));
         } else if (out_.finished()) {
@@ -80,21 +83,30 @@ class Drain {
 
  private:
   BatchQueue& out_;
-  std::thread thread_;
+  ClockThread thread_;
   std::vector<BatchPtr> batches_;
   bool closed_ = false;
 };
 
 // Waits until `condition` holds; false on time-out.
 template <typename Condition>
-bool eventually(Condition condition) {
-  auto deadline = std::chrono::steady_clock::now() + kPatience;
+bool eventually(Condition condition, Clock& clock = Clock::system()) {
+  auto deadline = clock.now() + kPatience;
   while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(1ms);
+    if (clock.now() > deadline) return false;
+    clock.sleep_for(1ms);
   }
   return true;
 }
+
+// The tests of what depends on time run on a simulated clock (pipeline/simulated_clock.h):
+// a sleep lasts exactly its time whatever the machine's load, so they check exact values. The
+// test's own thread takes part in the clock while the fixture lives.
+class SimulatedTime : public ::testing::Test {
+ protected:
+  SimulatedClock clock_;
+  SimulatedClock::Participant me_{clock_};
+};
 
 void expect_each_once(const std::map<uint64_t, int>& counts, uint64_t n) {
   EXPECT_EQ(counts.size(), n);
@@ -406,80 +418,75 @@ TEST(StageRunner, AThrowingStageFailsTheRunInsteadOfCrashing) {
 namespace winnow {
 namespace {
 
-TEST(StageRunner, WorkersInSetupAreStartingAndSetupTimeIsMeasuredApart) {
-  BatchQueue in(8), out(8);
-  std::promise<void> release_setup;
-  std::shared_future<void> setup_gate = release_setup.get_future().share();
+TEST_F(SimulatedTime, WorkersInSetupAreStartingAndSetupTimeIsMeasuredApart) {
+  BatchQueue in(8, clock_), out(8, clock_);
   StageRunner runner(
       "model", [](DocBatch&) { return Status::ok(); }, in, out,
       [](const Status& s) { ADD_FAILURE() << s.message(); });
-  runner.set_setup([setup_gate] {
-    setup_gate.wait();
-    std::this_thread::sleep_for(20ms);
+  runner.set_clock(clock_);
+  runner.set_setup([this] {
+    clock_.sleep_for(20ms);
     return Status::ok();
   });
   runner.start(2);
-  ASSERT_TRUE(eventually([&] { return runner.snapshot().starting == 2; }));
+  clock_.sleep_for(10ms);  // halfway through both setups
   StepSnapshot during = runner.snapshot();
+  EXPECT_EQ(during.starting, 2);
   EXPECT_EQ(during.ready, 0);
   EXPECT_EQ(during.protected_workers, 2);
-  release_setup.set_value();
-  ASSERT_TRUE(eventually([&] { return runner.snapshot().ready == 2; }));
-  Drain drain(out);
+  clock_.sleep_for(20ms);
+  EXPECT_EQ(runner.snapshot().ready, 2);
+  Drain drain(out, clock_);
   for (uint64_t s = 0; s < 6; ++s) ASSERT_TRUE(in.push(make_batch(s, 10)));
   in.close();
   ASSERT_TRUE(drain.wait());
   runner.join();
   EXPECT_EQ(runner.metrics().setups.load(), 2u);
-  EXPECT_GE(runner.metrics().setup_ns.load(), 2 * 19'000'000u);
-  EXPECT_LT(runner.metrics().busy_ns.load(), runner.metrics().setup_ns.load());
+  EXPECT_EQ(runner.metrics().setup_ns.load(), 2 * 20'000'000u);
+  EXPECT_EQ(runner.metrics().busy_ns.load(), 0u);  // the batches took no (simulated) time
 }
 
-TEST(StageRunner, AWorkerWithinTheGracePeriodIsNotTakenAway) {
-  BatchQueue in(8), out(8);
+TEST_F(SimulatedTime, AWorkerWithinTheGracePeriodIsNotTakenAway) {
+  BatchQueue in(8, clock_), out(8, clock_);
   StageRunner runner(
       "graced", [](DocBatch&) { return Status::ok(); }, in, out,
       [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_clock(clock_);
   constexpr auto kGrace = 500ms;
   runner.set_grace(kGrace);
-  auto started = std::chrono::steady_clock::now();  // no worker is older than this
+  const auto started = clock_.now();
   runner.start(3);
-  ASSERT_TRUE(eventually([&] { return runner.snapshot().ready == 3; }));
+  clock_.sleep_for(1ms);  // time moves once every worker waits for a batch: all ready
+  EXPECT_EQ(runner.snapshot().ready, 3);
   runner.set_workers(1);
-  std::this_thread::sleep_for(150ms);
-  int live = runner.live_workers();
-  int protected_workers = runner.snapshot().protected_workers;
-  // All three are still young, unless a loaded machine kept this thread off the CPU past the
-  // grace period (then the counts above say nothing: checked only when provably young).
-  if (std::chrono::steady_clock::now() - started < kGrace) {
-    EXPECT_EQ(live, 3);
-    EXPECT_EQ(protected_workers, 3);
-  } else {
-    std::printf("  (the grace period ran out before the check: not checked)\n");
-  }
-  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 1; }));  // once they age
+  clock_.sleep_for(kGrace - 2ms);
+  EXPECT_EQ(runner.live_workers(), 3);
+  EXPECT_EQ(runner.snapshot().protected_workers, 3);
+  // Past the grace period they may leave; idle workers look every 100 ms.
+  ASSERT_TRUE(eventually([&] { return runner.live_workers() == 1; }, clock_));
+  EXPECT_GE(clock_.now() - started, kGrace);
+  EXPECT_LE(clock_.now() - started, kGrace + 101ms);
+  EXPECT_EQ(runner.snapshot().protected_workers, 0);
   in.close();
   runner.join();
 }
 
-TEST(StageRunner, TheServiceWindowKeepsTheLastBatchesOnly) {
-  BatchQueue in(64), out(64);
+TEST_F(SimulatedTime, TheServiceWindowKeepsTheLastBatchesOnly) {
+  BatchQueue in(64, clock_), out(64, clock_);
   std::atomic<int> calls{0};
   StageRunner runner(
       "windowed",
       [&](DocBatch&) {
-        // The first ten batches are slow, the rest do nothing: the window must forget the slow
-        // ones. (Fast batches that sleep 1 ms averaged 16 ms on a loaded machine: a sleep's
-        // length is the scheduler's; a call that does nothing is hardly ever interrupted.)
-        if (calls++ < 10) std::this_thread::sleep_for(20ms);
+        // The first ten batches are slow, the rest take no time: the window must forget the
+        // slow ones.
+        if (calls++ < 10) clock_.sleep_for(20ms);
         return Status::ok();
       },
       in, out, [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_clock(clock_);
   runner.set_window(8);
   runner.start(1);
-  Drain drain(out);
-  // The slow batches hold 10 documents, the fast ones 4: the window's documents per batch say
-  // exactly which batches it holds, whatever the timing.
+  Drain drain(out, clock_);
   for (uint64_t s = 0; s < 30; ++s) ASSERT_TRUE(in.push(make_batch(s, s < 10 ? 10 : 4)));
   in.close();
   ASSERT_TRUE(drain.wait());
@@ -487,23 +494,23 @@ TEST(StageRunner, TheServiceWindowKeepsTheLastBatchesOnly) {
   StepSnapshot snap = runner.snapshot();
   EXPECT_EQ(snap.samples, 8u);
   EXPECT_DOUBLE_EQ(snap.docs_per_batch, 4.0);  // the last eight batches only
-  // A single 20 ms batch in the window would make its mean at least 20 / 8 = 2.5 ms (and the
-  // mean over all 30 batches is 6.7 ms).
-  EXPECT_LT(snap.mean_service_s, 0.0025);
+  EXPECT_EQ(snap.mean_service_s, 0.0);         // none of the slow ones
+  EXPECT_EQ(runner.metrics().busy_ns.load(), 10 * 20'000'000u);
   EXPECT_EQ(runner.metrics().source_docs.load(), 10u * 10 + 20 * 4);
 }
 
-TEST(StageRunner, TheServiceWindowForgetsOldBatchesButKeepsTheLastFive) {
-  BatchQueue in(64), out(64);
+TEST_F(SimulatedTime, TheServiceWindowForgetsOldBatchesButKeepsTheLastFive) {
+  BatchQueue in(64, clock_), out(64, clock_);
   StageRunner runner(
       "aged", [](DocBatch&) { return Status::ok(); }, in, out,
       [](const Status& s) { ADD_FAILURE() << s.message(); });
+  runner.set_clock(clock_);
   runner.set_window(64, 50ms);
   runner.start(1);
-  Drain drain(out);
+  Drain drain(out, clock_);
   for (uint64_t s = 0; s < 20; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
-  ASSERT_TRUE(eventually([&] { return runner.metrics().batches.load() == 20; }));
-  std::this_thread::sleep_for(80ms);  // all twenty are now older than the window
+  ASSERT_TRUE(eventually([&] { return runner.metrics().batches.load() == 20; }, clock_));
+  clock_.sleep_for(80ms);  // all twenty are now older than the window
   for (uint64_t s = 20; s < 22; ++s) ASSERT_TRUE(in.push(make_batch(s, 1)));
   in.close();
   ASSERT_TRUE(drain.wait());
@@ -585,6 +592,66 @@ TEST(StageRunner, SnapshotBusyTimesOnlyGrowAndAMemberNeverOutrunsItsGroup) {
   EXPECT_TRUE(violations.empty()) << violations.size() << " violations, first: "
                                   << (violations.empty() ? "" : violations.front());
   EXPECT_EQ(runner.metrics().batches.load(), 5000u);
+}
+
+}  // namespace
+}  // namespace winnow
+
+namespace winnow {
+namespace {
+
+// A worker that waits (for a network reply) lends its CPU share: with a budget of one thread,
+// another step's batches run during the wait instead of after it. Exact on the simulated
+// clock: 5 waits of 100 ms and 5 batches of 10 ms of CPU end at 500 ms, not 550 (all held in
+// turn).
+TEST_F(SimulatedTime, AWaitingWorkerLendsItsCpuShareToOtherSteps) {
+  ResourcePool pool({1, 0}, clock_);
+  auto run_both = [&](bool lend) {
+    BatchQueue waiting_in(8, clock_), waiting_out(8, clock_), cpu_in(8, clock_),
+        cpu_out(8, clock_);
+    auto fail = [](const Status& s) { ADD_FAILURE() << s.message(); };
+    StageRunner waiting(
+        "caption",
+        [&](DocBatch&) {
+          if (!lend) {
+            clock_.sleep_for(100ms);
+            return Status::ok();
+          }
+          WorkerWait reply;
+          clock_.sleep_for(100ms);
+          return Status::ok();
+        },
+        waiting_in, waiting_out, fail);
+    StageRunner cpu(
+        "filter",
+        [&](DocBatch&) {
+          clock_.sleep_for(10ms);
+          return Status::ok();
+        },
+        cpu_in, cpu_out, fail);
+    for (StageRunner* r : {&waiting, &cpu}) {
+      r->set_clock(clock_);
+      r->set_resources(&pool, StageResources{1, 0, false});
+    }
+    const auto begin = clock_.now();
+    waiting.start(1);
+    cpu.start(1);
+    Drain drain_waiting(waiting_out, clock_), drain_cpu(cpu_out, clock_);
+    // The waiting step takes the one CPU share first; the other step's batches come 1 ms
+    // later, while it waits (or holds the share, when it does not lend it).
+    for (uint64_t s = 0; s < 5; ++s) EXPECT_TRUE(waiting_in.push(make_batch(s, 1)));
+    clock_.sleep_for(1ms);
+    for (uint64_t s = 0; s < 5; ++s) EXPECT_TRUE(cpu_in.push(make_batch(s, 1)));
+    waiting_in.close();
+    cpu_in.close();
+    EXPECT_TRUE(drain_waiting.wait());
+    EXPECT_TRUE(drain_cpu.wait());
+    waiting.join();
+    cpu.join();
+    return clock_.now() - begin;
+  };
+  EXPECT_EQ(run_both(false), std::chrono::steady_clock::duration(550ms));
+  EXPECT_EQ(run_both(true), std::chrono::steady_clock::duration(500ms));
 }
 
 }  // namespace
