@@ -54,6 +54,9 @@ class BucketKeyer {
     (void)b;
     return true;
   }
+  // What a group is (dedup/duplicate_clusterer.h): connected components of the kept links, or
+  // stars whose every removed member matches its survivor (a relation that does not chain).
+  virtual GroupShape groups() const { return GroupShape::kComponents; }
   // "near-" or "exact " in the run report's summary line.
   virtual bool exact() const { return false; }
   // Parameters (and for LSH its S-curve) into an open JSON object.

@@ -1,6 +1,7 @@
 #pragma once
 // Little helpers to pack records into spill blocks and read them back with bounds checks
-// (semantic dedup's logs). Native byte order: spill files never leave the machine.
+// (semantic dedup's logs) and the dedup steps' messages between ranks. Native byte order:
+// spill files never leave the machine, and the ranks of one job share one architecture.
 #include <cstdint>
 #include <cstring>
 #include <string>

@@ -36,6 +36,7 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   options.survivor = options_.survivor;
   options.links = verifying() ? LinkShape::kAnchors : LinkShape::kChain;
   if (keyer_->verifies_links()) options.links = LinkShape::kAllPairs;
+  options.groups = keyer_->groups();
   options.comm = context.comm;
   pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
@@ -57,14 +58,13 @@ double DedupStep::metric(const DocBatch& batch, size_t i) const {
 Status DedupStep::observe(const DocBatch& batch) {
   auto begin = std::chrono::steady_clock::now();
   if (pass_ > 0) {
-    // Verification pass: the shingle sets of the documents some candidate link touches.
+    // Verification pass: the sets of this rank's documents that some candidate link touches.
     const std::vector<uint64_t>& linked = clusterer_->linked_documents();
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       auto it = std::lower_bound(linked.begin(), linked.end(), batch.key(i).value());
       if (it == linked.end() || *it != batch.key(i).value()) continue;
       keyer_->item_verification_set(batch, i, shingle_sets_[it - linked.begin()]);
-      filled_[it - linked.begin()] = 1;
     }
     observe_ns_ += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now() - begin)
@@ -99,102 +99,69 @@ Status DedupStep::observe(const DocBatch& batch) {
 bool DedupStep::another_pass() {
   if (!verifying() || pass_ > 0) return false;
   pass_status_ = clusterer_->compute_links();
-  if (!pass_status_.is_ok()) return false;  // reported by finish_identify()
+  if (!pass_status_.is_ok()) return false;  // on every rank; reported by finish_identify()
   shingle_sets_.assign(clusterer_->linked_documents().size(), {});
-  filled_.assign(shingle_sets_.size(), 0);
   pass_ = 1;
-  return !shingle_sets_.empty();
+  // Every rank takes the pass when any has a linked document to read.
+  dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
+  return dist::sum_over_ranks(comm, {shingle_sets_.size()})[0] > 0;
 }
 
-// Across ranks each rank collected the sets of the linked documents of its own shards; every
-// rank needs them all to decide every link as one process would.
-Status DedupStep::gather_verification_sets(dist::Comm& comm) {
-  std::string mine;
-  for (size_t slot = 0; slot < shingle_sets_.size(); ++slot) {
-    if (!filled_[slot]) continue;
-    const uint64_t index = slot;
-    const uint64_t count = shingle_sets_[slot].size();
-    mine.append(reinterpret_cast<const char*>(&index), sizeof index);
-    mine.append(reinterpret_cast<const char*>(&count), sizeof count);
-    mine.append(reinterpret_cast<const char*>(shingle_sets_[slot].data()),
-                count * sizeof(uint32_t));
-  }
-  for (const std::string& theirs : comm.all_gather(mine)) {
-    for (size_t at = 0; at < theirs.size();) {
-      uint64_t index = 0, count = 0;
-      if (theirs.size() - at < 16)
-        return Status::error("dedup: verification sets arrived cut short");
-      std::memcpy(&index, theirs.data() + at, 8);
-      std::memcpy(&count, theirs.data() + at + 8, 8);
-      at += 16;
-      if (index >= shingle_sets_.size() || (theirs.size() - at) / sizeof(uint32_t) < count) {
-        return Status::error("dedup: verification sets arrived cut short");
-      }
-      shingle_sets_[index].resize(count);
-      std::memcpy(shingle_sets_[index].data(), theirs.data() + at, count * sizeof(uint32_t));
-      at += count * sizeof(uint32_t);
+namespace {
+
+double jaccard(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y) {
+  size_t both = 0;
+  for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+    if (x[i] < y[j]) {
+      ++i;
+    } else if (y[j] < x[i]) {
+      ++j;
+    } else {
+      ++both;
+      ++i;
+      ++j;
     }
   }
-  return Status::ok();
+  const size_t either = x.size() + y.size() - both;
+  return either > 0 ? static_cast<double>(both) / static_cast<double>(either) : 0;
 }
+
+}  // namespace
 
 Status DedupStep::finish_identify() {
   WINNOW_RETURN_IF_ERROR(pass_status_);
   auto begin = std::chrono::steady_clock::now();
   dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
-  if (comm.size() > 1 && pass_ > 0) WINNOW_RETURN_IF_ERROR(gather_verification_sets(comm));
   observe_ns_total_ = dist::sum_over_ranks(comm, {observe_ns_.load()})[0];
-  DuplicateClusterer::LinkFilter filter;
+  DuplicateClusterer::LinkCheck check;
   if (keyer_->verifies_links()) {
-    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
-    filter = [&](uint64_t a, uint64_t b) {
-      auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
-        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) - linked.begin()];
-      };
-      return keyer_->link_holds(set_of(a), set_of(b));
+    check = [this](const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+      return keyer_->link_holds(a, b);
     };
   } else if (options_.jaccard_threshold > 0) {
-    const std::vector<uint64_t>& linked = clusterer_->linked_documents();
-    filter = [&, threshold = options_.jaccard_threshold](uint64_t a, uint64_t b) {
-      auto set_of = [&](uint64_t doc) -> const std::vector<uint32_t>& {
-        return shingle_sets_[std::lower_bound(linked.begin(), linked.end(), doc) - linked.begin()];
-      };
-      const std::vector<uint32_t>& x = set_of(a);
-      const std::vector<uint32_t>& y = set_of(b);
-      size_t both = 0;
-      for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
-        if (x[i] < y[j]) {
-          ++i;
-        } else if (y[j] < x[i]) {
-          ++j;
-        } else {
-          ++both;
-          ++i;
-          ++j;
-        }
-      }
-      size_t either = x.size() + y.size() - both;
-      return either > 0 && static_cast<double>(both) >= threshold * static_cast<double>(either);
+    check = [threshold = options_.jaccard_threshold](const std::vector<uint32_t>& a,
+                                                     const std::vector<uint32_t>& b) {
+      const double similarity = jaccard(a, b);
+      return similarity > 0 && similarity >= threshold;
     };
   }
-  auto table = clusterer_->finish(filter);
+  const TableOutput table{context_.result_dir + "/" + table_name(options_.table_format),
+                          options_.table_format};
+  auto result = clusterer_->finish(table, pass_ > 0 ? &shingle_sets_ : nullptr, check);
   std::vector<std::vector<uint32_t>>().swap(shingle_sets_);
-  if (!table.is_ok()) return table.status();
+  if (!result.is_ok()) return result.status();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   ClusterStats stats = clusterer_->stats();
   clusterer_.reset();
-  make_summaries(*table, &stats, seconds);
-  removal_ = table->removal_set();
-  // Every rank holds the same table; one writes it.
+  make_summaries(result->component_sizes, result->members, result->removed, &stats, seconds);
+  removal_ = std::move(result->removals);
+  // The table is written; one rank writes the summary.
   if (comm.rank() != 0) return Status::ok();
-  WINNOW_RETURN_IF_ERROR(table->write(context_.result_dir + "/" + table_name(options_.table_format),
-                                      options_.table_format));
   return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
 }
 
-void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats* stats,
-                               double seconds) {
-  std::map<uint64_t, uint64_t> sizes = table.component_sizes();
+void DedupStep::make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64_t members,
+                               uint64_t removed, const ClusterStats* stats, double seconds) {
   uint64_t groups = 0;
   for (const auto& [size, count] : sizes) groups += count;
   JsonWriter out(true);
@@ -212,8 +179,8 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   }
   out.end_object();
   out.key("duplicate_groups").value(groups);
-  out.key("documents_in_groups").value(static_cast<uint64_t>(table.entries.size()));
-  out.key("to_remove").value(table.removed());
+  out.key("documents_in_groups").value(members);
+  out.key("to_remove").value(removed);
   out.key("component_sizes").begin_object();
   for (const auto& [size, count] : sizes) out.key(std::to_string(size)).value(count);
   out.end_object();
@@ -231,10 +198,17 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
     run.key("bucket_records").value(stats->spill.records);
     run.key("shared_buckets").value(stats->shared_buckets);
     run.key("links").value(stats->links);
+    run.key("links_by_rank").begin_array();
+    for (uint64_t links : stats->links_by_rank) run.value(links);
+    run.end_array();
+    run.key("propagation_rounds").value(stats->propagation_rounds);
     if (options_.jaccard_threshold > 0) {
       run.key("links_below_jaccard_threshold").value(stats->links_rejected);
     } else if (keyer_->verifies_links()) {
       run.key("links_rejected").value(stats->links_rejected);
+    }
+    if (keyer_->groups() == GroupShape::kStars) {
+      run.key("kept_unmatched_to_survivor").value(stats->kept_unmatched);
     }
     run.key("spilled_bytes").value(stats->spill.spilled_bytes + stats->doc_info_spilled_bytes);
     run.key("spill_flushes").value(stats->spill.flushes);
@@ -265,7 +239,7 @@ void DedupStep::make_summaries(const DuplicatesTable& table, const ClusterStats*
   }
   summary_text_ = fmt::format(
       "{} documents in {} groups of {}duplicates, {} to remove{}\n      {}\n      table: {}\n",
-      table.entries.size(), groups, keyer_->exact() ? "exact " : "near-", table.removed(),
+      members, groups, keyer_->exact() ? "exact " : "near-", removed,
       histogram.empty() ? "" : " (groups x size: " + histogram + ")", keyer_->describe_text(),
       result_dir_ + "/" + table_name(options_.table_format));
 }
@@ -276,7 +250,7 @@ Status DedupStep::load_result(const std::string& result_dir) {
   if (!table.is_ok()) return table.status();
   removal_ = table->removal_set();
   result_dir_ = result_dir;
-  make_summaries(*table, nullptr, 0);
+  make_summaries(table->component_sizes(), table->entries.size(), table->removed(), nullptr, 0);
   // The stored summary keeps the identify pass's own figures (spills, timings).
   std::ifstream in(result_dir + "/summary.json");
   if (in) {

@@ -40,7 +40,8 @@ class DedupStep : public GlobalStep {
   std::string summary_json() const override { return summary_json_; }
   std::string summary_text() const override { return summary_text_; }
 
-  // The component of `key` when the document must be dropped.
+  // The component of `key` when the document must be dropped (after identify, each rank knows
+  // the removals of the documents it read; after load_result, every removal).
   const uint64_t* removal(DocKey key) const { return removal_.find(key.value()); }
   const BucketKeyer& keyer() const { return *keyer_; }
   // The identify pass's clusterer (tests reach its spill files through it).
@@ -51,8 +52,8 @@ class DedupStep : public GlobalStep {
  private:
   double metric(const DocBatch& batch, size_t i) const;
   bool verifying() const { return options_.jaccard_threshold > 0 || keyer_->verifies_links(); }
-  void make_summaries(const DuplicatesTable& table, const ClusterStats* stats, double seconds);
-  Status gather_verification_sets(dist::Comm& comm);
+  void make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64_t members,
+                      uint64_t removed, const ClusterStats* stats, double seconds);
 
   std::unique_ptr<BucketKeyer> keyer_;
   DedupStepOptions options_;
@@ -64,10 +65,10 @@ class DedupStep : public GlobalStep {
   uint64_t observe_ns_total_ = 0;  // over every rank, once identify has finished
   int pass_ = 0;
   Status pass_status_;
-  // Verification: the shingle sets of the linked documents, by their index in
-  // clusterer_->linked_documents() (each slot is written by one worker only).
+  // Verification: the sets of this rank's linked documents, by their index in
+  // clusterer_->linked_documents() (each slot is written by one worker only); they travel to
+  // the ranks holding those documents' links.
   std::vector<std::vector<uint32_t>> shingle_sets_;
-  std::vector<uint8_t> filled_;  // slots this rank's documents filled (the others' come later)
   RemovalSet removal_;
   std::string result_json_;
   std::string summary_json_;

@@ -16,8 +16,6 @@ namespace winnow {
 
 namespace {
 
-constexpr std::string_view kBinaryMagic = "WNDUPS1\n";
-
 template <typename T>
 void put(std::string& out, T value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
@@ -77,60 +75,63 @@ uint64_t DuplicatesTable::removed() const {
                                              [](const DuplicateEntry& e) { return !e.survivor; }));
 }
 
+void append_table_entry(std::string& out, const DuplicateEntry& e, uint64_t component_size,
+                        TableFormat format) {
+  if (format == TableFormat::kBinary) {
+    put<uint64_t>(out, e.doc);
+    put<uint64_t>(out, e.component);
+    put<uint8_t>(out, e.survivor ? 1 : 0);
+    put<uint32_t>(out, static_cast<uint32_t>(e.id.size()));
+    out += e.id;
+    return;
+  }
+  DocKey key(e.doc);
+  // An item a fan-out made (a chunk) has a derived key: no shard and row of its own.
+  if (key.derived()) {
+    out += fmt::format("{{\"doc_key\":{},\"derived\":true,\"id\":", e.doc);
+  } else {
+    out += fmt::format("{{\"doc_key\":{},\"shard\":{},\"row\":{},\"id\":", e.doc, key.shard(),
+                       key.row());
+  }
+  append_json_string(out, e.id);
+  out += fmt::format(",\"component\":{},\"component_size\":{},\"survivor\":{}}}\n", e.component,
+                     component_size, e.survivor ? "true" : "false");
+}
+
 Status DuplicatesTable::write(const std::string& path, TableFormat format) const {
   auto file = AtomicFile::create(path);
   if (!file.is_ok()) return file.status();
+  std::map<uint64_t, uint64_t> sizes;
+  for (const auto& e : entries) ++sizes[e.component];
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
   std::string out;
   auto flush = [&]() -> Status {
+    if (format == TableFormat::kBinary) XXH3_64bits_update(state, out.data(), out.size());
     Status s = file->write(out);
     out.clear();
     return s;
   };
-  if (format == TableFormat::kJsonl) {
-    std::map<uint64_t, uint64_t> sizes;
-    for (const auto& e : entries) ++sizes[e.component];
-    for (const auto& e : entries) {
-      DocKey key(e.doc);
-      // An item a fan-out made (a chunk) has a derived key: no shard and row of its own.
-      if (key.derived()) {
-        out += fmt::format("{{\"doc_key\":{},\"derived\":true,\"id\":", e.doc);
-      } else {
-        out += fmt::format("{{\"doc_key\":{},\"shard\":{},\"row\":{},\"id\":", e.doc,
-                           key.shard(), key.row());
-      }
-      append_json_string(out, e.id);
-      out += fmt::format(",\"component\":{},\"component_size\":{},\"survivor\":{}}}\n", e.component,
-                         sizes[e.component], e.survivor ? "true" : "false");
-      if (out.size() > (1 << 20)) WINNOW_RETURN_IF_ERROR(flush());
-    }
-  } else {
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_64bits_reset(state);
-    auto flush_hashed = [&]() -> Status {
-      XXH3_64bits_update(state, out.data(), out.size());
-      return flush();
-    };
-    out += kBinaryMagic;
+  if (format == TableFormat::kBinary) {
+    out += kBinaryTableMagic;
     put<uint64_t>(out, entries.size());
-    Status status;
-    for (const auto& e : entries) {
-      put<uint64_t>(out, e.doc);
-      put<uint64_t>(out, e.component);
-      put<uint8_t>(out, e.survivor ? 1 : 0);
-      put<uint32_t>(out, static_cast<uint32_t>(e.id.size()));
-      out += e.id;
-      if (out.size() > (1 << 20)) {
-        status = flush_hashed();
-        if (!status.is_ok()) break;
-      }
-    }
-    if (status.is_ok()) status = flush_hashed();
-    uint64_t checksum = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
-    WINNOW_RETURN_IF_ERROR(status);
-    put<uint64_t>(out, checksum);
   }
-  WINNOW_RETURN_IF_ERROR(flush());
+  Status status;
+  for (const auto& e : entries) {
+    append_table_entry(out, e, sizes[e.component], format);
+    if (out.size() > (1 << 20)) {
+      status = flush();
+      if (!status.is_ok()) break;
+    }
+  }
+  if (status.is_ok()) status = flush();
+  const uint64_t checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  WINNOW_RETURN_IF_ERROR(status);
+  if (format == TableFormat::kBinary) {
+    put<uint64_t>(out, checksum);
+    WINNOW_RETURN_IF_ERROR(file->write(out));
+  }
   return file->commit();
 }
 
@@ -144,13 +145,13 @@ Result<DuplicatesTable> DuplicatesTable::read(const std::string& path) {
   auto corrupt = [&](const std::string& why) {
     return Status::errorf("duplicates table {} is corrupt: {}", path, why);
   };
-  if (data.compare(0, kBinaryMagic.size(), kBinaryMagic) == 0) {
-    if (data.size() < kBinaryMagic.size() + 16) return corrupt("too short");
+  if (data.compare(0, kBinaryTableMagic.size(), kBinaryTableMagic) == 0) {
+    if (data.size() < kBinaryTableMagic.size() + 16) return corrupt("too short");
     uint64_t stored;
     std::memcpy(&stored, data.data() + data.size() - 8, 8);
     std::string_view body(data.data(), data.size() - 8);
     if (XXH3_64bits(body.data(), body.size()) != stored) return corrupt("checksum mismatch");
-    size_t at = kBinaryMagic.size();
+    size_t at = kBinaryTableMagic.size();
     uint64_t count;
     get(body, at, count);
     for (uint64_t i = 0; i < count; ++i) {

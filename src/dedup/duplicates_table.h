@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -41,6 +42,13 @@ class RemovalSet {
 };
 
 enum class TableFormat { kJsonl, kBinary };
+
+// How the table files are framed: a JSONL table is its entries' lines; a binary one is
+// kBinaryTableMagic, the entry count (u64), the entries, then an XXH3-64 of everything before.
+inline constexpr std::string_view kBinaryTableMagic = "WNDUPS1\n";
+// One entry as written in `format` (a JSONL line with the group's size; or its binary form).
+void append_table_entry(std::string& out, const DuplicateEntry& e, uint64_t component_size,
+                        TableFormat format);
 
 class DuplicatesTable {
  public:

@@ -92,6 +92,23 @@ TEST_F(MpiRun, ExactAndFuzzyDedupAreTheSameOnAnyRankCount) {
   EXPECT_EQ(simdjson::dom::array(run["shuffle_bytes_by_rank"]).size(), 4u);
 }
 
+// The exact + fuzzy example with the exact-Jaccard check: verification sets travel only to
+// the ranks holding the links they decide.
+TEST_F(MpiRun, FuzzyDedupWithJaccardThresholdIsTheSameOnAnyRankCount) {
+  std::string pipeline = testing::read_file(example("example"));
+  const size_t at = pipeline.find("  - stage: fuzzy_dedup\n");
+  ASSERT_NE(at, std::string::npos);
+  pipeline.insert(at + std::string("  - stage: fuzzy_dedup\n").size(),
+                  "    jaccard_threshold: 0.8\n");
+  testing::write_file(dir_->file("jaccard.yaml"), pipeline);
+  expect_same_on_any_rank_count(dir_->file("jaccard.yaml"));
+  simdjson::dom::parser parser;
+  auto run = parser.load(dir_->file("jaccard-np3") + "/stats.json")["global_steps"]["fuzzy_dedup"]
+                ["identify_run"];
+  EXPECT_EQ(simdjson::dom::array(run["links_by_rank"]).size(), 3u);
+  EXPECT_GT(uint64_t(run["propagation_rounds"]), 0u);
+}
+
 TEST_F(MpiRun, SemanticDedupIsTheSameOnAnyRankCount) {
   expect_same_on_any_rank_count(example("embed_semantic_dedup"));
 }

@@ -16,6 +16,7 @@
 namespace winnow {
 namespace {
 
+using testing::finish_table;
 using testing::table_text;
 
 using ::testing::HasSubstr;
@@ -63,7 +64,7 @@ std::string one_process(const std::vector<Doc>& docs, ClustererOptions options) 
   std::vector<const Doc*> all;
   for (const Doc& d : docs) all.push_back(&d);
   add_docs(clusterer, all);
-  auto table = clusterer.finish();
+  auto table = finish_table(clusterer, dir.file("table.jsonl"));
   EXPECT_TRUE(table.is_ok()) << table.status().message();
   return table.is_ok() ? table_text(*table) : "";
 }
@@ -86,7 +87,7 @@ std::vector<std::string> across_ranks(const std::vector<Doc>& docs, ClustererOpt
       if (rank_of(i) == comm.rank()) own.push_back(&docs[i]);
     }
     add_docs(clusterer, own);
-    auto table = clusterer.finish();
+    auto table = finish_table(clusterer, dir.file("table.jsonl"));
     const auto r = static_cast<size_t>(comm.rank());
     tables[r] = table.is_ok() ? table_text(*table) : "error: " + table.status().message();
     if (stats) (*stats)[r] = clusterer.stats();
@@ -114,6 +115,82 @@ TEST(BucketShuffle, EveryRankBuildsTheOneProcessTable) {
           EXPECT_EQ(table, expected) << ranks << " ranks, links " << static_cast<int>(links);
         }
       }
+    }
+  }
+}
+
+// Verified links and star groups, the image dedup's shape, on 1 to 8 ranks: each reader sends
+// its linked documents' sets to the ranks holding their links, and every rank count gives the
+// same table; each rank learns exactly the removals of its own documents.
+TEST(BucketShuffle, VerifiedStarsAreTheSameOnOneToEightRanks) {
+  const std::vector<Doc> docs = random_docs(2000, 17);
+  ClustererOptions options;
+  options.links = LinkShape::kAllPairs;
+  options.groups = GroupShape::kStars;
+  options.survivor = SurvivorRule::kHighestField;
+  options.partitions = 16;
+  // A document's set is one number; a link holds unless the two numbers add up to 0 mod 3.
+  auto set_of = [](uint64_t doc) { return std::vector<uint32_t>{static_cast<uint32_t>(doc * 7 % 3)}; };
+  const DuplicateClusterer::LinkCheck check = [](const std::vector<uint32_t>& a,
+                                                 const std::vector<uint32_t>& b) {
+    return a.size() == 1 && b.size() == 1 && (a[0] + b[0]) % 3 != 0;
+  };
+  std::string expected;
+  for (int ranks = 1; ranks <= 8; ++ranks) {
+    testing::TempDir dir;
+    testing::ThreadComms comms(ranks);
+    std::vector<std::string> tables(static_cast<size_t>(ranks));
+    std::vector<std::vector<uint64_t>> own(static_cast<size_t>(ranks));
+    std::vector<ClusterResult> results(static_cast<size_t>(ranks));
+    comms.run([&](dist::Comm& comm) {
+      ClustererOptions mine = options;
+      mine.spill_dir = dir.file("rank-" + std::to_string(comm.rank()));
+      mine.comm = &comm;
+      DuplicateClusterer clusterer(mine);
+      std::vector<const Doc*> docs_here;
+      const auto r = static_cast<size_t>(comm.rank());
+      for (size_t i = 0; i < docs.size(); ++i) {
+        if (static_cast<int>((i * 2654435761u >> 5) % static_cast<size_t>(ranks)) == comm.rank()) {
+          docs_here.push_back(&docs[i]);
+          own[r].push_back(docs[i].key);
+        }
+      }
+      add_docs(clusterer, docs_here);
+      ASSERT_TRUE(clusterer.compute_links().is_ok());
+      std::vector<std::vector<uint32_t>> sets;
+      for (uint64_t doc : clusterer.linked_documents()) {
+        ASSERT_TRUE(std::find(own[r].begin(), own[r].end(), doc) != own[r].end());
+        sets.push_back(set_of(doc));
+      }
+      auto finished = clusterer.finish({dir.file("table.jsonl"), TableFormat::kJsonl}, &sets, check);
+      ASSERT_TRUE(finished.is_ok()) << finished.status().message();
+      results[r] = std::move(finished).value();
+      auto table = DuplicatesTable::read(dir.file("table.jsonl"));
+      ASSERT_TRUE(table.is_ok());
+      tables[r] = table_text(*table);
+    });
+    if (ranks == 1) {
+      expected = tables[0];
+      ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 100);
+      ASSERT_NE(expected.find(" - "), std::string::npos);
+    }
+    auto table = DuplicatesTable::read(dir.file("table.jsonl"));
+    ASSERT_TRUE(table.is_ok());
+    for (size_t r = 0; r < static_cast<size_t>(ranks); ++r) {
+      EXPECT_EQ(tables[r], expected) << ranks << " ranks, seen by rank " << r;
+      size_t removed_here = 0;
+      for (const DuplicateEntry& e : table->entries) {
+        const bool mine = std::find(own[r].begin(), own[r].end(), e.doc) != own[r].end();
+        const uint64_t* component = results[r].removals.find(e.doc);
+        if (mine && !e.survivor) {
+          ++removed_here;
+          ASSERT_NE(component, nullptr);
+          EXPECT_EQ(*component, e.component);
+        }
+      }
+      EXPECT_EQ(results[r].removals.size(), removed_here) << "rank " << r << " of " << ranks;
+      EXPECT_EQ(results[r].removed, table->removed());
+      EXPECT_EQ(results[r].members, table->entries.size());
     }
   }
 }
@@ -163,7 +240,7 @@ TEST(BucketShuffle, ADamagedSpillFileOnOneRankFailsEveryRankNamingIt) {
       f.seekp(40);
       f.put('\x5a');
     }
-    auto table = clusterer.finish();
+    auto table = finish_table(clusterer, dir.file("table.jsonl"));
     errors[static_cast<size_t>(comm.rank())] = table.is_ok() ? "" : table.status().message();
   });
   for (const std::string& error : errors) {

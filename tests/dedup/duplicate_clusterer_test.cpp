@@ -11,6 +11,7 @@
 namespace winnow {
 namespace {
 
+using testing::finish_table;
 using testing::table_text;
 
 using ::testing::HasSubstr;
@@ -56,7 +57,7 @@ Result<DuplicatesTable> cluster(const std::vector<Doc>& docs, ClustererOptions o
     Status s = clusterer.add(records.data(), records.size(), infos, end - i);
     if (!s.is_ok()) return s;
   }
-  return clusterer.finish();
+  return finish_table(clusterer, options.spill_dir + ".table.jsonl");
 }
 
 TEST(DuplicateClusterer, ChainsMergeIntoComponentsWithSmallestKeyIds) {
@@ -77,6 +78,25 @@ TEST(DuplicateClusterer, ChainsMergeIntoComponentsWithSmallestKeyIds) {
   EXPECT_EQ(*removal.find(12), 10u);
   EXPECT_EQ(removal.find(10), nullptr);
   EXPECT_EQ(removal.find(30), nullptr);
+}
+
+// The same chain as stars: 12 is linked to 11 only, not to the survivor 10, so it stays; with
+// the survivor chosen by metric (12 best), 11 goes to 12 and 10 stays instead.
+TEST(DuplicateClusterer, StarsRemoveOnlyWhatMatchesTheSurvivorItself) {
+  testing::TempDir dir;
+  std::vector<Doc> docs = {{12, {2, 5}, 3}, {10, {1, 3}, 1}, {11, {1, 5}, 2},
+                           {21, {7, 8}, 0}, {20, {7, 9}, 0}, {30, {4, 6}, 0}};
+  ClustererOptions options;
+  options.spill_dir = dir.file("spill");
+  options.groups = GroupShape::kStars;
+  auto table = cluster(docs, options, 2);
+  ASSERT_TRUE(table.is_ok()) << table.status().message();
+  EXPECT_EQ(table_text(*table), "10 10 S id-10\n11 10 - id-11\n20 20 S id-20\n21 20 - id-21\n");
+  options.survivor = SurvivorRule::kHighestField;
+  options.spill_dir = dir.file("spill2");
+  table = cluster(docs, options, 3);
+  ASSERT_TRUE(table.is_ok()) << table.status().message();
+  EXPECT_EQ(table_text(*table), "11 11 - id-11\n12 11 S id-12\n20 20 S id-20\n21 20 - id-21\n");
 }
 
 TEST(DuplicateClusterer, SurvivorRules) {
@@ -147,7 +167,7 @@ TEST(DuplicateClusterer, CorruptSpillFileFailsTheRun) {
   std::string bytes = testing::read_file(files.back());
   bytes[bytes.size() - 3] ^= 0x40;
   testing::write_file(files.back(), bytes);
-  auto table = clusterer.finish();
+  auto table = finish_table(clusterer, dir.file("table.jsonl"));
   ASSERT_FALSE(table.is_ok());
   EXPECT_THAT(table.status().message(), HasSubstr("is corrupt"));
 }

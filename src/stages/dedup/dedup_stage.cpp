@@ -6,7 +6,10 @@ std::vector<ParamSpec> dedup_common_params() {
   return {
       {"memory_mb", ParamType::kInt, "1024",
        "memory for bucket records before they spill to disk (the output's global/ folder)"},
-      {"partitions", ParamType::kInt, "64", "spill partitions (each sorted on its own)"},
+      {"partitions", ParamType::kInt, "64",
+       "spill partitions (each sorted on its own); across MPI ranks also the partitions that "
+       "documents (as graph vertices) and the duplicates table are divided into, owned "
+       "round-robin by the ranks"},
       {"table_format", ParamType::kString, "jsonl",
        "duplicates table: jsonl (readable) or binary (compact, checksummed)"},
   };
