@@ -2,7 +2,7 @@
 // at a tenth of the benchmark's size: one group of 10,000 near-copies, one chain of 20,000
 // near-duplicates (consecutive ones alike, distant ones not) and planted groups among 60,000
 // documents. `winnow dedup identify` with fuzzy dedup gives the same duplicates table, byte for
-// byte, in one process and on mpirun -np 1 to 4; the chain is one group; the busiest rank holds
+// byte, in one process and on mpirun -np 2 and 3 (an even and an uneven split); the chain is one group; the busiest rank holds
 // about its share of the links; labelling takes O(log length) rounds (stats.json).
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -38,7 +38,7 @@ TEST(ScalingCorpusMpi, ChainAndLargeGroupAreTheSameOnAnyRankCount) {
   simdjson::dom::parser parser;
   auto summary = parser.load(dir.file("alone") + "/global/fuzzy_dedup/summary.json");
   EXPECT_EQ(uint64_t(summary["component_sizes"]["20000"]), 1u) << "the chain is one group";
-  for (int ranks : {1, 2, 3, 4}) {
+  for (int ranks : {2, 3}) {
     const std::string out = dir.file("np" + std::to_string(ranks));
     EXPECT_TRUE(identify(ranks, out) == expected) << ranks << " ranks";
     auto run = parser.load(out + "/stats.json")["global_steps"]["fuzzy_dedup"]["identify_run"];
