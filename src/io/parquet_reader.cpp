@@ -277,9 +277,6 @@ class ParquetReader::Impl {
     // small one lets the rows before a damaged page through (measured: 18,432 of a 20,000-row
     // row group instead of none) and saves about 50 MB of memory, at no measured cost in speed.
     Status set = session_->exec("SET streaming_buffer_size = '1KB'");
-    // TIMESTAMP WITH TIME ZONE values are written in UTC ("...+00"), whatever the machine's zone,
-    // so the records do not depend on where they were read.
-    if (set.is_ok()) set = session_->exec("SET TimeZone = 'UTC'");
     if (!set.is_ok()) {
       add_error(batch, InputError::kUnreadableFile,
                 fmt::format("{}: DuckDB failed to start: {}", path_, set.message()));

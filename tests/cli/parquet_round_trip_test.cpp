@@ -104,6 +104,30 @@ TEST(ParquetRoundTrip, EveryTypeDuckdbWritesComesBackBitForBit) {
   }
 }
 
+// The case: bytes that are not printable ASCII, and a backslash, in a blob; digits past
+// a double's in a decimal. Both came back damaged while the run exited 0.
+TEST(ParquetRoundTrip, BlobsAndWideDecimalsAreNotDamaged) {
+  TempDir dir;
+  DuckDbSql db;
+  std::string source = dir.file("b.parquet");
+  db.exec("COPY (SELECT 1 AS id, 'a' AS text, '\\xFF\\x80\\x00'::BLOB AS b, "
+          "0.12345678901234567::DECIMAL(18,17) AS d UNION ALL SELECT 2, 'b', 'a\\x5Cb'::BLOB, "
+          "-9.99999999999999999) TO '" + source + "' (FORMAT parquet)");
+  std::string pipeline = pipeline_file(dir, "stages: []\n");
+  std::string out;
+  ASSERT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + source + " -o " +
+                       dir.file("out"),
+                   &out),
+            0)
+      << out;
+  auto values = [&](const std::string& file) {
+    return db.value("SELECT string_agg(hex(b) || ' ' || d::VARCHAR, ', ' ORDER BY id) FROM " +
+                    read_parquet(file));
+  };
+  EXPECT_EQ(values(source), "FF8000 0.12345678901234567, 615C62 -9.99999999999999999");
+  EXPECT_EQ(values(dir.file("out/b.parquet")), values(source));
+}
+
 // TIMESTAMP WITH TIME ZONE values reach JSON records in UTC, whatever the machine's time zone.
 TEST(ParquetRoundTrip, TimestampsWithTimeZoneAreWrittenToJsonInUtc) {
   TempDir dir;
