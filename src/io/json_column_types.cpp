@@ -132,7 +132,7 @@ struct Type {
 struct JsonColumnTypes::Impl {
   simdjson::dom::parser parser;
   std::string quoted;  // a record with wide numbers, them quoted
-  Type record;  // the records' own object type, its fields the columns
+  Type record;         // the records' own object type, its fields the columns
   std::unordered_map<std::string, size_t> index;
   std::vector<std::pair<std::string, Type>> columns;
 };

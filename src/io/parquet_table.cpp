@@ -133,9 +133,9 @@ class ParquetTable::Impl {
       column_list +=
           (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " + sql_string(read_as);
       select_list += select_list.empty() ? "" : ", ";
-      select_list += read_as == c.type ? sql_identifier(c.name)
-                                       : fmt::format("CAST({0} AS {1}) AS {0}",
-                                                     sql_identifier(c.name), c.type);
+      select_list += read_as == c.type
+                         ? sql_identifier(c.name)
+                         : fmt::format("CAST({0} AS {1}) AS {0}", sql_identifier(c.name), c.type);
     }
     std::string options = fmt::format("FORMAT parquet, COMPRESSION {}, ROW_GROUP_SIZE {}",
                                       duckdb_codec(options_.codec), options_.row_group_rows);

@@ -30,13 +30,14 @@ TEST(JsonlWideNumbers, RecordsWithWideNumbersAreKeptAsWritten) {
   std::string lines;
   for (const char* line : kWide) lines += std::string(line) + "\n";
   write_file(input, lines + kMalformed + "\n");
-  std::string pipeline = pipeline_file(dir, "on_error: skip\nstages:\n  - stage: text_length\n"
-                                            "    min_chars: 1\n");
+  std::string pipeline = pipeline_file(dir,
+                                       "on_error: skip\nstages:\n  - stage: text_length\n"
+                                       "    min_chars: 1\n");
   std::string out;
-  ASSERT_EQ(winnow("run " + pipeline + " -q --output-format jsonl -i " + input + " -o " +
-                       dir.file("out"),
-                   &out),
-            0)
+  ASSERT_EQ(
+      winnow("run " + pipeline + " -q --output-format jsonl -i " + input + " -o " + dir.file("out"),
+             &out),
+      0)
       << out;
   EXPECT_EQ(read_file(dir.file("out/wide.jsonl")), lines);
   EXPECT_EQ(stats_total(dir.file("out/stats.json"), "kept"), 3u);
@@ -62,8 +63,8 @@ TEST(JsonlWideNumbers, ParquetOutputHoldsThemAsJsonText) {
             0)
       << out;
   std::string parquet = read_parquet(dir.file("out/wide.parquet"));
-  EXPECT_THAT(db.columns(parquet), ::testing::ElementsAre("id JSON", "text VARCHAR", "big JSON",
-                                                          "nested JSON"));
+  EXPECT_THAT(db.columns(parquet),
+              ::testing::ElementsAre("id JSON", "text VARCHAR", "big JSON", "nested JSON"));
   EXPECT_EQ(db.value("SELECT string_agg(concat_ws('/', id, big, nested), ' ' ORDER BY text) FROM " +
                      parquet),
             "1/18446744073709551616/{\"x\":[-9223372036854775809,1e400]} "

@@ -110,9 +110,11 @@ TEST(ParquetRoundTrip, BlobsAndWideDecimalsAreNotDamaged) {
   TempDir dir;
   DuckDbSql db;
   std::string source = dir.file("b.parquet");
-  db.exec("COPY (SELECT 1 AS id, 'a' AS text, '\\xFF\\x80\\x00'::BLOB AS b, "
-          "0.12345678901234567::DECIMAL(18,17) AS d UNION ALL SELECT 2, 'b', 'a\\x5Cb'::BLOB, "
-          "-9.99999999999999999) TO '" + source + "' (FORMAT parquet)");
+  db.exec(
+      "COPY (SELECT 1 AS id, 'a' AS text, '\\xFF\\x80\\x00'::BLOB AS b, "
+      "0.12345678901234567::DECIMAL(18,17) AS d UNION ALL SELECT 2, 'b', 'a\\x5Cb'::BLOB, "
+      "-9.99999999999999999) TO '" +
+      source + "' (FORMAT parquet)");
   std::string pipeline = pipeline_file(dir, "stages: []\n");
   std::string out;
   ASSERT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + source + " -o " +
@@ -133,16 +135,18 @@ TEST(ParquetRoundTrip, TimestampsWithTimeZoneAreWrittenToJsonInUtc) {
   TempDir dir;
   DuckDbSql db;
   std::string source = dir.file("tz.parquet");
-  db.exec("COPY (SELECT 1 AS id, 'a' AS text, TIMESTAMPTZ '2024-03-10 12:34:56.789123+05:30' AS "
-          "at) TO '" + source + "' (FORMAT parquet)");
+  db.exec(
+      "COPY (SELECT 1 AS id, 'a' AS text, TIMESTAMPTZ '2024-03-10 12:34:56.789123+05:30' AS "
+      "at) TO '" +
+      source + "' (FORMAT parquet)");
   std::string pipeline = pipeline_file(dir, "stages: []\n");
   const char* zone = getenv("TZ");
   std::string saved = zone ? zone : "";
   setenv("TZ", "Asia/Kolkata", 1);
   std::string out;
-  int status = winnow("run " + pipeline + " -q --output-format jsonl -i " + source + " -o " +
-                          dir.file("out"),
-                      &out);
+  int status = winnow(
+      "run " + pipeline + " -q --output-format jsonl -i " + source + " -o " + dir.file("out"),
+      &out);
   if (zone) {
     setenv("TZ", saved.c_str(), 1);
   } else {
@@ -158,12 +162,14 @@ TEST(ParquetRoundTrip, AUnionColumnIsRefusedForParquetOutputNamingFileAndColumn)
   DuckDbSql db;
   fs::create_directories(dir.file("in"));
   std::string source = dir.file("in/union.parquet");
-  db.exec("COPY (SELECT 1 AS id, 'a' AS text, union_value(s := '1')::UNION(i INTEGER, s VARCHAR) "
-          "AS choice) TO '" + source + "' (FORMAT parquet)");
+  db.exec(
+      "COPY (SELECT 1 AS id, 'a' AS text, union_value(s := '1')::UNION(i INTEGER, s VARCHAR) "
+      "AS choice) TO '" +
+      source + "' (FORMAT parquet)");
   std::string pipeline = pipeline_file(dir, "stages: []\n");
   std::string out;
-  EXPECT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + dir.file("in") +
-                       " -o " + dir.file("out"),
+  EXPECT_EQ(winnow("run " + pipeline + " -q --output-format parquet -i " + dir.file("in") + " -o " +
+                       dir.file("out"),
                    &out),
             2);
   EXPECT_THAT(out, HasSubstr(source + ": column 'choice' is STRUCT(UTINYINT, INTEGER, VARCHAR)"));

@@ -56,8 +56,8 @@ TEST(JsonTransportType, DuckdbCastsValuesToTheTransportTypeAndBackExactly) {
     ASSERT_TRUE(transport) << type;
     EXPECT_EQ(db.value("SELECT typeof(CAST(" + std::string(value) + " AS " + *transport + "))"),
               *transport);
-    EXPECT_EQ(db.value("SELECT CAST(CAST(" + std::string(value) + " AS " + *transport +
-                       ") AS " + type + ") IS NOT DISTINCT FROM " + value),
+    EXPECT_EQ(db.value("SELECT CAST(CAST(" + std::string(value) + " AS " + *transport + ") AS " +
+                       type + ") IS NOT DISTINCT FROM " + value),
               "true")
         << type;
   }
