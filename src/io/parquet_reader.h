@@ -18,7 +18,8 @@
 //                                          with a space for the T, as RFC 3339 allows)
 //   TIMESTAMP WITH TIME ZONE            -> the same in UTC with its offset, "...+00"
 //   DATE, TIME, INTERVAL                -> string "YYYY-MM-DD", "HH:MM:SS[.ffffff]", "1 day"
-//   BLOB                                -> string, bytes outside printable ASCII as \xHH
+//   BLOB                                -> string, bytes outside printable ASCII (and \ " ')
+//                                          as \xHH
 //   LIST, ARRAY                         -> array
 //   STRUCT                              -> object (fields in schema order)
 //   MAP                                 -> object (keys as strings)

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 constexpr const char* kEveryType = R"sql(
   SELECT i AS id, 'row ' || i AS text,
     ['\xFF\x80\x00'::BLOB, 'a\x5Cb\x22'::BLOB, ''::BLOB, NULL][i + 1] AS blob,
+    (SELECT unhex(string_agg(printf('%02X', b), '' ORDER BY b)) FROM range(256) r(b)) AS all_bytes,
     ['0101'::BIT, '1'::BIT, NULL, '111000111000111000'::BIT][i + 1] AS bits,
     [170141183460469231731687303715884105727::HUGEINT, -170141183460469231731687303715884105727,
       NULL, 1][i + 1] AS huge,
