@@ -78,9 +78,9 @@ Status check_parquet_output_columns(const TableColumns& columns,
       }
     }
     return Status::errorf(
-        "{}: column '{}' is {} (DuckDB reads a UNION column as such a struct with unnamed "
-        "fields), which winnow cannot write back as Parquet; use output.format: jsonl, or leave "
-        "the column out of the file",
+        "{}: column '{}' is {}, a type winnow cannot write back as Parquet (no type name gives "
+        "back a struct with unnamed fields, which is how DuckDB reads a UNION column); use "
+        "output.format: jsonl, or leave the column out of the file",
         file, c.name, c.type);
   }
   return Status::ok();
