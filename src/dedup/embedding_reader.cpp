@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "dedup/field_number.h"
+#include "io/wide_json_numbers.h"
 
 namespace winnow {
 
@@ -32,7 +33,7 @@ std::string EmbeddingReader::read(const DocBatch& batch, size_t row,
   simdjson::dom::element element;
   std::string_view record = batch.record(row);
   // Records are padded (kRecordPadding), so they parse in place.
-  if (record.empty() || parser.parse(record.data(), record.size(), false).get(element)) {
+  if (record.empty() || parse_record(parser, record, element)) {
     return fmt::format("no JSON record to read the embedding field '{}' from", field_);
   }
   for (const std::string& key : path_) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "io/wide_json_numbers.h"
+
 namespace winnow {
 
 std::vector<std::string> split_field_path(const std::string& field) {
@@ -30,7 +32,7 @@ double FieldNumber::of(const DocBatch& batch, size_t row) const {
   simdjson::dom::element element;
   std::string_view record = batch.record(row);
   // Records are padded (kRecordPadding), so they parse in place.
-  if (record.empty() || parser.parse(record.data(), record.size(), false).get(element)) return NAN;
+  if (record.empty() || parse_record(parser, record, element)) return NAN;
   for (const std::string& key : path_) {
     simdjson::dom::object object;
     if (element.get(object) || object[key].get(element)) return NAN;

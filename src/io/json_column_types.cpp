@@ -5,6 +5,8 @@
 #include <unordered_map>
 
 #include "io/duckdb_session.h"
+#include "io/json_members.h"
+#include "io/wide_json_numbers.h"
 
 namespace winnow {
 
@@ -129,7 +131,8 @@ struct Type {
 
 struct JsonColumnTypes::Impl {
   simdjson::dom::parser parser;
-  Type record;  // the records' own object type, its fields the columns
+  std::string quoted;  // a record with wide numbers, them quoted
+  Type record;         // the records' own object type, its fields the columns
   std::unordered_map<std::string, size_t> index;
   std::vector<std::pair<std::string, Type>> columns;
 };
@@ -141,14 +144,29 @@ JsonColumnTypes& JsonColumnTypes::operator=(JsonColumnTypes&&) noexcept = defaul
 
 Status JsonColumnTypes::observe(std::string_view record) {
   simdjson::dom::object object;
-  if (impl_->parser.parse(record.data(), record.size()).get(object)) {
-    return Status::error("a record written for Parquet is not a JSON object");
+  auto error = impl_->parser.parse(record.data(), record.size()).get(object);
+  // Numbers past 64 bits or a double's range (io/wide_json_numbers.h): the record is read from
+  // a copy with them quoted, and the fields holding one become JSON, which keeps their text.
+  std::vector<JsonMember> members;
+  if (error == simdjson::NUMBER_ERROR && quote_wide_numbers(record, impl_->quoted)) {
+    error = impl_->parser.parse(impl_->quoted).get(object);
+    split_members(record, members);
+    if (!error && members.size() != object.size()) error = simdjson::TAPE_ERROR;
   }
+  if (error) return Status::error("a record written for Parquet is not a JSON object");
   // Columns are the union of the records' fields: a field a record lacks is null there.
+  size_t i = 0;
+  std::string scratch;
   for (auto [key, value] : object) {
     auto [it, added] = impl_->index.try_emplace(std::string(key), impl_->columns.size());
     if (added) impl_->columns.emplace_back(std::string(key), Type());
-    impl_->columns[it->second].second.merge(value);
+    Type& type = impl_->columns[it->second].second;
+    if (!members.empty() && quote_wide_numbers(members[i].member, scratch)) {
+      type.become_json();
+    } else {
+      type.merge(value);
+    }
+    ++i;
   }
   return Status::ok();
 }

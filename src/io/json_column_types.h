@@ -12,7 +12,8 @@
 //   object                        -> STRUCT, when every object of the field has the same keys
 //                                    (in any order; nested fields merged the same way)
 //   anything else: values of different kinds (a string here, a number there), objects with
-//   different keys, an integer beyond 64 bits, more than kMaxStructFields keys
+//   different keys, an integer beyond 64 bits, a field holding a number simdjson cannot read
+//   (io/wide_json_numbers.h) at any depth, more than kMaxStructFields keys
 //                                 -> JSON (DuckDB's JSON type: the value's JSON text, written
 //                                    back as it was)
 //   null                          -> no information; a field that is only ever null is JSON.

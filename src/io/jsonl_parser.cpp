@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include "core/ascii.h"
+#include "io/wide_json_numbers.h"
 
 namespace winnow {
 
@@ -46,14 +47,9 @@ void JsonlParser::parse(DocBatch& batch, const std::string& file,
       continue;
     }
     simdjson::dom::element root;
-    // The batch buffer is padded, so the record parses in place (no copy).
-    auto error = parser.parse(record.data(), record.size(), false).get(root);
-    if (error == simdjson::CAPACITY) {
-      // Larger than the parser's current capacity: let it allocate.
-      if (auto e = parser.allocate(record.size()); e == simdjson::SUCCESS) {
-        error = parser.parse(record.data(), record.size(), false).get(root);
-      }
-    }
+    // The batch buffer is padded, so the record parses in place (no copy); numbers past what
+    // simdjson holds read as strings of their text (the record keeps them as they are).
+    auto error = parse_record(parser, record, root);
     if (error == simdjson::UTF8_ERROR) {
       fail(line, InputError::kInvalidUtf8, "invalid UTF-8 in the record");
       continue;

@@ -2,7 +2,9 @@
 // JsonlParser: turns a batch's raw lines into documents. Each line must be a JSON object with a
 // string text field; anything else becomes an error record naming the file and line. Parsing
 // is strict (simdjson DOM validates the whole record, UTF-8 included), because the record's
-// other fields are later written back byte for byte.
+// other fields are later written back byte for byte; but valid JSON is never an error: a number
+// simdjson cannot hold (past 64 bits or a double's range) reads as the string of its text
+// (io/wide_json_numbers.h), and an id that is such a number is that text.
 #include <cstdint>
 #include <optional>
 #include <string>

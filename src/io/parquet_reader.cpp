@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "io/duckdb_session.h"
+#include "io/json_transport_type.h"
 
 namespace winnow {
 
@@ -61,14 +61,6 @@ void append_json_quoting_non_finite(std::string_view json, std::string& out) {
     }
   }
   out.append(p, size_t(end - p));
-}
-
-// DECIMAL(p, 0) with p >= 19 holds integers past 64 bits, which JSON parsers (simdjson among
-// them) refuse as numbers: such a column is written as a string of its exact digits.
-bool beyond_64_bits(const std::string& type) {
-  int precision = 0, scale = -1;
-  return std::sscanf(type.c_str(), "DECIMAL(%d,%d)", &precision, &scale) == 2 && scale == 0 &&
-         precision >= 19;
 }
 
 }  // namespace
@@ -217,13 +209,17 @@ class ParquetReader::Impl {
       }
     }
 
-    // One JSON object per row, its members in the file's column order.
+    // One JSON object per row, its members in the file's column order. Values whose JSON form
+    // would lose information (blobs, wide decimals, ...) travel as DuckDB's text of them, which
+    // the Parquet writer casts back (io/json_transport_type.h).
     std::string members;
     for (const TableColumn& c : read) {
       if (!members.empty()) members += ", ";
       members += sql_string(c.name) + ", ";
-      members += beyond_64_bits(c.type) ? "CAST(" + sql_identifier(c.name) + " AS VARCHAR)"
-                                        : sql_identifier(c.name);
+      std::optional<std::string> transport = json_transport_type(c.type);
+      members += transport && *transport != c.type
+                     ? fmt::format("CAST({} AS {})", sql_identifier(c.name), *transport)
+                     : sql_identifier(c.name);
     }
     std::string sql = fmt::format("SELECT json_object({})::VARCHAR FROM {}", members, source);
     if (options_.rows) {
@@ -283,8 +279,7 @@ class ParquetReader::Impl {
     Status set = session_->exec("SET streaming_buffer_size = '1KB'");
     if (!set.is_ok()) {
       add_error(batch, InputError::kUnreadableFile,
-                fmt::format("{}: DuckDB failed to start: cannot set streaming_buffer_size: {}",
-                            path_, set.message()));
+                fmt::format("{}: DuckDB failed to start: {}", path_, set.message()));
     }
     return set.is_ok();
   }

@@ -6,9 +6,9 @@
 //
 // Column types map to JSON as DuckDB's json_object writes them:
 //   VARCHAR, UUID, ENUM                 -> string
-//   integers, DECIMAL                   -> number, except DECIMAL(p, 0) with p >= 19 (integers
-//                                          past 64 bits, which JSON parsers refuse): a string
-//                                          of its digits, for a top-level column
+//   integers, DECIMAL(p, s) with p <= 15 -> number
+//   DECIMAL(p, s) with p > 15, HUGEINT,  -> string of DuckDB's text of the value (digits: a
+//   UHUGEINT, BIT                           double holds 15, JSON parsers 64 bits)
 //   FLOAT, DOUBLE                       -> number (a FLOAT as the double it widens to);
 //                                          NaN, Infinity, -Infinity -> the strings "NaN",
 //                                          "Infinity", "-Infinity" (JSON has no such numbers)
@@ -16,12 +16,16 @@
 //   NULL (any type)                     -> null
 //   TIMESTAMP[_S|_MS|_NS]               -> string "YYYY-MM-DD HH:MM:SS[.ffffff]" (ISO 8601
 //                                          with a space for the T, as RFC 3339 allows)
-//   TIMESTAMP WITH TIME ZONE            -> the same with the offset, "...+00"
+//   TIMESTAMP WITH TIME ZONE            -> the same in UTC with its offset, "...+00"
 //   DATE, TIME, INTERVAL                -> string "YYYY-MM-DD", "HH:MM:SS[.ffffff]", "1 day"
-//   BLOB                                -> string, bytes outside printable ASCII as \xHH
+//   BLOB                                -> string, bytes outside printable ASCII (and \ " ')
+//                                          as \xHH
 //   LIST, ARRAY                         -> array
 //   STRUCT                              -> object (fields in schema order)
 //   MAP                                 -> object (keys as strings)
+//   JSON                                -> the JSON value itself (as DuckDB prints it: minified)
+// The string forms (io/json_transport_type.h) apply at any depth; the Parquet writer casts them
+// back to the column's type (io/parquet_table.h), so Parquet in, Parquet out is the same table.
 //
 // Hive partitions: DuckDB adds each key=value folder of the file's path as a column (after the
 // file's own; values typed as DuckDB detects them), as read_parquet does by default.

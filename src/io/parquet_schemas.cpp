@@ -6,6 +6,7 @@
 #include <map>
 
 #include "io/duckdb_session.h"
+#include "io/json_transport_type.h"
 
 namespace winnow {
 
@@ -58,6 +59,31 @@ Result<std::optional<TableColumns>> shared_parquet_columns(const std::vector<std
     }
   }
   return shared;
+}
+
+Status check_parquet_output_columns(const TableColumns& columns,
+                                    const std::vector<std::string>& files) {
+  for (const TableColumn& c : columns) {
+    if (json_transport_type(c.type)) continue;
+    // Only now are the files described again, to name one that has the column.
+    std::string file = "a Parquet input";
+    if (auto session = DuckdbSession::open(); session.is_ok()) {
+      for (const std::string& f : files) {
+        auto described = (*session)->describe(fmt::format("read_parquet({})", sql_string(f)));
+        if (described.is_ok() &&
+            std::find(described->begin(), described->end(), c) != described->end()) {
+          file = f;
+          break;
+        }
+      }
+    }
+    return Status::errorf(
+        "{}: column '{}' is {}, a type winnow cannot write back as Parquet (no type name gives "
+        "back a struct with unnamed fields, which is how DuckDB reads a UNION column); use "
+        "output.format: jsonl, or leave the column out of the file",
+        file, c.name, c.type);
+  }
+  return Status::ok();
 }
 
 }  // namespace winnow

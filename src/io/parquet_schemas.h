@@ -19,4 +19,10 @@ namespace winnow {
 Result<std::optional<TableColumns>> shared_parquet_columns(const std::vector<std::string>& files,
                                                            bool union_schemas);
 
+// For Parquet output: an error naming the first of `columns` whose type winnow cannot write
+// back (io/json_transport_type.h: a struct with unnamed fields, as DuckDB reads a UNION) and
+// the first of `files` that has it; ok when every column can be written.
+Status check_parquet_output_columns(const TableColumns& columns,
+                                    const std::vector<std::string>& files);
+
 }  // namespace winnow

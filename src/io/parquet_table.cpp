@@ -10,6 +10,7 @@
 #include "io/atomic_file.h"
 #include "io/duckdb_session.h"
 #include "io/json_column_types.h"
+#include "io/json_transport_type.h"
 
 namespace winnow {
 
@@ -114,10 +115,27 @@ class ParquetTable::Impl {
     if (parts_.empty()) return Status::ok();
     auto session = DuckdbSession::open();
     if (!session.is_ok()) return session.status();
-    std::string column_list;
+    // A Parquet input's values that travel as text (io/json_transport_type.h) are read as that
+    // text and cast back to their column's type; every other column is read as its type.
+    std::string column_list, select_list;
     for (const TableColumn& c : plan_columns()) {
+      std::string read_as = c.type;
+      if (from_source(c)) {
+        std::optional<std::string> transport = json_transport_type(c.type);
+        if (!transport) {
+          return Status::errorf(
+              "column '{}' is {}, a type winnow cannot write back as Parquet (output.format: "
+              "jsonl can)",
+              c.name, c.type);
+        }
+        read_as = *transport;
+      }
       column_list +=
-          (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " + sql_string(c.type);
+          (column_list.empty() ? "" : ", ") + sql_string(c.name) + ": " + sql_string(read_as);
+      select_list += select_list.empty() ? "" : ", ";
+      select_list += read_as == c.type
+                         ? sql_identifier(c.name)
+                         : fmt::format("CAST({0} AS {1}) AS {0}", sql_identifier(c.name), c.type);
     }
     std::string options = fmt::format("FORMAT parquet, COMPRESSION {}, ROW_GROUP_SIZE {}",
                                       duckdb_codec(options_.codec), options_.row_group_rows);
@@ -131,9 +149,9 @@ class ParquetTable::Impl {
       auto out = AtomicFile::create(part.final_path);
       if (!out.is_ok()) return out.status();
       std::string sql = fmt::format(
-          "COPY (SELECT * FROM read_json({}, format = 'newline_delimited', columns = {{{}}}, "
+          "COPY (SELECT {} FROM read_json({}, format = 'newline_delimited', columns = {{{}}}, "
           "maximum_object_size = {})) TO {} ({})",
-          sql_string(part.staging.temp_path()), column_list, object_size,
+          select_list, sql_string(part.staging.temp_path()), column_list, object_size,
           sql_string(out->temp_path()), options);
       Status written = (*session)->exec(sql);
       if (!written.is_ok()) {
@@ -151,6 +169,13 @@ class ParquetTable::Impl {
     AtomicFile staging;
     std::string final_path;
   };
+
+  // A column of the Parquet input, with its type (not replaced by an annotation's).
+  bool from_source(const TableColumn& column) const {
+    return options_.source_columns &&
+           std::find(options_.source_columns->begin(), options_.source_columns->end(), column) !=
+               options_.source_columns->end();
+  }
 
   std::vector<TableColumn> plan_columns() const {
     std::vector<TableColumn> columns;

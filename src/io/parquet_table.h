@@ -17,8 +17,11 @@
 //     annotation of an input column's name replaces that column's type);
 //   - for the rejected table, `winnow_drop STRUCT(stage VARCHAR, reason VARCHAR, score DOUBLE)`.
 // Rows keep their order. Values go back through DuckDB's JSON reader with these explicit types,
-// so a Parquet input's timestamps, decimals, blobs, maps and non-finite doubles (which the
-// reader wrote as JSON strings: io/parquet_reader.h) are written back as the types they were.
+// so a Parquet input's timestamps, decimals, maps and non-finite doubles (which the reader wrote
+// as JSON strings: io/parquet_reader.h) are written back as the types they were; the values
+// that travel as DuckDB's text of them (blobs, wide decimals: io/json_transport_type.h) are read
+// as text and cast back to their column's type. A column whose type cannot be named back to
+// DuckDB (a UNION read as a struct with unnamed fields) fails the commit, naming it.
 // The bytes depend only on the rows: DuckDB writes with one thread.
 #include <memory>
 #include <optional>

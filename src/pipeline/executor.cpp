@@ -163,6 +163,9 @@ Status PipelineRun::choose_inputs() {
   auto parquet_columns = shared_parquet_columns(parquet_inputs, config_.union_schemas);
   if (!parquet_columns.is_ok()) return parquet_columns.status();
   parquet_columns_ = std::move(parquet_columns).value();
+  if (format_.parquet() && parquet_columns_) {
+    WINNOW_RETURN_IF_ERROR(check_parquet_output_columns(*parquet_columns_, parquet_inputs));
+  }
   report_.input_files = inputs_.size();
   // From here on a shard is a file or a range of a large Parquet file's row groups.
   auto shards = split_parquet_inputs(

@@ -39,6 +39,17 @@ TEST(JsonColumnTypes, ScalarsKeepTheirKindAndStringsStayStrings) {
   EXPECT_EQ(types["big"], "JSON");  // past 64 bits: exact only as JSON text
 }
 
+TEST(JsonColumnTypes, FieldsHoldingNumbersPastWhatSimdjsonReadsAreJson) {
+  auto types = types_of({
+      R"({"big": 18446744073709551616, "deep": {"x": [1e400]}, "other": 1, "s": "1e400"})",
+      R"({"big": 1, "deep": {"x": [2]}, "other": 2, "s": "x"})",
+  });
+  EXPECT_EQ(types["big"], "JSON");
+  EXPECT_EQ(types["deep"], "JSON");
+  EXPECT_EQ(types["other"], "BIGINT");  // the rest of the record is read as usual
+  EXPECT_EQ(types["s"], "VARCHAR");
+}
+
 TEST(JsonColumnTypes, DifferentKindsOrShapesAreJson) {
   auto types = types_of({
       R"({"kinds": "a", "shape": {"a": 1}, "same": {"a": 1, "b": [1]}, "list": [1, 2],

@@ -142,6 +142,20 @@ TEST(JsonlParser, StringIdsAreKept) {
   EXPECT_FALSE(batch->id_generated(2));
 }
 
+// Valid JSON that simdjson cannot hold as numbers: the record is a document, its record bytes
+// unchanged, an id of such a number its text.
+TEST(JsonlParser, NumbersPastWhatSimdjsonHoldsAreNotErrors) {
+  std::string record =
+      R"({"text":"a","id":123456789012345678901234567890,"n":[1e400,-9223372036854775809]})";
+  auto batch = parse({record, R"({"text":"b","n":012})"});
+  ASSERT_EQ(batch->size(), 1u);
+  EXPECT_EQ(batch->id(0), "123456789012345678901234567890");
+  EXPECT_EQ(batch->text(0), "a");
+  EXPECT_EQ(batch->record(0), record);
+  ASSERT_EQ(batch->errors.size(), 1u);  // a malformed number still is malformed
+  EXPECT_EQ(batch->errors[0].kind, InputError::kMalformedJson);
+}
+
 TEST(JsonlParser, NumericIdsBecomeTheirDecimalText) {
   auto batch = parse({"{\"text\":\"a\",\"id\":42}", "{\"text\":\"a\",\"id\":-7}",
                       "{\"text\":\"a\",\"id\":0}", "{\"text\":\"a\",\"id\":18446744073709551615}",

@@ -120,8 +120,9 @@ TEST_F(ParquetRanges, AReaderOnARangeReadsItsRowsWithTheFileNumbers) {
       }
     }
     EXPECT_EQ(reader.compressed_bytes_read(), 12345u);
-    std::string members =
-        projected ? "'id', id, 'text', text" : "'id', id, 'text', text, 'x', x, 'pair', pair";
+    // x is a DECIMAL wider than 15 digits, which the reader writes as its exact text.
+    std::string members = projected ? "'id', id, 'text', text"
+                                    : "'id', id, 'text', text, 'x', x::VARCHAR, 'pair', pair";
     auto expected = db_.rows("SELECT json_object(" + members +
                              ")::VARCHAR, file_row_number FROM "
                              "read_parquet('" +

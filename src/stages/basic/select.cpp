@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/json_text.h"
+#include "io/wide_json_numbers.h"
 #include "stages/builtin_stages.h"
 
 namespace winnow {
@@ -103,7 +104,7 @@ class SelectStage final : public Stage {
     thread_local simdjson::dom::parser parser;
     simdjson::dom::element element;
     // Records are padded (kRecordPadding), so they parse in place.
-    if (parser.parse(record.data(), record.size(), false).get(element)) return std::nullopt;
+    if (parse_record(parser, record, element)) return std::nullopt;
     for (const std::string& key : path_) {
       simdjson::dom::object object;
       if (element.get(object) || object[key].get(element)) return std::nullopt;

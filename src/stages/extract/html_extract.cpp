@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "core/watched_call.h"
+#include "io/wide_json_numbers.h"
 #include "stages/builtin_stages.h"
 #include "text/html_extractor.h"
 
@@ -105,7 +106,7 @@ class HtmlExtractStage final : public Stage {
     simdjson::dom::element root;
     std::string_view value;
     // Records are padded (kRecordPadding), so they parse in place.
-    if (parser.parse(record.data(), record.size(), false).get(root)) return {};
+    if (parse_record(parser, record, root)) return {};
     if (root[content_type_field_].get(value)) return {};
     return std::string(value);
   }
