@@ -471,8 +471,10 @@ RunReport PipelineRun::execute() {
   if (status.is_ok()) status = build_stages();
   if (status.is_ok()) status = choose_inputs();
   status = dist::agree(comm_, status);
-  report_.setup_failed = !status.is_ok();
   if (status.is_ok()) status = dist::agree(comm_, prepare_output());
+  // A refusal to start (a bad stage parameter, no input, an output folder another pipeline
+  // made): nothing ran, so the command exits 2 without a summary of zeros.
+  report_.setup_failed = !status.is_ok();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
   report_.identify_only = options_.passes == PassMode::kIdentifyOnly;
