@@ -1,6 +1,8 @@
 // An output folder another pipeline made, through the binary. Without --overwrite the run is a
 // refusal to start: exit 2, the reason, no summary (the other setup errors' way), and the folder
-// as it was.
+// as it was. With --overwrite everything the first pipeline wrote goes, its global/<stage>/
+// results included (a stale duplicates table and completion marker would only mislead), and a
+// file of the user's in the folder stays.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -52,6 +54,27 @@ TEST_F(OutputFolder, AnotherPipelinesFolderIsARefusalToStart) {
   EXPECT_THAT(out, Not(HasSubstr("FAILED")));
   EXPECT_THAT(out, Not(HasSubstr("= kept")));  // no summary of zeros
   EXPECT_TRUE(read_output_tree(dir_.file("out")) == before);
+}
+
+TEST_F(OutputFolder, OverwriteRemovesTheOtherPipelinesGlobalResultsAndKeepsTheUsersFiles) {
+  std::string out;
+  ASSERT_EQ(run(other_, "--overwrite", &out), 0) << out;
+  EXPECT_FALSE(fs::exists(dir_.file("out/global"))) << "the first pipeline's dedup result stayed";
+  EXPECT_EQ(read_file(dir_.file("out/notes.txt")), "the user's own file");
+  EXPECT_EQ(split_lines(read_file(dir_.file("out/a.jsonl"))).size(), 3u);
+}
+
+// `dedup remove` reads its own pipeline's identify result: --overwrite keeps that one.
+TEST_F(OutputFolder, DedupRemoveWithOverwriteKeepsTheResultItReads) {
+  std::string out;
+  ASSERT_EQ(winnow("dedup remove " + dedup_ + " -i " + dir_.file("in") + " -o " +
+                       dir_.file("out") + " --no-progress --overwrite 2>&1",
+                   &out),
+            0)
+      << out;
+  EXPECT_TRUE(fs::exists(dir_.file("out/global/dedup_a/_complete.json")));
+  EXPECT_EQ(split_lines(read_file(dir_.file("out/a.jsonl"))).size(), 2u);
+  EXPECT_EQ(read_file(dir_.file("out/notes.txt")), "the user's own file");
 }
 
 }  // namespace
