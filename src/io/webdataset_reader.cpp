@@ -219,8 +219,8 @@ class WebDatasetReader::Impl {
     // tar would hold two members of one name. Only the first sample with the key is an item.
     if (!keys_seen_.insert(key).second) {
       add_error(batch, InputError::kDuplicateKey, sample_offset,
-                fmt::format("sample {} (at byte {}) repeats a key met earlier in this tar",
-                            key, sample_offset));
+                fmt::format("sample {} (at byte {}) repeats a key met earlier in this tar", key,
+                            sample_offset));
       return bytes;
     }
     if (std::string twice = repeated_extension(); !twice.empty()) {

@@ -28,8 +28,8 @@ TEST(GpuFallbackNote, SaidOncePerJobNotOncePerRank) {
                "{\"text\":\"a few words in shard " + std::to_string(s) + " for minhash\"}\n");
   }
   const std::string pipeline = pipeline_file(dir, "stages:\n  - {stage: fuzzy_dedup}\n");
-  const std::string args = " run " + pipeline + " -i " + dir.file("in") +
-                           " --no-progress -q -t 1 --gpus 0 -o ";
+  const std::string args =
+      " run " + pipeline + " -i " + dir.file("in") + " --no-progress -q -t 1 --gpus 0 -o ";
   const std::string kLine = "no usable GPU";
   std::string alone;
   ASSERT_EQ(run_command(kWinnow + args + dir.file("alone") + " 2>&1", &alone), 0) << alone;
