@@ -3,6 +3,7 @@ checked by the same loader and with the same messages as the `winnow` command's 
 import importlib
 import json
 import os
+import re
 import tempfile
 
 import yaml
@@ -240,33 +241,54 @@ class Pipeline:
         with open(os.path.join(outcome["output_dir"], "stats.json"), encoding="utf-8") as f:
             return json.load(f)
 
-    def process(self, records, *, threads=None, progress=False, batch_size=None):
+    def process(self, records, *, threads=None, progress=False, batch_size=None,
+                on_error=None):
         """Runs the stages over records in memory: a list of dicts, a pandas DataFrame or a
         pyarrow Table (each row a record with the input's text field). Returns a Result with
         the kept records (with annotations), the dropped ones (with ``winnow_drop``: stage,
-        reason, score; in a DataFrame the columns ``drop_stage``, ``drop_reason``,
-        ``drop_score``), the error records and the stats, in the type given. A DataFrame's
-        index follows its rows; a record without an id gets the engine's generated one (from
-        its position). Dedup stages see only these records."""
+        reason, score, the score None when the stage gives none; in a DataFrame the columns
+        ``drop_stage``, ``drop_reason``, ``drop_score``), the error records and the stats, in
+        the type given. A DataFrame's index follows its rows; a record without an id gets the
+        engine's generated one (from its position). Dedup stages see only these records.
+
+        on_error: "skip" by default here (a record without text is an error record in
+        ``result.errors``: position, DataFrame index label, error, message naming it as
+        "record 4 of the list", excerpt), unless the pipeline's settings say otherwise;
+        "fail" raises RunError at the first such record."""
         kind, rows, index, columns = _to_rows(records)
+        settings = dict(self.settings)
+        if on_error is not None:
+            settings["on_error"] = on_error
+        settings.setdefault("on_error", "skip")
         with tempfile.TemporaryDirectory(prefix="winnow-") as tmp:
             path = os.path.join(tmp, "records.jsonl")
             with open(path, "w", encoding="utf-8") as f:
                 for i, row in enumerate(rows):
-                    row = dict(row)
-                    row[_ROW_FIELD] = i
+                    # The position goes first, so an error's excerpt can give it back and lose
+                    # it again (_error_record).
+                    row = {_ROW_FIELD: i, **row}
                     f.write(json.dumps(row, ensure_ascii=False, default=_json_default))
                     f.write("\n")
             pipeline = Pipeline(dict(self.input or {}, paths=[path]),
                                 {"path": os.path.join(tmp, "out"), "format": "jsonl",
                                  "write_rejected": True},
-                                self.stages, **self.settings)
+                                self.stages, **settings)
             pipeline.input.pop("format", None)
-            stats = pipeline.run(threads=threads, progress=progress, batch_size=batch_size)
+            try:
+                stats = pipeline.run(threads=threads, progress=progress,
+                                     batch_size=batch_size)
+            except _native.RunError as e:
+                # The temporary file is gone when the caller reads this: name the record. And
+                # skipped records land in result.errors here, not in an errors/ folder.
+                message = _name_records(str(e), path, kind, index).replace(
+                    "set on_error: skip to log such records to errors/ and go on",
+                    "on_error='skip' gives such records in result.errors")
+                raise _native.RunError(message) from None
             out = os.path.join(tmp, "out")
             kept = _read_jsonl(os.path.join(out, "records.jsonl"))
             dropped = _read_jsonl(os.path.join(out, "rejected", "records.jsonl"))
             errors = _read_jsonl(os.path.join(out, "errors", "records.jsonl"))
+        errors = [_error_record(e, path, kind, index) for e in errors]
         return Result(_from_rows(kind, kept, index, columns, False),
                       _from_rows(kind, dropped, index, columns, True), errors, stats)
 
@@ -338,8 +360,56 @@ def _to_rows(records):
     return "list", rows, None, None
 
 
+def _where(kind, position, index):
+    """How a message names the record at `position` of what process() was given."""
+    if kind == "pandas":
+        label = index[position] if index is not None else position
+        return f"row {position + 1} of the DataFrame (index {label!r})"
+    if kind == "pyarrow":
+        return f"row {position + 1} of the Table"
+    return f"record {position + 1} of the list"
+
+
+def _name_records(message, path, kind, index):
+    """`message` with "<temporary file>:<line>" (line n holds record n - 1) said as the
+    record it is, and any other mention of the file as "the records"."""
+    def record(match):
+        return _where(kind, int(match.group(1)) - 1, index)
+
+    message = re.sub(re.escape(path) + r":(\d+)", record, message)
+    return message.replace(path, "the records")
+
+
+def _error_record(error, path, kind, index):
+    """An error record of the temporary file as one of the records given: where it is
+    (``position``, from 0, as in records[position]; a DataFrame's ``index`` label too), what
+    went wrong, and the excerpt as the record's own JSON, without the position process()
+    added."""
+    position = None
+    excerpt = error.get("excerpt") or ""
+    found = re.match(r'\{"' + _ROW_FIELD + r'": (\d+)(, )?', excerpt)
+    if found:
+        position = int(found.group(1))
+        excerpt = "{" + excerpt[found.end():]
+    elif isinstance(error.get("line"), int) and error["line"] > 0:
+        position = error["line"] - 1
+    out = {"position": position}
+    if kind == "pandas" and position is not None and index is not None:
+        label = index[position]
+        out["index"] = label.item() if hasattr(label, "item") else label
+    out["error"] = error.get("error")
+    out["message"] = _name_records(error.get("message", ""), path, kind, index)
+    out["excerpt"] = excerpt
+    return out
+
+
 def _from_rows(kind, rows, index, columns, dropped):
     positions = [row.pop(_ROW_FIELD, None) for row in rows]
+    if dropped:
+        # Every drop has a score, None when the stage that dropped it gives none.
+        for row in rows:
+            if isinstance(row.get("winnow_drop"), dict):
+                row["winnow_drop"].setdefault("score", None)
     if kind == "list":
         return rows
     if dropped:

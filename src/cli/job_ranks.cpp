@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/number_text.h"
 #include "core/rank_devices.h"
 #include "core/visible_devices.h"
 #include "pipeline/resources.h"
@@ -17,7 +18,7 @@ namespace {
 
 int env_int(const char* name) {
   const char* value = std::getenv(name);
-  return value ? std::atoi(value) : 0;
+  return value ? parse_number<int>(value).value_or(0) : 0;
 }
 
 // Tasks the launcher says it started, whatever MPI makes of them.

@@ -15,6 +15,7 @@
 #include "cli/stop_watchdog.h"
 #include "core/version.h"
 #include "core/watched_call.h"
+#include "gpu/gpu_runtime.h"
 #include "pipeline/config_reference.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
@@ -218,7 +219,10 @@ int main(int argc, char** argv) {
   take_rank_devices();
   // Across ranks, rank 0 speaks for the job: the progress, the summary and the (agreed) error.
   const bool speaks = !comm || comm->rank() == 0;
-  if (!speaks) options.progress = false;
+  if (!speaks) {
+    options.progress = false;
+    gpu::mute_cpu_fallback_note();  // every rank would fall back alike: rank 0 says it once
+  }
   int rc = run_command(registry, pipeline_path, options, quiet, speaks);
   comm.reset();  // MPI ends here, on every rank, before any early exit below
   if (WatchedCaller::abandoned_any()) {

@@ -44,8 +44,12 @@ enum class InputError : uint8_t {
   kNoVideoStream,
   kUnsupportedCodec,
   kBadFrameRate,
+  // WebDataset tars: a sample key met again after its sample ended, or two members of one
+  // sample with the same name (each would give a second item with the same id and a tar with
+  // two members of one name). Last, so stored batches keep the numbers of the others.
+  kDuplicateKey,
 };
-inline constexpr int kInputErrorCount = 27;
+inline constexpr int kInputErrorCount = 28;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -103,6 +107,8 @@ constexpr std::string_view input_error_name(InputError e) {
       return "unsupported_codec";
     case InputError::kBadFrameRate:
       return "bad_frame_rate";
+    case InputError::kDuplicateKey:
+      return "duplicate_key";
   }
   return "unknown";
 }

@@ -3,8 +3,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+
+#include "core/number_text.h"
 
 namespace winnow {
 
@@ -36,9 +37,9 @@ std::string_view param_type_name(ParamType type) {
 namespace {
 
 bool parse_int(const std::string& text, int64_t& out) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end;
+  auto value = parse_number<int64_t>(text);
+  if (value) out = *value;
+  return value.has_value();
 }
 
 bool parse_float(const std::string& text, double& out) {
@@ -50,9 +51,9 @@ bool parse_float(const std::string& text, double& out) {
     out = -INFINITY;
     return true;
   }
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end && !text.empty();
+  auto value = parse_number<double>(text);
+  if (value) out = *value;
+  return value.has_value();
 }
 
 bool parse_bool(const std::string& text, bool& out) {

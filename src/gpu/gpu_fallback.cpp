@@ -1,6 +1,7 @@
 // The CPU-fallback line, shared by the CUDA and the CPU-only builds.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 
@@ -12,8 +13,14 @@ std::string cpu_fallback_message(std::string_view what, std::string_view reason)
   return fmt::format("winnow: no usable GPU ({}): {} runs on the CPU", reason, what);
 }
 
+namespace {
+std::atomic<bool> g_muted{false};
+}  // namespace
+
+void mute_cpu_fallback_note() { g_muted.store(true); }
+
 void note_cpu_fallback(std::string_view what, std::string_view reason) {
-  if (!built_with_cuda()) return;
+  if (!built_with_cuda() || g_muted.load()) return;
   static std::once_flag once;
   std::call_once(once, [&] {
     std::string line = cpu_fallback_message(

@@ -26,6 +26,9 @@ std::string cpu_fallback_message(std::string_view what, std::string_view reason)
 // only in a build with CUDA: a CPU-only build has nothing to fall back from. `reason` defaults
 // to unavailable_reason().
 void note_cpu_fallback(std::string_view what, std::string_view reason = {});
+// After this, note_cpu_fallback prints nothing in this process: across the ranks of a job,
+// rank 0 says it for the job (the winnow command mutes the others), not once per rank.
+void mute_cpu_fallback_note();
 
 struct DeviceInfo {
   std::string name;

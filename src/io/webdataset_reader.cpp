@@ -8,6 +8,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <unordered_set>
 
 #include "core/image_header.h"
 #include "core/utf8.h"
@@ -214,12 +215,38 @@ class WebDatasetReader::Impl {
         if (sample_.empty()) return bytes;
       }
     }
+    // A key seen before gets no second item: its id would be the first one's, and the output
+    // tar would hold two members of one name. Only the first sample with the key is an item.
+    if (!keys_seen_.insert(key).second) {
+      add_error(batch, InputError::kDuplicateKey, sample_offset,
+                fmt::format("sample {} (at byte {}) repeats a key met earlier in this tar", key,
+                            sample_offset));
+      return bytes;
+    }
+    if (std::string twice = repeated_extension(); !twice.empty()) {
+      add_error(batch, InputError::kDuplicateKey, sample_offset,
+                fmt::format("sample {} (at byte {}) has two members of one extension: {}", key,
+                            sample_offset, twice));
+      return bytes;
+    }
     if (!too_large.empty()) {
       add_error(batch, InputError::kRecordTooLarge, sample_offset, too_large);
       return bytes;
     }
     emit(batch, key, sample_offset);
     return bytes;
+  }
+
+  // "a.png and a.png" when two members of the sample share an extension (compared as
+  // split_name gives it, lower-cased): WebDataset's loader would keep one of them, and a name
+  // written twice would be two members of one name in the output tar. Empty when none does.
+  std::string repeated_extension() const {
+    for (size_t i = 1; i < sample_.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (sample_[i].ext == sample_[j].ext) return sample_[j].name + " and " + sample_[i].name;
+      }
+    }
+    return {};
   }
 
   void emit(DocBatch& batch, const std::string& key, uint64_t offset) {
@@ -304,6 +331,8 @@ class WebDatasetReader::Impl {
   bool member_too_large_ = false;
   std::vector<PendingMember> sample_;
   std::string sample_key_;
+  // Every sample key of the tar so far (a few bytes per sample), to refuse repeats.
+  std::unordered_set<std::string> keys_seen_;
 };
 
 WebDatasetReader::WebDatasetReader(std::string path, uint32_t shard_index,

@@ -13,7 +13,9 @@
 // crash: a member over `max_bytes` (record_too_large), an image whose header cannot be read
 // (undecodable_image), one with more pixels than `max_pixels` (image_too_large: a
 // decompression bomb, refused from its header before any decoder sees it), a sample without an
-// image (sample_without_image) — reading goes on with the next sample — and a damaged tar
+// image (sample_without_image), a sample whose key came before in the tar or with two members
+// of one extension (duplicate_key: one id would name two items) — reading goes on with the next
+// sample — and a damaged tar
 // header or stream (corrupt_tar) or a member cut short (truncated_tar): the samples read whole
 // before it are kept and the rest of the file is lost.
 #include <cstdint>

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/number_text.h"
+
 namespace winnow {
 
 namespace {
@@ -455,7 +457,7 @@ Result<size_t> OnnxSession::peak_memory() const {
     size_t count = 0;
     api()->GetKeyValuePairs(stats, &keys, &values, &count);
     for (size_t i = 0; i < count; ++i) {
-      if (std::string_view(keys[i]) == "MaxInUse") peak = std::strtoull(values[i], nullptr, 10);
+      if (std::string_view(keys[i]) == "MaxInUse") peak = parse_number<size_t>(values[i]);
     }
     api()->ReleaseKeyValuePairs(stats);
   }

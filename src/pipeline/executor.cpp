@@ -202,9 +202,17 @@ Status PipelineRun::prepare_output() {
   const std::string& output = report_.output_dir;
   std::error_code ec;
   layout_ = std::make_unique<OutputLayout>(output, inputs_, format_);
+  // --overwrite recomputes every global step's result, except under `dedup remove`, which
+  // reads this pipeline's (pipeline/global_passes.h): those stay.
+  std::set<std::string> keep_global;
+  if (options_.passes == PassMode::kRemoveOnly) {
+    for (const BuiltStage& built : stages_) {
+      if (built.stage->global_step()) keep_global.insert(built.name);
+    }
+  }
   // The folder is shared by the ranks: one prepares it, the others wait for it.
-  WINNOW_RETURN_IF_ERROR(
-      dist::agree(comm_, leader_ ? layout_->prepare(options_.overwrite) : Status::ok()));
+  WINNOW_RETURN_IF_ERROR(dist::agree(
+      comm_, leader_ ? layout_->prepare(options_.overwrite, keep_global) : Status::ok()));
 
   // Shards with a marker from this same pipeline are done; a marker from another is an error.
   for (const auto& entry : std::filesystem::directory_iterator(layout_->done_dir(), ec)) {
@@ -474,8 +482,10 @@ RunReport PipelineRun::execute() {
   if (status.is_ok()) status = build_stages();
   if (status.is_ok()) status = choose_inputs();
   status = dist::agree(comm_, status);
-  report_.setup_failed = !status.is_ok();
   if (status.is_ok()) status = dist::agree(comm_, prepare_output());
+  // A refusal to start (a bad stage parameter, no input, an output folder another pipeline
+  // made): nothing ran, so the command exits 2 without a summary of zeros.
+  report_.setup_failed = !status.is_ok();
   bool planned = status.is_ok();
   if (status.is_ok()) status = run_global_passes_first();
   report_.identify_only = options_.passes == PassMode::kIdentifyOnly;

@@ -137,22 +137,6 @@ std::string global_dir(const GlobalPassPlan& plan) {
   return plan.output_dir + "/" + std::string(output_names::kGlobalDir);
 }
 
-// With --overwrite, global/ folders of stages this pipeline no longer has (renamed or removed)
-// go too: winnow owns global/, and a stale result there would only mislead.
-Status remove_stale_results(const GlobalPassPlan& plan) {
-  std::set<std::string> current;
-  for (const PassStage& stage : plan.stages) {
-    if (stage.stage->global_step()) current.insert(stage.name);
-  }
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(global_dir(plan), ec)) {
-    if (!entry.is_directory() || current.count(entry.path().filename().string())) continue;
-    fs::remove_all(entry.path(), ec);
-    if (ec) return Status::errorf("cannot remove {}: {}", entry.path().string(), ec.message());
-  }
-  return Status::ok();  // a missing global/ is fine
-}
-
 }  // namespace
 
 bool has_global_steps(const std::vector<PassStage>& stages) {
@@ -313,10 +297,7 @@ Status compute_step(const PassContext& context, PassOrigin& origin,
 Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome) {
   const PassContext context = pass_context(plan);
   const PassMode mode = plan.options->passes;
-  if (plan.options->overwrite && mode != PassMode::kRemoveOnly) {
-    Status removed = context.leader ? remove_stale_results(plan) : Status::ok();
-    WINNOW_RETURN_IF_ERROR(dist::agree(context.comm, removed));
-  }
+  // --overwrite has emptied global/ already (OutputLayout::prepare), but for `dedup remove`.
   // Where the next pass begins: the input, or the batches the last storing pass left.
   PassOrigin origin{plan.inputs, plan.config->input_format, 0, "the input"};
   std::unique_ptr<BatchStore> stored;

@@ -85,9 +85,24 @@ std::string kept_shard_name(const std::string& file) {
   return {};
 }
 
+// Every global step's result folder in global/ but those named in `keep`; global/ itself too
+// when nothing is left in it (a file of the user's there stays, with the folder).
+Status remove_global_results(const std::string& global, const std::set<std::string>& keep) {
+  std::error_code ec;
+  if (!fs::exists(global, ec)) return Status::ok();
+  for (const auto& entry : fs::directory_iterator(global, ec)) {
+    if (!entry.is_directory() || keep.count(entry.path().filename().string())) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) return Status::errorf("cannot remove {}: {}", entry.path().string(), ec.message());
+  }
+  if (ec) return Status::errorf("cannot list {}: {}", global, ec.message());
+  if (fs::is_empty(global, ec)) fs::remove(global, ec);
+  return Status::ok();
+}
+
 }  // namespace
 
-Status OutputLayout::prepare(bool overwrite) const {
+Status OutputLayout::prepare(bool overwrite, const std::set<std::string>& keep_global) const {
   for (const std::string& path : {dir_, rejected_dir(), errors_dir(), done_dir()}) {
     std::error_code ec;
     fs::create_directories(path, ec);
@@ -111,6 +126,9 @@ Status OutputLayout::prepare(bool overwrite) const {
     for (const std::string& path : {stats_path(), metrics_path(), report_path(), summary_path()}) {
       WINNOW_RETURN_IF_ERROR(remove_file(path));
     }
+    // winnow owns global/: a stale duplicates table or completion marker there would only
+    // mislead (and a later identify must not take it for its own).
+    WINNOW_RETURN_IF_ERROR(remove_global_results(global_dir(), keep_global));
   }
   WINNOW_RETURN_IF_ERROR(clean_folder(dir_, false));
   for (const std::string& sub : {rejected_dir(), errors_dir(), done_dir()}) {

@@ -6,6 +6,7 @@
 //   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
 //   OUT/clips/<id>.mp4, OUT/metas/<id>.json, OUT/previews/<id>.jpg, OUT/summary.json
 //                                        kept video clips (video input), the anchor's layout
+//   OUT/global/<stage>/                  a global step's result (pipeline/global_passes.h)
 //   OUT/_work/                           batches stored between passes, only while a run lasts
 //   OUT/_done/<name>.json                completion marker, written last
 //   OUT/stats.json                       the run's accounting
@@ -13,6 +14,7 @@
 //   OUT/report.html                      the run's charts, self-contained
 // <name> is the input file's stem (with -r00003 for a range of a split Parquet file:
 // io/parquet_ranges.h); shards whose names collide get their shard index prefixed.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,8 +31,10 @@ class OutputLayout {
   OutputLayout(std::string dir, const std::vector<InputFile>& inputs, const OutputFormat& format);
 
   // Creates the folders; with `overwrite`, first removes what a previous run wrote (never the
-  // user's own files in the top folder). Always removes temporary files a killed run left.
-  Status prepare(bool overwrite) const;
+  // user's own files in the top folder), global/'s results included but those of the stages
+  // named in `keep_global` (`dedup remove` reads them). Always removes temporary files a
+  // killed run left.
+  Status prepare(bool overwrite, const std::set<std::string>& keep_global = {}) const;
 
   const std::string& dir() const { return dir_; }
   const ShardPaths& shard(size_t index) const { return shards_[index]; }
@@ -43,6 +47,7 @@ class OutputLayout {
   std::string errors_dir() const { return in_dir(output_names::kErrorsDir); }
   std::string files_dir() const { return in_dir(output_names::kFilesDir); }
   std::string work_dir() const { return in_dir(output_names::kWorkDir); }
+  std::string global_dir() const { return in_dir(output_names::kGlobalDir); }
 
  private:
   std::string in_dir(std::string_view name) const { return dir_ + "/" + std::string(name); }

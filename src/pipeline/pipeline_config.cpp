@@ -3,12 +3,13 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
-#include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "core/hash.h"
+#include "core/number_text.h"
 #include "pipeline/config_keys.h"
 
 namespace winnow {
@@ -46,6 +47,14 @@ class ConfigReader {
   Status read(const YAML::Node& map, const char* key, T& out, const char* type_name) const {
     YAML::Node node = map[key];
     if (!node) return Status::ok();
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      // Not yaml-cpp's as<T>: it reads numbers through an iostream, which follows the global
+      // C++ locale (core/number_text.h).
+      auto value = node.IsScalar() ? parse_number<T>(node.Scalar()) : std::nullopt;
+      if (!value) return error(node, fmt::format("'{}' must be {}", key, type_name));
+      out = *value;
+      return Status::ok();
+    }
     try {
       out = node.as<T>();
     } catch (const YAML::Exception&) {
@@ -177,9 +186,8 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
     std::vector<std::string> list;
     WINNOW_RETURN_IF_ERROR(r.read_string_list(warc, "status_codes", list));
     for (const auto& code : list) {
-      int value = 0;
-      auto [ptr, ec] = std::from_chars(code.data(), code.data() + code.size(), value);
-      if (ec != std::errc() || ptr != code.data() + code.size() || value < 100 || value > 599) {
+      int value = parse_number<int>(code).value_or(0);
+      if (value < 100 || value > 599) {
         return r.error(codes,
                        fmt::format("status code '{}' is not an HTTP status (100-599)", code));
       }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/number_text.h"
 #include "core/visible_devices.h"
 
 namespace winnow {
@@ -13,11 +14,10 @@ namespace winnow {
 namespace {
 
 int parse_count(const char* text) {
-  if (!text || !*text) return -1;
-  char* end = nullptr;
-  long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0 || value > 4096) return -1;
-  return static_cast<int>(value);
+  if (!text) return -1;
+  auto value = parse_number<int>(text);
+  if (!value || *value < 0 || *value > 4096) return -1;
+  return *value;
 }
 
 // Devices CUDA_VISIBLE_DEVICES leaves visible; -1 when it is unset.

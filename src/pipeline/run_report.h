@@ -100,9 +100,9 @@ struct RunReport {
   // A few dropped items per reason and error records per kind, from this run's shards.
   std::vector<ReportExample> examples;
   bool identify_only = false;  // `winnow dedup identify`: no document was written
-  // The pipeline could not be set up (a stage's parameter or model, the resources it needs):
-  // nothing was read and the output folder was not touched. The CLI exits 2, as for a bad
-  // pipeline file, since the fix is in the configuration, not the data.
+  // The pipeline could not be set up (a stage's parameter or model, the resources it needs, an
+  // output folder it may not use): nothing was read and no output written. The CLI exits 2,
+  // as for a bad pipeline file, since the fix is in the configuration, not the data.
   bool setup_failed = false;
 };
 

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 
 #include "pipeline/pipeline_fixture.h"
@@ -196,6 +197,71 @@ TEST(WebDatasetBadInput, EveryKindUnderBothPolicies) {
     EXPECT_THAT(out, HasSubstr(dir.file("in/" + name + ".tar"))) << name;
     EXPECT_THAT(out, HasSubstr("on_error: fail")) << name;
     EXPECT_FALSE(fs::exists(dir.file("fail-" + name + "/_done/" + name + ".json"))) << name;
+  }
+}
+
+// A key that comes again later in a tar, or two members of one extension in a sample: one id
+// would name two items (and the output tar hold two members of one name). The repeat is an
+// error record naming the tar and the key; the first sample with the key is kept. Tars made
+// by Python's tarfile, which writes such members as told; the output read back with it.
+TEST(WebDatasetBadInput, DuplicateKeysUnderBothPolicies) {
+  if (!fs::exists(kImagesDir + "/chelsea.png")) GTEST_SKIP() << "python3-imageio not installed";
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  const std::string chelsea = kImagesDir + "/chelsea.png";
+  const std::string astronaut = kImagesDir + "/astronaut.png";
+  write_file(dir.file("cap.txt"), "a cat");
+  python_tar(dir, dir.file("in/repeat.tar"),
+             {{"s/a.png", chelsea},
+              {"s/a.txt", dir.file("cap.txt")},
+              {"s/b.png", astronaut},
+              {"s/a.png", astronaut},  // key s/a again, after s/b
+              {"s/c.png", chelsea}});
+  python_tar(dir, dir.file("in/twice.tar"),
+             {{"a.png", chelsea}, {"a.png", astronaut}, {"b.png", astronaut}});
+  // The names of the members of a tar, in order, as Python's tarfile lists them.
+  auto names = [&](const std::string& tar) {
+    std::string names;
+    for (const std::string& line : split_lines(python_members(dir, {tar}))) {
+      names += line.substr(0, line.find(' ')) + " ";
+    }
+    return names;
+  };
+  write_file(dir.file("skip.yaml"),
+             "input: {format: webdataset}\noutput: {format: jsonl}\non_error: skip\n");
+  std::string out;
+  ASSERT_EQ(winnow("run " + dir.file("skip.yaml") + " -i " + dir.file("in") + " -o " +
+                       dir.file("out") + " --no-progress",
+                   &out),
+            0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("documents 6 = kept 4 + dropped 0 + errors 2"));
+  EXPECT_EQ(names(dir.file("out/files/repeat-00000.tar")), "s/a.png s/a.txt s/b.png s/c.png ");
+  EXPECT_EQ(names(dir.file("out/files/twice-00000.tar")), "b.png ");
+  const std::string repeat = read_file(dir.file("out/errors/repeat.jsonl"));
+  EXPECT_THAT(repeat, HasSubstr(R"("error":"duplicate_key")"));
+  EXPECT_THAT(repeat, HasSubstr(dir.file("in/repeat.tar") + ": sample s/a "));
+  const std::string twice = read_file(dir.file("out/errors/twice.jsonl"));
+  EXPECT_THAT(twice, HasSubstr(R"("error":"duplicate_key")"));
+  EXPECT_THAT(twice, HasSubstr(dir.file("in/twice.tar") + ": sample a "));
+  EXPECT_THAT(twice, HasSubstr("a.png and a.png"));
+  // The ids of the metadata rows are distinct: one per kept sample.
+  EXPECT_EQ(split_lines(read_file(dir.file("out/repeat.jsonl"))).size(), 3u);
+
+  write_file(dir.file("fail.yaml"), "input: {format: webdataset}\non_error: fail\n");
+  // tar, key, what is wrong with it
+  const std::vector<std::array<std::string, 3>> said = {
+      {"repeat", "s/a", "repeats a key met earlier in this tar"},
+      {"twice", "a", "has two members of one extension: a.png and a.png"}};
+  for (const auto& [name, key, why] : said) {
+    int rc = winnow("run " + dir.file("fail.yaml") + " -i " + dir.file("in/" + name + ".tar") +
+                        " -o " + dir.file("fail-" + name) + " --no-progress",
+                    &out);
+    EXPECT_EQ(rc, 1) << name << ": " << out;
+    EXPECT_THAT(out, HasSubstr(dir.file("in/" + name + ".tar") + ": sample " + key + " (at byte "))
+        << name;
+    EXPECT_THAT(out, HasSubstr(") " + why)) << name;
+    EXPECT_THAT(out, HasSubstr("on_error: fail")) << name;
   }
 }
 

@@ -57,8 +57,51 @@ def test_records_without_text_are_errors_under_skip():
     result = pipeline.process([{"text": "hello world"}, {"body": "no text here"}])
     assert len(result.kept) == 1 and len(result.errors) == 1
     assert result.stats["totals"]["errors"] == 1
+
+
+RECORDS_WITH_ONE_BAD = [{"text": "one two three"}, {"text": "four five six"},
+                        {"text": "seven eight nine"}, {"body": "the fourth has no text"}]
+
+
+def test_in_memory_default_is_skip_as_the_readme_example_runs():
+    # The README's example: no on_error given, a record without text among the records.
+    result = winnow.Pipeline(stages=[st.WordCount(min_words=1, annotate=True),
+                                     st.ExactDedup()]).process(RECORDS_WITH_ONE_BAD)
+    assert len(result.kept) == 3 and result.stats["totals"]["errors"] == 1
+    # The pipeline's own on_error still decides when it is given.
     with pytest.raises(winnow.RunError):
-        winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process([{"body": "x"}])
+        winnow.Pipeline(stages=[st.WordCount(min_words=1)],
+                        on_error="fail").process(RECORDS_WITH_ONE_BAD)
+
+
+def test_errors_name_the_record_not_a_temporary_file():
+    [error] = winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process(
+        RECORDS_WITH_ONE_BAD).errors
+    assert error == {"position": 3, "error": "missing_text",
+                     "message": "record 4 of the list: the record has no 'text' field",
+                     "excerpt": '{"body": "the fourth has no text"}'}
+    frame = pd.DataFrame({"text": ["a b c", None, "d e f"]}, index=["x", "y", "z"])
+    [error] = winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process(frame).errors
+    assert error["position"] == 1 and error["index"] == "y"
+    assert error["message"].startswith("row 2 of the DataFrame (index 'y'): ")
+    assert "_winnow_row" not in error["excerpt"]
+    with pytest.raises(winnow.RunError) as failed:
+        winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process(RECORDS_WITH_ONE_BAD,
+                                                                     on_error="fail")
+    message = str(failed.value)
+    assert message.startswith("record 4 of the list: the record has no 'text' field")
+    assert "records.jsonl" not in message and "winnow-" not in message
+    assert "result.errors" in message
+
+
+def test_every_dropped_record_carries_a_score():
+    records = [{"id": "a", "text": "one two three"}, {"id": "b", "text": "one two three"},
+               {"id": "c", "text": "short"}]
+    result = winnow.Pipeline(stages=[st.WordCount(min_words=2),
+                                     st.ExactDedup()]).process(records)
+    drops = {r["id"]: r["winnow_drop"] for r in result.dropped}
+    assert drops == {"b": {"stage": "exact_dedup", "reason": "exact_duplicate", "score": None},
+                     "c": {"stage": "word_count", "reason": "word_count", "score": 1}}
 
 
 def test_pyarrow_table_when_installed():

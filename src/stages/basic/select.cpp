@@ -5,11 +5,11 @@
 // `exists: false`, unless keep_missing is set.
 #include <simdjson.h>
 
-#include <charconv>
 #include <cmath>
 #include <optional>
 
 #include "core/json_text.h"
+#include "core/number_text.h"
 #include "io/wide_json_numbers.h"
 #include "stages/builtin_stages.h"
 
@@ -23,13 +23,6 @@ struct FieldValue {
   std::optional<double> number;
 };
 
-std::optional<double> parse_number(const std::string& text) {
-  double v;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
-  return v;
-}
-
 struct Condition {
   std::optional<ScalarParam> equals, not_equals;
   std::vector<std::string> in, not_in;
@@ -40,7 +33,7 @@ struct Condition {
 
 bool same(const FieldValue& value, const std::string& expected, bool expected_quoted) {
   if (value.number && !expected_quoted) {
-    if (auto n = parse_number(expected)) return *n == *value.number;
+    if (auto n = parse_number<double>(expected)) return *n == *value.number;
   }
   return value.text == expected;
 }

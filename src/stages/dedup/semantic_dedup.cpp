@@ -4,8 +4,7 @@
 // and an item is dropped when its cosine similarity to an item ranked before it is at least
 // 1 - eps. Two passes: identify (dedup/semantic_step.h), then remove (reason
 // semantic_duplicate; items without a usable embedding: bad_embedding).
-#include <charconv>
-
+#include "core/number_text.h"
 #include "dedup/semantic_step.h"
 #include "stages/builtin_stages.h"
 
@@ -48,9 +47,9 @@ class SemanticDedupStage final : public Stage {
 };
 
 Result<double> parse_eps(const StageParams& p, const std::string& key, const std::string& text) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !(value > 0 && value < 1)) {
+  auto parsed = parse_number<double>(text);
+  double value = parsed.value_or(0);
+  if (!(value > 0 && value < 1)) {
     return p.error(key,
                    "each eps must be a number between 0 and 1 (exclusive), not '" + text + "'");
   }

@@ -18,6 +18,7 @@
 #include <set>
 #include <vector>
 
+#include "core/number_text.h"
 #include "models/onnx_text_embedder.h"
 #include "stages/builtin_stages.h"
 #include "stages/models/classifier_presets.h"
@@ -46,11 +47,7 @@ Result<ClassifierConfig> read_config(const std::string& folder, const Classifier
     std::map<int64_t, std::string> by_id;
     for (auto [key, value] : id2label) {
       std::string_view label;
-      int64_t id = -1;
-      try {
-        id = std::stoll(std::string(key));
-      } catch (...) {
-      }
+      int64_t id = parse_number<int64_t>(key).value_or(-1);
       if (id < 0 || value.get(label)) {
         return Status::errorf("'{}': id2label entry '{}' is not \"<id>\": \"<label>\"", path, key);
       }

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/number_text.h"
 #include "stages/text_quality/check_set.h"
 #include "stages/text_quality/quality_sets.h"
 #include "text/doc_segments.h"
@@ -147,13 +148,10 @@ Result<std::vector<NgramLimit>> parse_limits(const StageParams& p, const std::st
       ok = r.ec == std::errc() && r.ptr == item.data() + colon && limit.n >= 1 && limit.n <= 64;
     }
     if (ok) {
-      try {
-        size_t used = 0;
-        limit.fraction = std::stod(item.substr(colon + 1), &used);
-        ok = used == item.size() - colon - 1 && limit.fraction >= 0 && limit.fraction <= 1;
-      } catch (...) {
-        ok = false;
-      }
+      // Not std::stod: it follows the locale (core/number_text.h).
+      auto fraction = parse_number<double>(std::string_view(item).substr(colon + 1));
+      ok = fraction && *fraction >= 0 && *fraction <= 1;
+      if (ok) limit.fraction = *fraction;
     }
     if (!ok)
       return p.error(key, "'" + item + "' is not n:fraction (n from 1 to 64, fraction 0..1)");
