@@ -1,4 +1,5 @@
-# Pipeline.process: stages over records in memory (lists of dicts, DataFrames, pyarrow Tables).
+# Pipeline.process: stages over records in memory (lists of dicts, DataFrames; pyarrow Tables in
+# test_pyarrow.py).
 import pandas as pd
 import pytest
 
@@ -59,10 +60,3 @@ def test_records_without_text_are_errors_under_skip():
     assert result.stats["totals"]["errors"] == 1
     with pytest.raises(winnow.RunError):
         winnow.Pipeline(stages=[st.WordCount(min_words=1)]).process([{"body": "x"}])
-
-
-def test_pyarrow_table_when_installed():
-    pa = pytest.importorskip("pyarrow")
-    table = pa.Table.from_pylist([{"text": t} for t in TEXTS])
-    result = chain().process(table)
-    assert isinstance(result.kept, pa.Table) and result.kept.num_rows == 2
