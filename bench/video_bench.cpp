@@ -15,7 +15,7 @@ extern "C" {
 #include <chrono>
 #include <filesystem>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "media/video_codecs.h"
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"

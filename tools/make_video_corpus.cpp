@@ -1,10 +1,10 @@
-// Writes the synthetic video corpus examples/video.yaml runs on (tests/media/synthetic_video.h):
+// Writes the synthetic video corpus examples/video.yaml runs on (tools/synthetic_video.h):
 //   build/make_video_corpus build/video_corpus
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

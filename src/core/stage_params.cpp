@@ -269,6 +269,17 @@ const ScalarParam& StageParams::get_scalar(const std::string& key) const {
   return std::get<ScalarParam>(values_.at(key));
 }
 
+Status StageParams::choice_error(const std::string& key,
+                                 const std::vector<std::string_view>& names,
+                                 const std::string& given) const {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) list += i + 1 == names.size() ? " or " : ", ";
+    list += names[i];
+  }
+  return error(key, "must be " + list + ", not '" + given + "'");
+}
+
 Status StageParams::error(const std::string& key, const std::string& message) const {
   auto line = lines_.find(key);
   int at = line != lines_.end() ? line->second : stage_line_;

@@ -3,8 +3,11 @@
 // before the stage is built. Unknown keys, wrong types and missing required keys are errors
 // that name the file, the line, the stage and the key.
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -62,6 +65,27 @@ class StageParams {
 
   // "pipeline.yaml:12: stage 'length': parameter 'min_chars': <message>"
   Status error(const std::string& key, const std::string& message) const;
+
+  // A string parameter naming one of a fixed set of choices, as the value it stands for:
+  //   auto scheme = p.get_choice<MinHashScheme>(
+  //       "scheme", {{"classic", MinHashScheme::kClassic}, {"one_permutation", ...}});
+  // Any other string is an error naming the key, every choice and what was given
+  // ("must be classic or one_permutation, not 'x'").
+  template <class T>
+  Result<T> get_choice(const std::string& key,
+                       std::initializer_list<std::pair<std::string_view, T>> choices) const {
+    const std::string& given = get_string(key);
+    std::vector<std::string_view> names;
+    for (const auto& [name, value] : choices) {
+      if (name == given) return value;
+      names.push_back(name);
+    }
+    return choice_error(key, names, given);
+  }
+
+  // The error get_choice() gives: "must be a, b or c, not 'given'".
+  Status choice_error(const std::string& key, const std::vector<std::string_view>& names,
+                      const std::string& given) const;
 
  private:
   std::map<std::string, Value> values_;

@@ -1,12 +1,11 @@
 #include "dedup/doc_info_log.h"
 
 #include <cstring>
-#include <filesystem>
 
 namespace winnow {
 
 DocInfoLog::DocInfoLog(std::string path, size_t memory_bytes)
-    : path_(std::move(path)), memory_bytes_(std::max<size_t>(memory_bytes, 4096)) {}
+    : log_(std::move(path), memory_bytes) {}
 
 void DocInfoLog::serialize(std::string& out, uint64_t doc, double metric, std::string_view id) {
   const uint32_t id_bytes = static_cast<uint32_t>(id.size());
@@ -18,19 +17,7 @@ void DocInfoLog::serialize(std::string& out, uint64_t doc, double metric, std::s
   out.append(id);
 }
 
-Status DocInfoLog::add(std::string_view serialized) {
-  std::lock_guard lock(mutex_);
-  buffer_.append(serialized);
-  if (buffer_.size() < memory_bytes_) return Status::ok();
-  if (!writer_) {
-    std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
-    writer_ = std::make_unique<SpillWriter>();
-    WINNOW_RETURN_IF_ERROR(writer_->open(path_));
-  }
-  WINNOW_RETURN_IF_ERROR(writer_->append_block(buffer_.data(), buffer_.size()));
-  buffer_.clear();
-  return Status::ok();
-}
+Status DocInfoLog::add(std::string_view serialized) { return log_.add(serialized); }
 
 bool DocInfoLog::visit_serialized(std::string_view block, const Visit& visit) {
   size_t at = 0;
@@ -51,12 +38,10 @@ bool DocInfoLog::visit_serialized(std::string_view block, const Visit& visit) {
 }
 
 Status DocInfoLog::for_each(const Visit& visit) {
-  auto visit_block = [&](std::string_view block) {
+  return log_.for_each_block([&](std::string_view block) {
     return visit_serialized(block, visit) ? Status::ok()
-                                          : Status::errorf("spill file {} is corrupt", path_);
-  };
-  if (writer_) WINNOW_RETURN_IF_ERROR(read_back_blocks(*writer_, visit_block));
-  return visit_block(buffer_);
+                                          : Status::errorf("spill file {} is corrupt", log_.path());
+  });
 }
 
 }  // namespace winnow

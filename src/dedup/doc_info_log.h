@@ -5,8 +5,6 @@
 // arbitrary order, after the components are known.
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -29,14 +27,10 @@ class DocInfoLog {
   // Visits the entries of `serialized` (serialize()'s output); false when it is cut short.
   static bool visit_serialized(std::string_view serialized, const Visit& visit);
 
-  uint64_t spilled_bytes() const { return writer_ ? writer_->bytes_written() : 0; }
+  uint64_t spilled_bytes() const { return log_.spilled_bytes(); }
 
  private:
-  std::string path_;
-  size_t memory_bytes_;
-  std::mutex mutex_;
-  std::string buffer_;
-  std::unique_ptr<SpillWriter> writer_;
+  SpillLog log_;
 };
 
 }  // namespace winnow

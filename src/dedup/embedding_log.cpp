@@ -1,13 +1,11 @@
 #include "dedup/embedding_log.h"
 
-#include <filesystem>
-
 #include "dedup/byte_codec.h"
 
 namespace winnow {
 
 EmbeddingLog::EmbeddingLog(std::string path, size_t memory_bytes)
-    : path_(std::move(path)), memory_bytes_(std::max<size_t>(memory_bytes, 4096)) {}
+    : log_(std::move(path), memory_bytes) {}
 
 void EmbeddingLog::serialize(std::string& out, const LoggedItem& item) {
   BytePacker(out)
@@ -21,20 +19,7 @@ void EmbeddingLog::serialize(std::string& out, const LoggedItem& item) {
       .put_bytes(item.floats);
 }
 
-Status EmbeddingLog::add(std::string_view serialized) {
-  std::lock_guard lock(mutex_);
-  buffer_.append(serialized);
-  if (buffer_.size() < memory_bytes_) return Status::ok();
-  if (!writer_) {
-    std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
-    writer_ = std::make_unique<SpillWriter>();
-    WINNOW_RETURN_IF_ERROR(writer_->open(path_));
-  }
-  WINNOW_RETURN_IF_ERROR(writer_->append_block(buffer_.data(), buffer_.size()));
-  spilled_ = writer_->bytes_written();
-  buffer_.clear();
-  return Status::ok();
-}
+Status EmbeddingLog::add(std::string_view serialized) { return log_.add(serialized); }
 
 Status EmbeddingLog::visit_block(std::string_view block,
                                  const std::function<Status(const LoggedItem&)>& visit) const {
@@ -49,18 +34,14 @@ Status EmbeddingLog::visit_block(std::string_view block,
     item.excerpt = in.get_bytes();
     item.problem = in.get_bytes();
     item.floats = in.get_bytes();
-    if (in.failed()) return Status::errorf("spill file {} is corrupt (a cut record)", path_);
+    if (in.failed()) return Status::errorf("spill file {} is corrupt (a cut record)", log_.path());
     WINNOW_RETURN_IF_ERROR(visit(item));
   }
   return Status::ok();
 }
 
 Status EmbeddingLog::for_each(const std::function<Status(const LoggedItem&)>& visit) {
-  if (writer_) {
-    WINNOW_RETURN_IF_ERROR(read_back_blocks(
-        *writer_, [&](std::string_view block) { return visit_block(block, visit); }));
-  }
-  return visit_block(buffer_, visit);
+  return log_.for_each_block([&](std::string_view block) { return visit_block(block, visit); });
 }
 
 }  // namespace winnow

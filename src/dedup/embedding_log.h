@@ -5,8 +5,6 @@
 // checksummed file (dedup/spill_file.h); read back once, in arbitrary order.
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -38,18 +36,13 @@ class EmbeddingLog {
   // yields the same items in the same order. Call after the last add().
   Status for_each(const std::function<Status(const LoggedItem&)>& visit);
 
-  uint64_t spilled_bytes() const { return spilled_; }
+  uint64_t spilled_bytes() const { return log_.spilled_bytes(); }
 
  private:
   Status visit_block(std::string_view block,
                      const std::function<Status(const LoggedItem&)>& visit) const;
 
-  std::string path_;
-  size_t memory_bytes_;
-  std::mutex mutex_;
-  std::string buffer_;
-  std::unique_ptr<SpillWriter> writer_;
-  uint64_t spilled_ = 0;
+  SpillLog log_;
 };
 
 }  // namespace winnow

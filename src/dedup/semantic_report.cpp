@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/html_escape.h"
 #include "core/json_text.h"
 #include "dedup/semantic_step.h"
 
@@ -24,29 +25,6 @@ const char* ranking_name(SemanticRanking r) {
       return "field";
   }
   return "?";
-}
-
-std::string escape_html(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 // Cluster sizes in power-of-two bins: "0" (empty), "1", "2-3", "4-7", ...

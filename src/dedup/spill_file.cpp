@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -117,6 +118,29 @@ Status read_back_blocks(SpillWriter& writer,
     if (!*more) return Status::ok();
     WINNOW_RETURN_IF_ERROR(visit(block));
   }
+}
+
+SpillLog::SpillLog(std::string path, size_t memory_bytes)
+    : path_(std::move(path)), memory_bytes_(std::max<size_t>(memory_bytes, 4096)) {}
+
+Status SpillLog::add(std::string_view serialized) {
+  std::lock_guard lock(mutex_);
+  buffer_.append(serialized);
+  if (buffer_.size() < memory_bytes_) return Status::ok();
+  if (!writer_) {
+    std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
+    writer_ = std::make_unique<SpillWriter>();
+    WINNOW_RETURN_IF_ERROR(writer_->open(path_));
+  }
+  WINNOW_RETURN_IF_ERROR(writer_->append_block(buffer_.data(), buffer_.size()));
+  spilled_ = writer_->bytes_written();
+  buffer_.clear();
+  return Status::ok();
+}
+
+Status SpillLog::for_each_block(const std::function<Status(std::string_view block)>& visit) {
+  if (writer_) WINNOW_RETURN_IF_ERROR(read_back_blocks(*writer_, visit));
+  return visit(buffer_);
 }
 
 }  // namespace winnow

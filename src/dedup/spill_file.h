@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -62,5 +64,30 @@ class SpillReader {
 // Closes `writer` and visits every block it wrote, in order, each verified as it is read.
 Status read_back_blocks(SpillWriter& writer,
                         const std::function<Status(std::string_view block)>& visit);
+
+// An append-only log of serialized records that many threads add to: kept in memory up to
+// `memory_bytes` (at least 4 KiB), then spilled to one spill file at `path` (its folder made
+// on the first spill), a block per spill. The logs of per-item facts a global step reads back
+// once, after its identify pass (DocInfoLog, EmbeddingLog), are built on it.
+class SpillLog {
+ public:
+  SpillLog(std::string path, size_t memory_bytes);
+
+  Status add(std::string_view serialized);  // thread-safe
+  // Visits every block spilled, in order and verified, then what is still in memory. Call
+  // after the last add(); a second call visits the same blocks again.
+  Status for_each_block(const std::function<Status(std::string_view block)>& visit);
+
+  const std::string& path() const { return path_; }
+  uint64_t spilled_bytes() const { return spilled_; }
+
+ private:
+  std::string path_;
+  size_t memory_bytes_;
+  std::mutex mutex_;
+  std::string buffer_;
+  std::unique_ptr<SpillWriter> writer_;
+  uint64_t spilled_ = 0;
+};
 
 }  // namespace winnow

@@ -1,6 +1,5 @@
 #include "media/image_pixels.h"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <xxhash.h>
 
@@ -11,8 +10,8 @@
 #include <opencv2/imgcodecs.hpp>  // the IMREAD_* flags only: decoding is in the module
 #include <opencv2/imgproc.hpp>
 #include <string>
-#include <vector>
 
+#include "core/codec_module.h"
 #include "core/image_header.h"
 
 namespace winnow {
@@ -28,24 +27,12 @@ void single_threaded() {
 
 using Imdecode = bool (*)(const void* data, size_t size, int flags, cv::Mat* out);
 
-// media/codecs/image_codecs_module.cpp, loaded once: beside the program (or the library
-// holding this code), one folder up (tests/), or where the build put it.
+// media/codecs/image_codecs_module.cpp, loaded once (core/codec_module.h).
 Imdecode load_imdecode() {
-  std::vector<std::string> candidates;
-  Dl_info self;
-  if (dladdr(reinterpret_cast<void*>(&decode_working_image), &self) && self.dli_fname) {
-    std::string dir = self.dli_fname;
-    dir = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
-    candidates.push_back(dir + "/libwinnow_image_codecs.so");
-    candidates.push_back(dir + "/../libwinnow_image_codecs.so");
-  }
-  candidates.push_back(WINNOW_IMAGE_CODECS_MODULE);
   std::string why;
-  for (const std::string& path : candidates) {
-    if (void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-      if (void* f = dlsym(module, "winnow_imdecode")) return reinterpret_cast<Imdecode>(f);
-    }
-    why += "\n  " + path + ": " + dlerror();
+  if (void* f = codec_module_symbol("libwinnow_image_codecs.so", WINNOW_IMAGE_CODECS_MODULE,
+                                    "winnow_imdecode", &why)) {
+    return reinterpret_cast<Imdecode>(f);
   }
   fmt::print(stderr,
              "winnow: cannot load the image decoders (libwinnow_image_codecs.so); every "

@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "text/python_text.h"
+
 namespace winnow::hf_chars {
 
 namespace {
@@ -93,18 +95,7 @@ bool is_punctuation(char32_t c) {
   }
   // Punctuation in Unicode 8.0, no longer: U+166D (now a symbol), U+111C9 (now a mark).
   if (c == 0x166D || c == 0x111C9) return true;
-  switch (category(c)) {
-    case UTF8PROC_CATEGORY_PC:
-    case UTF8PROC_CATEGORY_PD:
-    case UTF8PROC_CATEGORY_PS:
-    case UTF8PROC_CATEGORY_PE:
-    case UTF8PROC_CATEGORY_PI:
-    case UTF8PROC_CATEGORY_PF:
-    case UTF8PROC_CATEGORY_PO:
-      return assigned_by(c, kCategoriesUnicode);
-    default:
-      return false;
-  }
+  return is_unicode_punctuation(c) && assigned_by(c, kCategoriesUnicode);
 }
 
 bool is_mark(char32_t c) {

@@ -64,17 +64,11 @@ class HfTokenizer final : public TextTokenizer {
     if (max_length == 0) max_length = max_length_;
     thread_local std::string repaired;
     if (repair_utf8(text, repaired)) text = repaired;
-    ids.insert(ids.end(), prefix_.begin(), prefix_.end());
-    const size_t sequence_start = ids.size();
-    raw_added_.split(
-        text, [&](std::string_view span, size_t offset) { encode_span(span, offset == 0, ids); },
-        [&](int64_t id) { ids.push_back(id); });
-    if (max_length > 0) {
-      size_t specials = prefix_.size() + suffix_.size();
-      size_t room = max_length > specials ? max_length - specials : 0;
-      if (ids.size() - sequence_start > room) ids.resize(sequence_start + room);
-    }
-    ids.insert(ids.end(), suffix_.begin(), suffix_.end());
+    encode_between_specials(ids, prefix_, suffix_, max_length, [&](std::vector<int64_t>& out) {
+      raw_added_.split(
+          text, [&](std::string_view span, size_t offset) { encode_span(span, offset == 0, out); },
+          [&](int64_t id) { out.push_back(id); });
+    });
   }
   size_t max_length() const override { return max_length_; }
   int64_t pad_id() const override { return pad_id_; }

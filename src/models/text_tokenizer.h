@@ -31,6 +31,23 @@ class TextTokenizer {
   virtual size_t vocabulary_size() const = 0;
 };
 
+// HF's post-processor with truncation: appends `prefix`, the ids `encode_sequence(ids)` appends,
+// cut so that the whole fits `max_length` tokens (0: no cut), then `suffix`.
+template <class EncodeSequence>
+void encode_between_specials(std::vector<int64_t>& ids, const std::vector<int64_t>& prefix,
+                             const std::vector<int64_t>& suffix, size_t max_length,
+                             EncodeSequence&& encode_sequence) {
+  ids.insert(ids.end(), prefix.begin(), prefix.end());
+  const size_t sequence_start = ids.size();
+  encode_sequence(ids);
+  if (max_length > 0) {
+    const size_t specials = prefix.size() + suffix.size();
+    const size_t room = max_length > specials ? max_length - specials : 0;
+    if (ids.size() - sequence_start > room) ids.resize(sequence_start + room);
+  }
+  ids.insert(ids.end(), suffix.begin(), suffix.end());
+}
+
 // Loads the tokenizer at `path`: a tokenizer.json (its model's type picks the implementation), or
 // a model folder holding tokenizer.json, else spm.model / tokenizer.model (SentencePiece, with
 // the special tokens tokenizer_config.json names). One shared copy per file. Errors name the

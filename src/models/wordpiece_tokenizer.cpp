@@ -245,18 +245,12 @@ size_t WordPieceTokenizer::count(std::string_view text) const {
 void WordPieceTokenizer::encode(std::string_view text, std::vector<int64_t>& ids,
                                 size_t max_length) const {
   if (max_length == 0) max_length = max_length_;
-  ids.insert(ids.end(), prefix_.begin(), prefix_.end());
-  size_t sequence_start = ids.size();
-  // Added tokens are matched in the raw text; what lies between them is tokenised normally.
-  raw_added_.split(
-      text, [&](std::string_view span, size_t) { encode_normalized_span(span, ids); },
-      [&](int64_t id) { ids.push_back(id); });
-  if (max_length > 0) {
-    size_t specials = prefix_.size() + suffix_.size();
-    size_t room = max_length > specials ? max_length - specials : 0;
-    if (ids.size() - sequence_start > room) ids.resize(sequence_start + room);
-  }
-  ids.insert(ids.end(), suffix_.begin(), suffix_.end());
+  encode_between_specials(ids, prefix_, suffix_, max_length, [&](std::vector<int64_t>& out) {
+    // Added tokens are matched in the raw text; what lies between them is tokenised normally.
+    raw_added_.split(
+        text, [&](std::string_view span, size_t) { encode_normalized_span(span, out); },
+        [&](int64_t id) { out.push_back(id); });
+  });
 }
 
 }  // namespace winnow

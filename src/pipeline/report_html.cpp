@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/html_escape.h"
 #include "core/version.h"
 #include "io/atomic_file.h"
 
@@ -18,29 +19,6 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", 
                                     "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
 constexpr size_t kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
 constexpr size_t kMaxPoints = 600;  // per series; longer runs are thinned evenly
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string number(double v) {
   if (std::fabs(v) >= 1e6) return fmt::format("{:.1f}M", v / 1e6);
@@ -95,7 +73,7 @@ std::string line_chart(const std::string& title, const std::string& unit,
       "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" role=\"img\"><title>{2}</title>"
       "<text x=\"{3}\" y=\"18\" class=\"ct\">{2}</text>",
-      w, h, escape(title), left);
+      w, h, escape_html(title), left);
   for (int k = 0; k <= 4; ++k) {
     double y = top + ph - ph * k / 4;
     svg += fmt::format(
@@ -109,7 +87,7 @@ std::string line_chart(const std::string& title, const std::string& unit,
         left + pw * t / t_max, top + ph + 16, label);
   }
   svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"ax\">{}</text>", left + pw + 10,
-                     top + ph + 30, escape(unit));
+                     top + ph + 30, escape_html(unit));
   svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>", left,
                      top, pw, ph);
   for (size_t i = 0; i < names.size(); ++i) {
@@ -129,7 +107,7 @@ std::string line_chart(const std::string& title, const std::string& unit,
     svg += fmt::format(
         "<rect x=\"{}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
         "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\">{}</text>",
-        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape(names[i]));
+        left + pw + 12, ly - 10, colour, left + pw + 30, ly, escape_html(names[i]));
   }
   return svg + "</svg>\n";
 }
@@ -170,13 +148,13 @@ std::string funnel_chart(const RunReport& report) {
     double y = top + row * static_cast<double>(i);
     svg += fmt::format(
         "<text x=\"{}\" y=\"{:.1f}\" class=\"lg\" text-anchor=\"end\">{}</text>", label - 8,
-        y + 16, escape(st.name));
+        y + 16, escape_html(st.name));
     double x = label;
     double kept_w = bar * static_cast<double>(st.kept) / total;
     svg += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" fill=\"#2ca02c\">"
         "<title>{}: kept {}</title></rect>",
-        x, y + 2, kept_w, escape(st.name), st.kept);
+        x, y + 2, kept_w, escape_html(st.name), st.kept);
     x += kept_w;
     std::string legend;
     for (const auto& [reason, n] : st.dropped) {
@@ -185,7 +163,7 @@ std::string funnel_chart(const RunReport& report) {
       svg += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"20\" fill=\"{}\">"
           "<title>{}/{}: {}</title></rect>",
-          x, y + 2, std::max(dw, n > 0 ? 1.0 : 0.0), colour, escape(st.name), escape(reason), n);
+          x, y + 2, std::max(dw, n > 0 ? 1.0 : 0.0), colour, escape_html(st.name), escape_html(reason), n);
       x += dw;
       legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", reason, n);
     }
@@ -193,7 +171,7 @@ std::string funnel_chart(const RunReport& report) {
     if (!fan.empty()) legend += (legend.empty() ? "" : " · ") + fan;
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">in {} out {}{}</text>",
                        label + bar + 8, y + 16, st.docs_in, st.kept,
-                       legend.empty() ? "" : " · " + escape(legend));
+                       legend.empty() ? "" : " · " + escape_html(legend));
   }
   return svg + "</svg>\n";
 }
@@ -214,7 +192,7 @@ std::string items_text(const StepReport& st) {
   std::string text = st.kind_in == st.kind_out ? st.kind_in + "s"
                                                  : st.kind_in + "s → " + st.kind_out + "s";
   std::string fan = fan_text(st);
-  return escape(fan.empty() ? text : text + ": " + fan);
+  return escape_html(fan.empty() ? text : text + ": " + fan);
 }
 
 // Why items went: for each drop reason and error kind, a few examples (the smallest keys) with
@@ -231,14 +209,14 @@ std::string example_section(const RunReport& report) {
       uint64_t n = t.dropped.count(e.what) ? t.dropped.at(e.what)
                    : t.errors.count(e.what) ? t.errors.at(e.what)
                                             : 0;
-      html += fmt::format("<h3>{} ({})</h3><ul>\n", escape(e.what), n);
+      html += fmt::format("<h3>{} ({})</h3><ul>\n", escape_html(e.what), n);
     }
     std::string where = e.file.empty() ? std::string()
-                                       : fmt::format(" — <a href=\"{0}\">{0}</a>", escape(e.file));
+                                       : fmt::format(" — <a href=\"{0}\">{0}</a>", escape_html(e.file));
     std::string score = std::isnan(e.score) ? std::string() : fmt::format(" score {}", number(e.score));
     html += fmt::format("<li><b>{}</b>{}{}<br><code>{}</code></li>\n",
-                        escape(e.id.empty() ? "error record" : e.id), score, where,
-                        escape(e.excerpt));
+                        escape_html(e.id.empty() ? "error record" : e.id), score, where,
+                        escape_html(e.excerpt));
   }
   return html + "</ul>\n";
 }
@@ -248,8 +226,8 @@ std::string global_step_section(const RunReport& report) {
   if (report.global_steps.empty()) return {};
   std::string html = "<h2>Deduplication</h2>\n";
   for (const GlobalStepSummary& step : report.global_steps) {
-    html += fmt::format("<h3>{}{}</h3><pre>{}</pre>\n", escape(step.name),
-                        step.reused ? " (result reused)" : "", escape(step.text));
+    html += fmt::format("<h3>{}{}</h3><pre>{}</pre>\n", escape_html(step.name),
+                        step.reused ? " (result reused)" : "", escape_html(step.text));
     html += step.html;  // the step's own tables and charts, already HTML
   }
   return html;
@@ -279,9 +257,9 @@ std::string pass_timeline(const RunReport& report) {
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\">"
         "<title>{}: from {}</title></rect>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">{:.2f} s{}</text>",
-        label - 8, y + 12, escape(pass.name), label + bar * start / total, y,
-        std::max(1.0, bar * pass.seconds / total), kPalette[i % kPaletteSize], escape(pass.name),
-        escape(pass.origin), label + bar * (start + pass.seconds) / total + 6, y + 12, pass.seconds,
+        label - 8, y + 12, escape_html(pass.name), label + bar * start / total, y,
+        std::max(1.0, bar * pass.seconds / total), kPalette[i % kPaletteSize], escape_html(pass.name),
+        escape_html(pass.origin), label + bar * (start + pass.seconds) / total + 6, y + 12, pass.seconds,
         pass.stored ? ", stored its batches" : "");
     start += pass.seconds;
   }
@@ -299,7 +277,7 @@ std::string pass_table(const RunReport& report) {
     double busy = 0;
     for (const PartTotal& part : pass.parts) busy += part.busy_ns / 1e9;
     html += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td><td>{}</td></tr>\n",
-                        escape(pass.name), escape(pass.origin), pass.seconds, busy,
+                        escape_html(pass.name), escape_html(pass.origin), pass.seconds, busy,
                         pass.stored ? "yes" : "");
   }
   return html + "</table>\n";
@@ -314,7 +292,7 @@ std::string level_table(const RunCounts& t) {
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td></tr>\n",
-        escape(name), level.created, level.kept, level.dropped, level.errors, level.fanned_out,
+        escape_html(name), level.created, level.kept, level.dropped, level.errors, level.fanned_out,
         level.merged, level.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
   }
   return html + "</table>\n";
@@ -347,7 +325,7 @@ std::string step_table(const RunReport& report) {
     auto group = group_of(i);
     if (group == report.fused_groups.end()) {
       const StepReport& st = report.steps[i];
-      html += step_row(escape(st.name), workers(st.workers, st.summary, st.pinned),
+      html += step_row(escape_html(st.name), workers(st.workers, st.summary, st.pinned),
                        scaling(st.summary), st.summary, fill(st.summary), st.docs_in, st.kept,
                        items_text(st), "");
       continue;
@@ -355,12 +333,12 @@ std::string step_table(const RunReport& report) {
     if (group->members.front() != i) continue;  // listed under its group's row
     const StepReport& last = report.steps.at(group->members.back());
     html += step_row(
-        fmt::format("<b>{}</b> ({} steps fused)", escape(group->name), group->members.size()),
+        fmt::format("<b>{}</b> ({} steps fused)", escape_html(group->name), group->members.size()),
         workers(group->workers, group->summary, false), scaling(group->summary), group->summary,
         fill(group->summary), report.steps[i].docs_in, last.kept, "", " class=\"group\"");
     for (size_t k : group->members) {
       const StepReport& st = report.steps[k];
-      html += step_row("&#8627; " + escape(st.name), "shared", "", st.summary, "", st.docs_in,
+      html += step_row("&#8627; " + escape_html(st.name), "shared", "", st.summary, "", st.docs_in,
                        st.kept, items_text(st), " class=\"member\"");
     }
   }
@@ -391,17 +369,17 @@ std::string render_report_html(const RunReport& report) {
       "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
       "output {}</p>\n",
       report.status.is_ok() ? "done" : report.stopped ? "stopped" : "FAILED",
-      escape(std::string("winnow ") + kVersion),
+      escape_html(std::string("winnow ") + kVersion),
       report.elapsed_seconds, report.threads, report.gpus,
       report.autoscaled ? fmt::format("autoscaled every {} ms, {} cycles",
                                       report.autoscale_interval_ms, report.autoscale_cycles)
                         : std::string("fixed workers"),
       report.fused ? fmt::format("stage fusion on ({} fused step(s))", report.fused_groups.size())
                    : std::string("stage fusion off"),
-      escape(report.output_dir));
+      escape_html(report.output_dir));
   if (!report.status.is_ok())
-    html += "<p><b>error:</b> " + escape(report.status.message()) + "</p>\n";
-  html += "<p>" + escape(reconcile_text(t)) + "</p>\n";
+    html += "<p><b>error:</b> " + escape_html(report.status.message()) + "</p>\n";
+  html += "<p>" + escape_html(reconcile_text(t)) + "</p>\n";
   html += funnel_chart(report);
   html += step_table(report);
   html += level_table(t);

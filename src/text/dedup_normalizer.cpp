@@ -3,6 +3,7 @@
 #include <utf8proc.h>
 
 #include "core/ascii.h"
+#include "text/python_text.h"
 
 namespace winnow {
 
@@ -77,13 +78,12 @@ void normalize_for_word_shingles(std::string_view text, std::string& out) {
       if (cp < 0x20 || cp == 0x7F) return;  // other controls
       // ASCII punctuation and symbols: datatrove removes punctuation; symbols like $ + < = >
       // ^ ` | ~ are Unicode symbols (S*), kept.
-      utf8proc_category_t c = utf8proc_category(cp);
-      if (c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO) return;
+      if (is_unicode_punctuation(static_cast<uint32_t>(cp))) return;
       return sink.put(cp);
     }
     if (is_space(cp)) return sink.space();
-    utf8proc_category_t c = utf8proc_category(cp);
-    if (c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO) return;
+    if (is_unicode_punctuation(static_cast<uint32_t>(cp))) return;
+    const utf8proc_category_t c = utf8proc_category(cp);
     if (c == UTF8PROC_CATEGORY_ND) return sink.put('0');
     if (c == UTF8PROC_CATEGORY_CC || c == UTF8PROC_CATEGORY_CF) return;
     // Lower case, then decompose and drop combining marks (diacritics).

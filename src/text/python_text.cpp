@@ -29,15 +29,14 @@ bool is_python_alpha(uint32_t cp) {
   }
 }
 
+bool is_unicode_punctuation(uint32_t cp) {
+  const utf8proc_category_t c = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
+  return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
+}
+
 bool is_punctuation_or_symbol(uint32_t cp) {
+  if (is_unicode_punctuation(cp)) return true;
   switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
-    case UTF8PROC_CATEGORY_PC:
-    case UTF8PROC_CATEGORY_PD:
-    case UTF8PROC_CATEGORY_PS:
-    case UTF8PROC_CATEGORY_PE:
-    case UTF8PROC_CATEGORY_PI:
-    case UTF8PROC_CATEGORY_PF:
-    case UTF8PROC_CATEGORY_PO:
     case UTF8PROC_CATEGORY_SM:
     case UTF8PROC_CATEGORY_SC:
     case UTF8PROC_CATEGORY_SK:

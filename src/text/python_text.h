@@ -55,6 +55,9 @@ inline bool is_python_space(uint32_t cp) {
 
 // str.isalpha() for one code point: general category L* (Lu, Ll, Lt, Lm, Lo).
 bool is_python_alpha(uint32_t cp);
+// Unicode general category P* (Pc, Pd, Ps, Pe, Pi, Pf, Po) in utf8proc's tables: the one test
+// of "punctuation" that the text filters, dedup normalisation and the tokenizers build on.
+bool is_unicode_punctuation(uint32_t cp);
 // Unicode general category P* or S* (punctuation and symbols), or a control character.
 bool is_punctuation_or_symbol(uint32_t cp);
 // Unicode Sentence_Terminal (., !, ?, 。, ।, ...): lines ending in one "end in punctuation".

@@ -2,7 +2,7 @@
 // pictures, with planted near-duplicates (resized to 60 %, re-encoded as JPEG at quality 35,
 // cropped by 3 %, mirrored) whose truth the script writes down. Checks, against that truth:
 // at least 99 % of the planted copies that reach image_dedup are grouped with their original,
-// mirrored copies included (README: mirrored copies are duplicates), and no group ever holds
+// mirrored copies included (docs/images.md: mirrored copies are duplicates), and no group ever holds
 // two distinct pictures; a pipeline without stages gives back every member byte for byte, as
 // Python's tarfile reads them.
 #include <gmock/gmock.h>

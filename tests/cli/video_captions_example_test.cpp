@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "stages/video/openai_stub.h"
 #include "test_support.h"
 

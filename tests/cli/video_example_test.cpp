@@ -10,7 +10,7 @@
 
 #include <filesystem>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "test_support.h"
 
 namespace winnow::testing {

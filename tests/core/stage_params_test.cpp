@@ -121,6 +121,43 @@ TEST(StageParams, UnknownKeyNamesFileLineStageKeyAndKnownKeys) {
             "(known: count, ratio, flag, label, tags, value)");
 }
 
+enum class Shape { kCircle, kSquare, kStar };
+
+TEST(StageParams, ChoiceGivesTheValueItNames) {
+  const std::vector<ParamSpec> specs = {{"shape", ParamType::kString, "circle", "a shape"}};
+  const std::initializer_list<std::pair<std::string_view, Shape>> shapes = {
+      {"circle", Shape::kCircle}, {"square", Shape::kSquare}, {"star", Shape::kStar}};
+  auto defaulted = parse_map("{}", specs);
+  ASSERT_TRUE(defaulted.is_ok());
+  auto circle = defaulted->get_choice<Shape>("shape", shapes);
+  ASSERT_TRUE(circle.is_ok());
+  EXPECT_EQ(*circle, Shape::kCircle);
+  auto given = parse_map("shape: star", specs);
+  ASSERT_TRUE(given.is_ok());
+  auto star = given->get_choice<Shape>("shape", shapes);
+  ASSERT_TRUE(star.is_ok());
+  EXPECT_EQ(*star, Shape::kStar);
+}
+
+TEST(StageParams, ChoiceOutsideTheSetNamesEveryChoiceAndTheLine) {
+  const std::vector<ParamSpec> specs = {{"shape", ParamType::kString, "circle", "a shape"}};
+  auto p = parse_stage(
+      "stages:\n"
+      "  - stage: thing\n"
+      "    shape: Square\n",
+      specs);
+  ASSERT_TRUE(p.is_ok());
+  auto three = p->get_choice<Shape>(
+      "shape", {{"circle", Shape::kCircle}, {"square", Shape::kSquare}, {"star", Shape::kStar}});
+  ASSERT_FALSE(three.is_ok());
+  EXPECT_EQ(three.status().message(),
+            "f.yaml:3: stage 'lbl': parameter 'shape': must be circle, square or star, not "
+            "'Square'");  // choices are matched exactly, case included
+  auto two = p->get_choice<Shape>("shape", {{"circle", Shape::kCircle}, {"star", Shape::kStar}});
+  ASSERT_FALSE(two.is_ok());
+  EXPECT_THAT(two.status().message(), HasSubstr("must be circle or star, not 'Square'"));
+}
+
 TEST(StageParams, UnknownKeyWithNoParametersSaysNone) {
   auto p = parse_map("x: 1\n", {});
   ASSERT_FALSE(p.is_ok());

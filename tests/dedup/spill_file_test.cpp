@@ -1,5 +1,6 @@
 #include "dedup/spill_file.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -85,6 +86,47 @@ TEST(SpillFile, TruncatedOrExtendedFileIsDetected) {
   EXPECT_THAT(s.message(), HasSubstr("bytes on disk"));
   testing::write_file(path, original + "x");
   EXPECT_FALSE(read_all(path, bytes, blocks).is_ok());
+}
+
+// A SpillLog keeps what fits in memory and spills the rest, a block per spill, into a folder
+// it makes; every record comes back once, spilled blocks first, and again on a second pass.
+TEST(SpillLog, SpillsPastItsBudgetAndReadsEverythingBack) {
+  TempDir dir;
+  SpillLog log(dir.file("sub/log.spill"), 4096);
+  std::string all;
+  for (int i = 0; i < 1000; ++i) {
+    std::string record = fmt::format("record {:04d};", i);
+    ASSERT_TRUE(log.add(record).is_ok());
+    all += record;
+  }
+  EXPECT_GT(log.spilled_bytes(), 0u);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("sub/log.spill")));
+  for (int pass = 0; pass < 2; ++pass) {
+    std::string read;
+    size_t blocks = 0;
+    ASSERT_TRUE(log.for_each_block([&](std::string_view block) {
+                     read += block;
+                     ++blocks;
+                     return Status::ok();
+                   }).is_ok());
+    EXPECT_EQ(read, all) << "pass " << pass;
+    EXPECT_GT(blocks, 2u);
+  }
+}
+
+TEST(SpillLog, UnderItsBudgetNothingIsWritten) {
+  TempDir dir;
+  SpillLog log(dir.file("log.spill"), 1 << 20);
+  ASSERT_TRUE(log.add("a").is_ok());
+  ASSERT_TRUE(log.add("bc").is_ok());
+  EXPECT_EQ(log.spilled_bytes(), 0u);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("log.spill")));
+  std::string read;
+  ASSERT_TRUE(log.for_each_block([&](std::string_view block) {
+                   read += block;
+                   return Status::ok();
+                 }).is_ok());
+  EXPECT_EQ(read, "abc");
 }
 
 }  // namespace

@@ -13,11 +13,17 @@ TEST(GpuRuntime, FallbackMessageNamesWhatAndWhy) {
             "winnow: no usable GPU (no CUDA driver): fuzzy_dedup's MinHash runs on the CPU");
 }
 
-// Whatever the machine: no device comes with a reason, a device with none; a build without
-// CUDA never has one.
+// Whatever the machine: no device comes with a reason, a device with none; every device
+// counted has a name and memory, the ordinal past the last has none; a build without CUDA never
+// has one.
 TEST(GpuRuntime, DeviceCountAndReasonAgree) {
   const int devices = device_count();
-  EXPECT_GE(devices, 0);
+  EXPECT_EQ(device_count(), devices);  // probed once: the same answer for the whole process
+  for (int d = 0; d < devices; ++d) {
+    EXPECT_FALSE(device_info(d).name.empty()) << "device " << d;
+    EXPECT_GT(device_info(d).memory_bytes, 0u) << "device " << d;
+  }
+  EXPECT_TRUE(device_info(devices).name.empty());
   if (devices == 0) {
     EXPECT_FALSE(unavailable_reason().empty());
     EXPECT_TRUE(device_info(0).name.empty());

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "test_support.h"
 
 namespace winnow::testing {

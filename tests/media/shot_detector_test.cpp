@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 
 namespace winnow::testing {
 namespace {

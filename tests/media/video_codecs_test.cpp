@@ -1,5 +1,5 @@
 // media/video_codecs.h and media/clip_measures.h on synthetic videos written with FFmpeg's
-// libraries directly (tests/media/synthetic_video.h); clips read back the same way.
+// libraries directly (tools/synthetic_video.h); clips read back the same way.
 #include "media/video_codecs.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "media/clip_measures.h"
 #include "media/shot_detector.h"
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "test_support.h"
 
 namespace winnow::testing {

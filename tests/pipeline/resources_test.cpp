@@ -33,10 +33,19 @@ TEST(Resources, GpuCountOverrideAndVisibleDevices) {
     Env count("WINNOW_GPU_COUNT", "3");
     EXPECT_EQ(detect_gpus(), 3);
   }
+  int detected = 0;
   {
-    // A malformed override is ignored; detection then never fails, it finds 0 or more.
-    Env count("WINNOW_GPU_COUNT", "lots");
-    EXPECT_GE(detect_gpus(), 0);
+    Env count("WINNOW_GPU_COUNT", nullptr);
+    detected = detect_gpus();  // this machine's own count
+  }
+  // A malformed or out-of-range override is ignored: the count is the machine's, as without one.
+  for (const char* bad : {"lots", "", "-1", "2x", "4097"}) {
+    Env count("WINNOW_GPU_COUNT", bad);
+    EXPECT_EQ(detect_gpus(), detected) << "WINNOW_GPU_COUNT=" << bad;
+  }
+  {
+    Env count("WINNOW_GPU_COUNT", "0");
+    EXPECT_EQ(detect_gpus(), 0);  // an override of 0 is honoured, not taken for "unset"
   }
   {
     Env count("WINNOW_GPU_COUNT", nullptr);

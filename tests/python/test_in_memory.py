@@ -1,4 +1,5 @@
-# Pipeline.process: stages over records in memory (lists of dicts, DataFrames, pyarrow Tables).
+# Pipeline.process: stages over records in memory (lists of dicts, DataFrames; pyarrow Tables in
+# test_pyarrow.py).
 import pandas as pd
 import pytest
 
@@ -103,9 +104,3 @@ def test_every_dropped_record_carries_a_score():
     assert drops == {"b": {"stage": "exact_dedup", "reason": "exact_duplicate", "score": None},
                      "c": {"stage": "word_count", "reason": "word_count", "score": 1}}
 
-
-def test_pyarrow_table_when_installed():
-    pa = pytest.importorskip("pyarrow")
-    table = pa.Table.from_pylist([{"text": t} for t in TEXTS])
-    result = chain().process(table)
-    assert isinstance(result.kept, pa.Table) and result.kept.num_rows == 2

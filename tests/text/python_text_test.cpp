@@ -57,6 +57,14 @@ TEST(PythonText, CharacterClasses) {
   EXPECT_TRUE(is_punctuation_or_symbol(U'—'));
   EXPECT_TRUE(is_punctuation_or_symbol(U'$'));
   EXPECT_FALSE(is_punctuation_or_symbol(U'a'));
+  EXPECT_TRUE(is_unicode_punctuation(U'_'));   // Pc
+  EXPECT_TRUE(is_unicode_punctuation(U'—'));   // Pd
+  EXPECT_TRUE(is_unicode_punctuation(U'「'));  // Ps
+  EXPECT_TRUE(is_unicode_punctuation(U'»'));   // Pf
+  EXPECT_TRUE(is_unicode_punctuation(U'。'));  // Po
+  EXPECT_FALSE(is_unicode_punctuation(U'$'));  // Sc: a symbol, not punctuation
+  EXPECT_FALSE(is_unicode_punctuation(U'a'));
+  EXPECT_FALSE(is_unicode_punctuation(U'\n'));
 }
 
 std::vector<std::string> tokens(const std::string& text) {

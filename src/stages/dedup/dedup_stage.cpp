@@ -26,14 +26,10 @@ Result<DedupStepOptions> dedup_common_options(const StageParams& p, const std::s
   int64_t partitions = p.get_int("partitions");
   if (partitions < 1 || partitions > 4096) return p.error("partitions", "must be 1 to 4096");
   options.partitions = static_cast<size_t>(partitions);
-  const std::string& format = p.get_string("table_format");
-  if (format == "jsonl") {
-    options.table_format = TableFormat::kJsonl;
-  } else if (format == "binary") {
-    options.table_format = TableFormat::kBinary;
-  } else {
-    return p.error("table_format", "must be jsonl or binary, not '" + format + "'");
-  }
+  auto format = p.get_choice<TableFormat>(
+      "table_format", {{"jsonl", TableFormat::kJsonl}, {"binary", TableFormat::kBinary}});
+  if (!format.is_ok()) return format.status();
+  options.table_format = *format;
   return options;
 }
 

@@ -56,14 +56,11 @@ StageSpec fuzzy_dedup_spec() {
           return p.error("preset", "must be nemo or fineweb, not '" + preset + "'");
         }
         if (p.given("shingles")) {
-          const std::string& kind = p.get_string("shingles");
-          if (kind == "chars") {
-            mh.shingles = {ShingleKind::kChars, 24};
-          } else if (kind == "words") {
-            mh.shingles = {ShingleKind::kWords, 5};
-          } else {
-            return p.error("shingles", "must be chars or words, not '" + kind + "'");
-          }
+          // Each kind with its usual length (NeMo's character 24-grams, word 5-grams).
+          auto kind = p.get_choice<ShingleOptions>(
+              "shingles", {{"chars", {ShingleKind::kChars, 24}}, {"words", {ShingleKind::kWords, 5}}});
+          if (!kind.is_ok()) return kind.status();
+          mh.shingles = *kind;
         }
         if (p.given("ngram")) {
           int64_t n = p.get_int("ngram");
@@ -81,14 +78,11 @@ StageSpec fuzzy_dedup_spec() {
           mh.rows = static_cast<int>(r);
         }
         if (mh.hashes() > 4096) return p.error("bands", "bands x rows must be at most 4096");
-        const std::string& scheme = p.get_string("scheme");
-        if (scheme == "classic") {
-          mh.scheme = MinHashScheme::kClassic;
-        } else if (scheme == "one_permutation") {
-          mh.scheme = MinHashScheme::kOnePermutation;
-        } else {
-          return p.error("scheme", "must be classic or one_permutation, not '" + scheme + "'");
-        }
+        auto scheme = p.get_choice<MinHashScheme>(
+            "scheme", {{"classic", MinHashScheme::kClassic},
+                       {"one_permutation", MinHashScheme::kOnePermutation}});
+        if (!scheme.is_ok()) return scheme.status();
+        mh.scheme = *scheme;
         mh.seed = p.given("seed") ? static_cast<uint64_t>(p.get_int("seed")) : context.seed();
 
         auto options = dedup_common_options(p, "fuzzy");

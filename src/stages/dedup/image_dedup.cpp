@@ -194,13 +194,11 @@ StageSpec image_exact_dedup_spec() {
       "exact_duplicate).",
       std::move(params),
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
-        const std::string& by = p.get_string("by");
-        if (by != "bytes" && by != "pixels") {
-          return p.error("by", "must be bytes or pixels, not '" + by + "'");
-        }
+        auto by_pixels = p.get_choice<bool>("by", {{"bytes", false}, {"pixels", true}});
+        if (!by_pixels.is_ok()) return by_pixels.status();
         auto options = dedup_common_options(p, "image_exact");
         if (!options.is_ok()) return options.status();
-        auto step = std::make_unique<DedupStep>(std::make_unique<ImageExactKeyer>(by == "pixels"),
+        auto step = std::make_unique<DedupStep>(std::make_unique<ImageExactKeyer>(*by_pixels),
                                                 std::move(options).value());
         return std::unique_ptr<Stage>(new DedupStage(std::move(step), "exact_duplicate", context));
       },
@@ -259,17 +257,16 @@ StageSpec image_dedup_spec() {
         if (!(colour >= 0 && colour <= 255)) {
           return p.error("colour_tolerance", "must be 0 to 255");
         }
-        const std::string& grouping = p.get_string("grouping");
-        if (grouping != "survivor" && grouping != "components") {
-          return p.error("grouping", "must be survivor or components, not '" + grouping + "'");
-        }
+        auto groups = p.get_choice<GroupShape>(
+            "grouping", {{"survivor", GroupShape::kStars}, {"components", GroupShape::kComponents}});
+        if (!groups.is_ok()) return groups.status();
         settings.threshold = static_cast<int>(threshold);
         settings.bands = static_cast<int>(bands);
         settings.mirror = p.get_bool("mirror");
         settings.crop = crop;
         settings.min_hash_bits = static_cast<int>(min_bits);
         settings.colour_tolerance = colour;
-        settings.groups = grouping == "survivor" ? GroupShape::kStars : GroupShape::kComponents;
+        settings.groups = *groups;
         auto options = dedup_common_options(p, "image_perceptual");
         if (!options.is_ok()) return options.status();
         auto step = std::make_unique<DedupStep>(std::make_unique<PerceptualKeyer>(settings),

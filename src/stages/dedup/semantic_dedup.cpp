@@ -131,20 +131,15 @@ StageSpec semantic_dedup_spec() {
         o.max_points_per_centroid = static_cast<size_t>(mppc);
         o.spherical = p.get_bool("spherical");
         o.normalize = p.get_bool("normalize");
-        const std::string& ranking = p.get_string("ranking");
-        if (ranking == "hard") {
-          o.ranking = SemanticRanking::kHard;
-        } else if (ranking == "easy") {
-          o.ranking = SemanticRanking::kEasy;
-        } else if (ranking == "random") {
-          o.ranking = SemanticRanking::kRandom;
-        } else if (ranking == "field") {
-          o.ranking = SemanticRanking::kField;
-          if (p.get_string("ranking_field").empty()) {
-            return p.error("ranking_field", "is required with ranking: field");
-          }
-        } else {
-          return p.error("ranking", "must be hard, easy, random or field, not '" + ranking + "'");
+        auto ranking = p.get_choice<SemanticRanking>(
+            "ranking", {{"hard", SemanticRanking::kHard},
+                        {"easy", SemanticRanking::kEasy},
+                        {"random", SemanticRanking::kRandom},
+                        {"field", SemanticRanking::kField}});
+        if (!ranking.is_ok()) return ranking.status();
+        o.ranking = *ranking;
+        if (o.ranking == SemanticRanking::kField && p.get_string("ranking_field").empty()) {
+          return p.error("ranking_field", "is required with ranking: field");
         }
         if (p.given("ranking_field") && o.ranking != SemanticRanking::kField) {
           return p.error("ranking_field", "is only used with ranking: field");

@@ -179,14 +179,10 @@ StageSpec html_extract_spec() {
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         HtmlExtractOptions o;
-        const std::string& algorithm = p.get_string("algorithm");
-        if (algorithm == "justext") {
-          o.algorithm = HtmlAlgorithm::kJusText;
-        } else if (algorithm == "plain") {
-          o.algorithm = HtmlAlgorithm::kPlain;
-        } else {
-          return p.error("algorithm", "must be justext or plain; got '" + algorithm + "'");
-        }
+        auto algorithm = p.get_choice<HtmlAlgorithm>(
+            "algorithm", {{"justext", HtmlAlgorithm::kJusText}, {"plain", HtmlAlgorithm::kPlain}});
+        if (!algorithm.is_ok()) return algorithm.status();
+        o.algorithm = *algorithm;
         if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
           o.parser = *parser;
         } else {

@@ -64,16 +64,12 @@ StageSpec unicode_fix_spec() {
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         UnicodeRepairOptions options;
-        const std::string& form = p.get_string("normalization");
-        if (form == "nfc") {
-          options.normalization = UnicodeNormalization::kNfc;
-        } else if (form == "nfkc") {
-          options.normalization = UnicodeNormalization::kNfkc;
-        } else if (form == "none") {
-          options.normalization = UnicodeNormalization::kNone;
-        } else {
-          return p.error("normalization", "must be nfc, nfkc or none, not '" + form + "'");
-        }
+        auto form = p.get_choice<UnicodeNormalization>(
+            "normalization", {{"nfc", UnicodeNormalization::kNfc},
+                              {"nfkc", UnicodeNormalization::kNfkc},
+                              {"none", UnicodeNormalization::kNone}});
+        if (!form.is_ok()) return form.status();
+        options.normalization = *form;
         options.fix_mojibake = p.get_bool("fix_mojibake");
         options.remove_control_chars = p.get_bool("remove_control_chars");
         return std::unique_ptr<Stage>(

@@ -11,7 +11,7 @@
 #include <cstdlib>
 
 #include "io/video_file_reader.h"
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"
 #include "stages/video/openai_stub.h"

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "media/video_codecs.h"
 #include "models/vision_test_models.h"
 #include "stages/builtin_stages.h"

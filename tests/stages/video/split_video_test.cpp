@@ -9,7 +9,7 @@
 
 #include "io/video_file_reader.h"
 #include "media/clip_spans.h"
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "models/transnet_test_models.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "io/video_file_reader.h"
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 #include "media/video_codecs.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"

@@ -1,4 +1,4 @@
-#include "media/synthetic_video.h"
+#include "synthetic_video.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
