@@ -25,7 +25,6 @@ bool ShardSource::take_next_shard(uint32_t& shard) {
   std::optional<uint32_t> next = queue_->next();
   if (!next) {
     queue_empty_ = true;
-    returned_.notify_all();  // waiting workers see the pass end once the open files are done
     return false;
   }
   shard = *next;
@@ -60,6 +59,7 @@ BatchPtr ShardSource::take(std::chrono::steady_clock::time_point deadline) {
   // left to read (the queue is empty and no file is open).
   uint32_t shard = 0;
   bool claimed_new = false;
+  const bool queue_was_empty = queue_empty_;
   auto claimable = [&] {
     if (cancelled_ || !free_.empty()) return true;
     if (!queue_empty_ && open_.size() < max_open_) {
@@ -68,10 +68,13 @@ BatchPtr ShardSource::take(std::chrono::steady_clock::time_point deadline) {
     }
     return queue_empty_ && open_.empty();
   };
-  if (!returned_.wait_until(lock, deadline, claimable) || cancelled_ ||
-      (!claimed_new && free_.empty())) {
+  const bool claimed = returned_.wait_until(lock, deadline, claimable);
+  if (!claimed || cancelled_ || (!claimed_new && free_.empty())) {
+    const bool emptied = !queue_was_empty && queue_empty_;
     lock.unlock();
     in_flight_.release();
+    // This call found the queue empty: waiting workers may now see the pass end.
+    if (emptied) returned_.notify_all();
     return nullptr;
   }
   if (claimed_new) {
