@@ -8,6 +8,7 @@
 // Collectives are called by every rank, in the same order. A rank whose local work failed
 // still calls them: `agree` first makes every rank see the first failure (named with its rank),
 // so all ranks stop together instead of one waiting forever on the others.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +18,15 @@
 #include "core/status.h"
 
 namespace winnow::dist {
+
+// A counter every rank adds to without the others taking part: what hands out work as ranks
+// free up (dist/shard_queue.h). Safe to call from any thread of a rank.
+class SharedCounter {
+ public:
+  virtual ~SharedCounter() = default;
+  // Adds one and returns the value before: each value goes to exactly one caller of the job.
+  virtual uint64_t fetch_increment() = 0;
+};
 
 class Comm {
  public:
@@ -33,6 +43,21 @@ class Comm {
   // outgoing[d] goes to rank d; returns what each rank sent to this one, in rank order.
   // outgoing.size() == size(). Any sizes (large ones go in chunks).
   virtual std::vector<std::string> all_to_all(std::vector<std::string> outgoing) = 0;
+  // Collective: each rank's handle to one new counter at 0. Handles are destroyed
+  // collectively too, in the same order on every rank. nullptr when this Comm cannot give one
+  // (an MPI without thread support): the caller then divides the work statically.
+  virtual std::unique_ptr<SharedCounter> make_shared_counter() = 0;
+};
+
+// A counter only this process adds to (one process; the ranks-as-threads of the tests).
+class AtomicCounter final : public SharedCounter {
+ public:
+  explicit AtomicCounter(std::shared_ptr<std::atomic<uint64_t>> value = nullptr)
+      : value_(value ? std::move(value) : std::make_shared<std::atomic<uint64_t>>(0)) {}
+  uint64_t fetch_increment() override { return value_->fetch_add(1); }
+
+ private:
+  std::shared_ptr<std::atomic<uint64_t>> value_;
 };
 
 // The one-process Comm.
@@ -47,6 +72,9 @@ class LocalComm final : public Comm {
   }
   std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
     return outgoing;
+  }
+  std::unique_ptr<SharedCounter> make_shared_counter() override {
+    return std::make_unique<AtomicCounter>();
   }
 };
 

@@ -13,9 +13,10 @@ namespace winnow::dist {
 // Slurm's srun with a PMI plugin. A process started any other way runs alone, without MPI.
 bool started_by_mpi_launcher();
 
-// Initialises MPI once (MPI_THREAD_FUNNELED: only the main thread calls MPI) and returns the
-// world communicator; MPI is finalised when it is destroyed. Large exchanges go in rounds of
-// at most `round_bytes` per rank (0: 64 MiB, less with many ranks; tests pass small ones).
+// Initialises MPI once (MPI_THREAD_SERIALIZED: the main thread's collectives and the workers'
+// shared-counter calls take turns) and returns the world communicator; MPI is finalised when
+// it is destroyed. Large exchanges go in rounds of at most `round_bytes` per rank (0: 64 MiB,
+// less with many ranks; tests pass small ones).
 std::unique_ptr<Comm> make_mpi_comm(int* argc, char*** argv, size_t round_bytes = 0);
 
 }  // namespace winnow::dist

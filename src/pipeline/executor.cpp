@@ -1,6 +1,7 @@
 #include "pipeline/executor.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <limits>
@@ -9,7 +10,6 @@
 
 #include "core/hash.h"
 #include "dist/comm.h"
-#include "dist/shard_assignment.h"
 #include "io/input_files.h"
 #include "io/jsonl_encoder.h"
 #include "io/jsonl_parser.h"
@@ -23,6 +23,7 @@
 #include "pipeline/record_projection.h"
 #include "pipeline/report_html.h"
 #include "pipeline/resources.h"
+#include "pipeline/shard_plan.h"
 #include "pipeline/shard_source.h"
 #include "pipeline/shard_writer.h"
 #include "pipeline/step_parts.h"
@@ -79,9 +80,10 @@ class PipelineRun {
   RunReport report_;
   // plan
   std::vector<InputFile> inputs_;
-  std::vector<uint32_t> my_shards_;  // this rank's (dist/shard_assignment.h); all in one process
+  // Which shards this rank reads, pass by pass (pipeline/shard_plan.h).
+  std::unique_ptr<ShardPlan> shard_plan_;
   std::unique_ptr<OutputLayout> layout_;
-  std::vector<uint32_t> pending_shards_;
+  std::vector<uint32_t> pending_shards_;  // every rank's: no marker yet (as rank 0 saw them)
   OutputFormat format_;
   std::optional<TableColumns> parquet_columns_;  // the Parquet inputs' (io/parquet_schemas.h)
   OnError on_error_ = OnError::kFail;
@@ -179,7 +181,7 @@ Status PipelineRun::choose_inputs() {
   report_.input_shards = inputs_.size();
   std::vector<uint64_t> sizes;
   for (const InputFile& input : inputs_) sizes.push_back(input.size);
-  my_shards_ = dist::shards_of_rank(sizes, comm_.size(), comm_.rank());
+  shard_plan_ = std::make_unique<ShardPlan>(comm_, std::move(sizes));
   report_.ranks = comm_.size();
 
   // The fingerprint covers the input list too: resuming over other inputs would mix outputs.
@@ -226,16 +228,35 @@ Status PipelineRun::prepare_output() {
           output, entry.path().string());
     }
   }
-  for (uint32_t i : my_shards_) {
-    const std::string& marker_path = layout_->shard(i).marker;
-    if (std::filesystem::exists(marker_path)) {
-      auto marker = CompletionMarker::read(marker_path);
-      if (!marker.is_ok()) return marker.status();
-      report_.totals.merge(marker->counts);
-      ++report_.skipped_files;
-    } else {
-      pending_shards_.push_back(i);
+  // Rank 0 decides which shards are still to write, for every rank: a rank that looked later
+  // could see the marker of a shard another has finished in this very run.
+  std::string pending_list;
+  Status checked;
+  if (leader_) {
+    for (uint32_t i = 0; i < inputs_.size() && checked.is_ok(); ++i) {
+      const std::string& marker_path = layout_->shard(i).marker;
+      if (std::filesystem::exists(marker_path)) {
+        auto marker = CompletionMarker::read(marker_path);
+        if (!marker.is_ok()) {
+          checked = marker.status();
+          break;
+        }
+        report_.totals.merge(marker->counts);
+        ++report_.skipped_files;
+      } else {
+        pending_list += std::to_string(i) + " ";
+      }
     }
+  }
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, checked));
+  std::string_view list = pending_list;
+  std::string shared_list = dist::from_rank0(comm_, list);
+  for (std::string_view rest = shared_list; !rest.empty();) {
+    size_t space = rest.find(' ');
+    uint32_t shard = 0;
+    std::from_chars(rest.data(), rest.data() + space, shard);
+    pending_shards_.push_back(shard);
+    rest.remove_prefix(space + 1);
   }
   return Status::ok();
 }
@@ -278,7 +299,8 @@ Status PipelineRun::run_writing_pass() {
   const PassOrigin& origin = global_.writing_origin;
   InputOptions input = config_.input_options(batch_size_);
   if (origin.stored()) input.format = InputFormat::kStored;
-  ShardSource source(*origin.files, pending_shards_, input, *options_.clock);
+  ShardSource source(*origin.files, shard_plan_->queue_for(pending_shards_), input,
+                     *options_.clock);
   ShardWriter writer(
       *layout_, inputs_, reasons_, source,
       {format_, config_.compression_level, config_.max_file_bytes, config_.max_tar_bytes,
@@ -378,7 +400,7 @@ Status PipelineRun::run_global_passes_first() {
   plan.on_error = on_error_;
   plan.materialize = config_.materialize;
   plan.work_dir = rank_work_dir();
-  plan.shards = my_shards_;
+  plan.shards = shard_plan_.get();
   plan.comm = &comm_;
   Status status = run_global_passes(plan, global_);
   report_.global_steps = global_.summaries;

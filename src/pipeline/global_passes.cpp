@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -51,12 +52,16 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
                          GlobalStep& step, BatchStore* store,
                          std::optional<std::vector<std::string>> columns, PassRecord& record) {
   auto begin = plan.options->clock->now();
-  std::vector<uint32_t> shards = plan.shards;
+  // Every shard (also those an earlier run completed): the first pass takes them from the
+  // ranks' shared queue, later ones read what this rank read then.
+  std::vector<uint32_t> every_shard(plan.inputs->size());
+  std::iota(every_shard.begin(), every_shard.end(), 0u);
   InputOptions input = plan.config->input_options(plan.batch_size);
   if (origin.stored()) input.format = InputFormat::kStored;
   input.parquet.columns = columns;
   record.columns = std::move(columns);
-  ShardSource source(*origin.files, std::move(shards), input, *plan.options->clock);
+  ShardSource source(*origin.files, plan.shards->queue_for(every_shard), input,
+                     *plan.options->clock);
   std::vector<PassStep> steps = leading_steps(origin, *plan.parser, *plan.inputs, plan.on_error,
                                               plan.stages, global_index);
   steps.push_back(plain_step(
@@ -100,6 +105,7 @@ Status run_identify_pass(const GlobalPassPlan& plan, const PassOrigin& origin, s
     pass.set_progress(progress.get());
   }
   Status status = pass.run();
+  plan.shards->pass_read(source.shards_read());
   if (store) store->measure_upstream_with({});  // the pass is gone
   record.origin = origin.name;
   record.parts = pass.part_totals();

@@ -29,6 +29,7 @@
 #include "pipeline/resources.h"
 #include "pipeline/run_options.h"
 #include "pipeline/run_report.h"
+#include "pipeline/shard_plan.h"
 #include "pipeline/step_parts.h"
 
 namespace winnow {
@@ -55,10 +56,11 @@ struct GlobalPassPlan {
   // them (pipeline/batch_store.h), in work_dir.
   MaterializeMode materialize = MaterializeMode::kAuto;
   std::string work_dir;
-  // Across ranks (dist/comm.h): the shards this rank reads (every shard in one process), and
-  // the ranks. Each rank's identify passes read its own shards; the steps' finish_identify()
-  // meet across ranks; rank 0 prepares and marks the result folders.
-  std::vector<uint32_t> shards;
+  // Across ranks (dist/comm.h): which shards this rank reads (pipeline/shard_plan.h: the
+  // first pass takes them from a queue the ranks share, later passes read the same), and the
+  // ranks. The steps' finish_identify() meet across ranks; rank 0 prepares and marks the result
+  // folders.
+  ShardPlan* shards = nullptr;
   dist::Comm* comm = nullptr;  // null: one process
 };
 

@@ -6,12 +6,35 @@ namespace winnow {
 
 ShardSource::ShardSource(const std::vector<InputFile>& inputs, std::vector<uint32_t> shards,
                          InputOptions options, Clock& clock)
+    : ShardSource(inputs, dist::ShardQueue::fixed(std::move(shards)), std::move(options), clock) {}
+
+ShardSource::ShardSource(const std::vector<InputFile>& inputs,
+                         std::unique_ptr<dist::ShardQueue> queue, InputOptions options,
+                         Clock& clock)
     : inputs_(inputs),
-      shards_(std::move(shards)),
+      queue_(std::move(queue)),
       options_(std::move(options)),
       in_flight_(1, clock),
       returned_(clock) {
-  for (uint32_t shard : shards_) total_bytes_ += inputs_[shard].size;
+  for (uint32_t shard : queue_->candidates()) total_bytes_ += inputs_[shard].size;
+  total_bytes_ /= static_cast<uint64_t>(queue_->ranks());
+}
+
+bool ShardSource::take_next_shard(uint32_t& shard) {
+  if (queue_empty_) return false;
+  std::optional<uint32_t> next = queue_->next();
+  if (!next) {
+    queue_empty_ = true;
+    return false;
+  }
+  shard = *next;
+  taken_.push_back(shard);
+  return true;
+}
+
+std::vector<uint32_t> ShardSource::shards_read() const {
+  std::lock_guard lock(mutex_);
+  return taken_;
 }
 
 size_t ShardSource::capacity() const {
@@ -32,22 +55,34 @@ BatchPtr ShardSource::take(std::chrono::steady_clock::time_point deadline) {
   // The slot first: a worker waiting for one holds no reader another could use.
   if (in_flight_.acquire_until(deadline) != InFlightLimit::kAcquired) return nullptr;
   std::unique_lock lock(mutex_);
+  // A free open file, or room to open the next one; the wait also ends when there is nothing
+  // left to read (the queue is empty and no file is open).
+  uint32_t shard = 0;
+  bool claimed_new = false;
+  const bool queue_was_empty = queue_empty_;
   auto claimable = [&] {
-    return cancelled_ || !free_.empty() || (next_ < shards_.size() && open_.size() < max_open_);
+    if (cancelled_ || !free_.empty()) return true;
+    if (!queue_empty_ && open_.size() < max_open_) {
+      claimed_new = take_next_shard(shard);
+      if (claimed_new) return true;
+    }
+    return queue_empty_ && open_.empty();
   };
-  if (!returned_.wait_until(lock, deadline, claimable) || cancelled_) {
+  const bool claimed = returned_.wait_until(lock, deadline, claimable);
+  if (!claimed || cancelled_ || (!claimed_new && free_.empty())) {
+    const bool emptied = !queue_was_empty && queue_empty_;
     lock.unlock();
     in_flight_.release();
+    // This call found the queue empty: waiting workers may now see the pass end.
+    if (emptied) returned_.notify_all();
     return nullptr;
   }
-  uint32_t shard;
-  if (!free_.empty()) {
+  if (claimed_new) {
+    open_[shard];  // leased; opened by its first read
+  } else {
     // The oldest open file first: shards finish in order and few stay pending in the writer.
     shard = *free_.begin();
     free_.erase(free_.begin());
-  } else {
-    shard = shards_[next_++];
-    open_[shard];  // leased; opened by its first read
   }
   auto ticket = std::make_unique<DocBatch>();
   ticket->shard = shard;
@@ -56,12 +91,12 @@ BatchPtr ShardSource::take(std::chrono::steady_clock::time_point deadline) {
 
 bool ShardSource::finished() const {
   std::lock_guard lock(mutex_);
-  return cancelled_ || (next_ == shards_.size() && open_.empty());
+  return cancelled_ || (queue_->remaining() == 0 && open_.empty());
 }
 
 size_t ShardSource::waiting() const {
   std::lock_guard lock(mutex_);
-  size_t unopened = shards_.size() - next_;
+  size_t unopened = queue_empty_ ? 0 : queue_->remaining();
   size_t room = max_open_ > open_.size() ? max_open_ - open_.size() : 0;
   return free_.size() + std::min(unopened, room);
 }
@@ -105,7 +140,12 @@ Status ShardSource::read_into(DocBatch& ticket) {
       free_.insert(shard);
     }
   }
-  returned_.notify_one();
+  // A closed file may end the pass (every waiter must see it); a free one serves one worker.
+  if (ended) {
+    returned_.notify_all();
+  } else {
+    returned_.notify_one();
+  }
   return Status::ok();
 }
 

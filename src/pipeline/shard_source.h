@@ -6,6 +6,10 @@
 // So reading and decompressing count in `threads`, the autoscaler can give reading more
 // workers when it is the bottleneck, and no thread reads outside the budget.
 //
+// Which files: a dist::ShardQueue, a fixed list or one the ranks of a job share (the first pass
+// of a run that reads the input takes from a shared one, so ranks that finish early read more);
+// shards_read() says which this source opened, for the passes after it to read the same.
+//
 // Each file's batches are read in order by whichever worker holds its reader, so the writer,
 // which restores each shard's order, always finds the batch it waits for already in flight
 // (the in-flight limit cannot deadlock). The sink calls batch_done() for every batch it has
@@ -20,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "dist/shard_queue.h"
 #include "io/input_files.h"
 #include "io/input_reader.h"
 #include "pipeline/in_flight_limit.h"
@@ -32,6 +37,9 @@ class ShardSource final : public StepInput {
  public:
   // Reads `shards` (indices into `inputs`, in this order) with `options`.
   ShardSource(const std::vector<InputFile>& inputs, std::vector<uint32_t> shards,
+              InputOptions options, Clock& clock = Clock::system());
+  // Reads the shards `queue` hands this rank, as workers free up.
+  ShardSource(const std::vector<InputFile>& inputs, std::unique_ptr<dist::ShardQueue> queue,
               InputOptions options, Clock& clock = Clock::system());
   // Before the pass starts: at most `slots` batches alive between reading and the sink.
   void set_in_flight(size_t slots) { in_flight_.set_slots(slots); }
@@ -54,8 +62,10 @@ class ShardSource final : public StepInput {
 
   uint64_t input_bytes_read() const { return input_bytes_.load(); }
   uint64_t compressed_bytes_read() const { return compressed_bytes_.load(); }
+  // This rank's expected share of the bytes: its list's, or the shared queue's over the ranks.
   uint64_t total_compressed_bytes() const { return total_bytes_; }
-  size_t shards() const { return shards_.size(); }
+  // The shards this source has taken so far (all of them once the pass is over), in order.
+  std::vector<uint32_t> shards_read() const;
 
  private:
   struct Reader {
@@ -64,8 +74,11 @@ class ShardSource final : public StepInput {
   };
   Status read_into(DocBatch& ticket);
 
+  // Takes the next shard from the queue (under mutex_); false when there is none left.
+  bool take_next_shard(uint32_t& shard);
+
   const std::vector<InputFile>& inputs_;
-  std::vector<uint32_t> shards_;
+  std::unique_ptr<dist::ShardQueue> queue_;
   InputOptions options_;
   size_t max_open_ = 2;
   uint64_t total_bytes_ = 0;
@@ -73,7 +86,8 @@ class ShardSource final : public StepInput {
 
   mutable std::mutex mutex_;
   ClockCondition returned_;
-  size_t next_ = 0;                    // shards_[next_] is the next file to open
+  bool queue_empty_ = false;           // the queue has said it has no more for this rank
+  std::vector<uint32_t> taken_;        // every shard taken from the queue, in order
   std::map<uint32_t, Reader> open_;    // by shard: every open reader, leased or free
   std::set<uint32_t> free_;            // shards whose reader nobody holds (oldest first)
   bool cancelled_ = false;

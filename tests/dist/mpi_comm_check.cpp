@@ -2,8 +2,14 @@
 // rounds of 1000 bytes, so messages of awkward sizes cross several rounds (and some ranks send
 // nothing), checked against what each rank can compute for itself. Prints "ok" on rank 0 when
 // every rank agrees everything arrived; any difference names the rank, the peer and the size.
+// Then the shared counter (what hands out shards): three threads per rank take values until
+// 3000 are gone, while the main thread calls barriers; every value goes to exactly one
+// taker of the job.
+#include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dist/mpi_comm.h"
@@ -40,6 +46,38 @@ int main(int argc, char** argv) {
     for (int from = 0; from < n; ++from) {
       if (all[static_cast<size_t>(from)] != message(from, from, round)) {
         problems += "all_gather from " + std::to_string(from) + "; ";
+      }
+    }
+  }
+  {
+    constexpr uint64_t kValues = 3000;
+    std::unique_ptr<dist::SharedCounter> counter = comm->make_shared_counter();
+    if (!counter) {
+      problems += "no shared counter (MPI without MPI_THREAD_SERIALIZED); ";
+    } else {
+      std::mutex taken_mutex;
+      std::string taken;  // the values this rank took, as text
+      std::vector<std::thread> takers;
+      for (int t = 0; t < 3; ++t) {
+        takers.emplace_back([&] {
+          for (uint64_t v; (v = counter->fetch_increment()) < kValues;) {
+            std::lock_guard lock(taken_mutex);
+            taken += std::to_string(v) + " ";
+          }
+        });
+      }
+      for (int i = 0; i < 3; ++i) comm->barrier();  // collectives between the takers' calls
+      for (std::thread& t : takers) t.join();
+      std::vector<int> seen(kValues, 0);
+      for (const std::string& from : comm->all_gather(taken)) {
+        for (size_t at = 0; at < from.size();) {
+          size_t space = from.find(' ', at);
+          ++seen[std::stoul(from.substr(at, space - at))];
+          at = space + 1;
+        }
+      }
+      if (std::any_of(seen.begin(), seen.end(), [](int times) { return times != 1; })) {
+        problems += "shared counter: a value taken twice or never; ";
       }
     }
   }

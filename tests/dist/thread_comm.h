@@ -2,6 +2,7 @@
 // ThreadComms: N ranks of one job as N threads of the test process (dist/comm.h), so the
 // collective code (shuffles, gathers, agreement) runs in unit tests without MPI. Each rank's
 // Comm is used by one thread; collectives meet at a generation-counted barrier.
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -53,6 +54,15 @@ class ThreadComms {
       shared_.sync(lock);  // nobody refills the slots before every rank has read them
       return in;
     }
+    std::unique_ptr<dist::SharedCounter> make_shared_counter() override {
+      std::unique_lock lock(shared_.mutex_);
+      if (!shared_.counter_) shared_.counter_ = std::make_shared<std::atomic<uint64_t>>(0);
+      auto counter = std::make_unique<dist::AtomicCounter>(shared_.counter_);
+      shared_.sync(lock);  // every rank holds the one counter
+      if (rank_ == 0) shared_.counter_.reset();
+      shared_.sync(lock);  // ... before the next call makes another
+      return counter;
+    }
 
    private:
     ThreadComms& shared_;
@@ -76,6 +86,7 @@ class ThreadComms {
   int arrived_ = 0;
   uint64_t generation_ = 0;
   std::vector<std::vector<std::string>> slots_;  // [from][to]
+  std::shared_ptr<std::atomic<uint64_t>> counter_;  // the one being made (make_shared_counter)
   std::vector<std::unique_ptr<Rank>> comms_;
 };
 

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace winnow::dist {
 
@@ -18,9 +19,45 @@ size_t default_round_bytes(int ranks) {
   return std::min<size_t>(size_t{64} << 20, static_cast<size_t>(INT_MAX) / std::max(ranks, 1));
 }
 
+// One int64 in rank 0's memory that every rank adds to with MPI_Fetch_and_op, without rank 0
+// taking part (passive target: on one node the atomics go straight to shared memory; across
+// nodes the network's atomics, or rank 0's next MPI call where it has none). Calls are
+// serialised with the Comm's other MPI calls (MPI_THREAD_SERIALIZED).
+class MpiCounter final : public SharedCounter {
+ public:
+  explicit MpiCounter(std::mutex& mpi) : mpi_(mpi) {
+    std::lock_guard lock(mpi_);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const MPI_Aint bytes = rank == 0 ? sizeof(int64_t) : 0;
+    int64_t* base = nullptr;
+    MPI_Win_allocate(bytes, sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_);
+    if (rank == 0) *base = 0;
+    MPI_Barrier(MPI_COMM_WORLD);  // rank 0's zero is in place before anyone adds
+    MPI_Win_lock_all(0, window_);
+  }
+  ~MpiCounter() override {
+    std::lock_guard lock(mpi_);
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);  // collective: every rank's handle goes at the same point
+  }
+  uint64_t fetch_increment() override {
+    std::lock_guard lock(mpi_);
+    const int64_t one = 1;
+    int64_t before = 0;
+    MPI_Fetch_and_op(&one, &before, MPI_INT64_T, 0, 0, MPI_SUM, window_);
+    MPI_Win_flush(0, window_);
+    return static_cast<uint64_t>(before);
+  }
+
+ private:
+  std::mutex& mpi_;
+  MPI_Win window_ = MPI_WIN_NULL;
+};
+
 class MpiComm final : public Comm {
  public:
-  explicit MpiComm(size_t round_bytes) {
+  MpiComm(size_t round_bytes, bool serialized) : serialized_(serialized) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     char name[MPI_MAX_PROCESSOR_NAME] = {};
@@ -43,9 +80,18 @@ class MpiComm final : public Comm {
            ")";
   }
 
-  void barrier() override { MPI_Barrier(MPI_COMM_WORLD); }
+  void barrier() override {
+    std::lock_guard lock(mpi_);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+
+  std::unique_ptr<SharedCounter> make_shared_counter() override {
+    if (!serialized_) return nullptr;  // worker threads may not call this MPI
+    return std::make_unique<MpiCounter>(mpi_);
+  }
 
   std::vector<std::string> all_gather(std::string_view mine) override {
+    std::lock_guard lock(mpi_);
     const size_t ranks = static_cast<size_t>(size_);
     uint64_t own = mine.size();
     std::vector<uint64_t> sizes(ranks);
@@ -74,6 +120,7 @@ class MpiComm final : public Comm {
   }
 
   std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
+    std::lock_guard lock(mpi_);
     const size_t ranks = static_cast<size_t>(size_);
     outgoing.resize(ranks);
     std::vector<uint64_t> send_sizes(ranks), recv_sizes(ranks);
@@ -116,6 +163,11 @@ class MpiComm final : public Comm {
   }
 
  private:
+  // Every MPI call of the process goes through this lock: under MPI_THREAD_SERIALIZED only one
+  // thread may be in MPI at a time (the workers' counter calls beside the main thread's
+  // collectives).
+  std::mutex mpi_;
+  bool serialized_ = false;
   int rank_ = 0;
   int size_ = 1;
   size_t chunk_ = 0;
@@ -135,11 +187,15 @@ bool started_by_mpi_launcher() {
 std::unique_ptr<Comm> make_mpi_comm(int* argc, char*** argv, size_t round_bytes) {
   int initialized = 0;
   MPI_Initialized(&initialized);
+  int provided = MPI_THREAD_SINGLE;
   if (!initialized) {
-    int provided = 0;
-    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    // Serialized: the readers' workers take shards from a shared counter (dist/shard_queue.h)
+    // while the main thread is between collectives; every call holds the Comm's lock.
+    MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+  } else {
+    MPI_Query_thread(&provided);
   }
-  return std::make_unique<MpiComm>(round_bytes);
+  return std::make_unique<MpiComm>(round_bytes, provided >= MPI_THREAD_SERIALIZED);
 }
 
 }  // namespace winnow::dist
