@@ -22,15 +22,14 @@ std::unique_ptr<ShardQueue> ShardQueue::shared(Comm& comm, std::vector<uint32_t>
   // One rank (the queue is its own), or no counter: the static share of these shards.
   std::vector<uint64_t> candidate_sizes;
   for (uint32_t shard : order) candidate_sizes.push_back(sizes.at(shard));
-  // Positions in `order` (largest first), kept in that order, as a shared queue would hand
-  // them out.
-  std::vector<bool> mine(order.size(), false);
-  for (uint32_t i : shards_of_rank(candidate_sizes, comm.size(), comm.rank())) mine[i] = true;
-  std::vector<uint32_t> in_order;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (mine[i]) in_order.push_back(order[i]);
+  // In shard order: one process reads its files as they are listed (the first error a run
+  // stops at is the first file's, as a user reading the list expects).
+  std::vector<uint32_t> mine;
+  for (uint32_t i : shards_of_rank(candidate_sizes, comm.size(), comm.rank())) {
+    mine.push_back(order[i]);
   }
-  return fixed(std::move(in_order));
+  std::sort(mine.begin(), mine.end());
+  return fixed(std::move(mine));
 }
 
 std::optional<uint32_t> ShardQueue::next() {

@@ -20,8 +20,8 @@ class ShardQueue {
   // `shards`, in this order, to this rank alone.
   static std::unique_ptr<ShardQueue> fixed(std::vector<uint32_t> shards);
   // Collective: `order` (the same on every rank) handed out across the ranks of `comm` as they
-  // ask. Where the Comm has no shared counter, each rank gets its static share
-  // (shards_of_rank by `sizes`, indexed by shard) instead.
+  // ask. In one process, or where the Comm has no shared counter, each rank gets its static
+  // share (shards_of_rank by `sizes`, indexed by shard) instead, in shard order.
   static std::unique_ptr<ShardQueue> shared(Comm& comm, std::vector<uint32_t> order,
                                             const std::vector<uint64_t>& sizes);
 

@@ -35,10 +35,10 @@ TEST(ShardQueue, FixedGivesItsListOnceThenNothing) {
   EXPECT_FALSE(queue->next().has_value());
 }
 
-TEST(ShardQueue, OneProcessReadsEveryShardInTheQueuesOrder) {
+TEST(ShardQueue, OneProcessReadsEveryShardInShardOrder) {
   auto queue = ShardQueue::shared(local_comm(), {4, 0, 2}, {10, 0, 5, 0, 20});
   EXPECT_TRUE(queue->is_fixed());
-  EXPECT_EQ(drain(*queue), (std::vector<uint32_t>{4, 0, 2}));
+  EXPECT_EQ(drain(*queue), (std::vector<uint32_t>{0, 2, 4}));
 }
 
 // Three ranks, two takers each: every shard goes to exactly one rank.
@@ -66,8 +66,10 @@ TEST(ShardQueue, SharedHandsEveryShardToExactlyOneRank) {
     }
     for (std::thread& t : takers) t.join();
     EXPECT_EQ(queue->remaining(), 0u);
-    std::lock_guard lock(mutex);
-    by_rank[comm.rank()] = mine;
+    {
+      std::lock_guard lock(mutex);
+      by_rank[comm.rank()] = mine;
+    }
     comm.barrier();  // the counter goes on every rank together
   });
   std::multiset<uint32_t> all;
@@ -91,8 +93,9 @@ TEST(ShardQueue, ARankBusyWithOneShardLeavesTheRestToTheOthers) {
   comms.run([&](Comm& comm) {
     auto queue = ShardQueue::shared(comm, order, sizes);
     std::vector<uint32_t> mine;
+    if (comm.rank() == 1) mine.push_back(queue->next().value());
+    comm.barrier();  // rank 1 holds its shard before the others start
     if (comm.rank() == 1) {
-      mine.push_back(*queue->next());
       std::unique_lock lock(mutex);
       others_done.wait(lock, [&] { return finished_others == 2; });
       lock.unlock();
