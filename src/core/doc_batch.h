@@ -12,6 +12,7 @@
 // input). Stages that turn items into other items rebuild the rows with a RowBuilder
 // (core/row_builder.h).
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -217,6 +218,15 @@ class DocBatch {
   std::vector<InputErrorRecord> errors;
   uint64_t blank_lines = 0;
   uint64_t skipped_records = 0;  // WARC records of unwanted types: not documents
+
+  // ---- What stages counted beyond the rows' outcomes ----
+  // By "<stage name>/<metric>": a modifier's documents changed and characters removed, a
+  // detector's entities found. A stage adds to it in process() (one thread per batch, so no
+  // lock); the writer sums it into RunCounts::stage_counts, over shards and ranks, and
+  // stats.json shows it under each step's "counts". Being carried by the batch, a count is
+  // made once per row whatever the threads or batch sizes, and a batch stored for a later
+  // pass keeps it.
+  std::map<std::string, uint64_t> stage_counts;
 
   // ---- Stored whole (core/doc_batch_codec.cpp) ----
   // Everything a later pass needs to go on from this batch: its identity and counters, every

@@ -1,14 +1,14 @@
 // DocBatch::serialize / deserialize: a batch stored whole, so that a later pass can go on from
 // what a pass's stages made (pipeline materialisation) instead of running them again.
 //
-// Layout, little-endian: "WNB1"; shard u32, sequence u64, raw_input_bytes, blank_lines,
+// Layout, little-endian: "WNB2"; shard u32, sequence u64, raw_input_bytes, blank_lines,
 // skipped_records, source_rows u64; rows u64, then per row: key u64, line u64, flags u8, reason
 // u16, score f64, lineage (parent u64, origin u16, depth u8, kind u8, index u32), id and text
 // (u64 length + bytes), the record (u64: 0 and then its bytes, or 1 + the earlier row whose
 // record it shares, as a fan-out's children share their parent's), a payload (u8 present; then
 // media type, bytes, path, byte range, time span); annotation columns u64, each: name, type u8, per
 // row present u8 (+ value; a vector: u64 count + f32 each); errors u64, each: kind u8, line u64,
-// byte_offset u64, message, excerpt. Integrity is the caller's: the pipeline stores each batch with
+// byte_offset u64, message, excerpt; stage counts u64, each: name, u64. Integrity is the caller's: the pipeline stores each batch with
 // a checksum.
 #include <cstring>
 #include <limits>
@@ -22,7 +22,7 @@ namespace winnow {
 
 namespace {
 
-constexpr char kMagic[4] = {'W', 'N', 'B', '1'};
+constexpr char kMagic[4] = {'W', 'N', 'B', '2'};
 
 class Writer {
  public:
@@ -218,6 +218,11 @@ void DocBatch::serialize(std::string& out) const {
     w.put_bytes(e.message);
     w.put_bytes(e.excerpt);
   }
+  w.put<uint64_t>(stage_counts.size());
+  for (const auto& [name, count] : stage_counts) {
+    w.put_bytes(name);
+    w.put(count);
+  }
 }
 
 Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) {
@@ -346,6 +351,14 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
     error.message = message;
     error.excerpt = excerpt;
     batch->errors.push_back(std::move(error));
+  }
+  uint64_t count_entries = 0;
+  if (!r.get(count_entries)) return damaged("stage counts cut short");
+  for (uint64_t c = 0; c < count_entries; ++c) {
+    std::string_view name;
+    uint64_t count = 0;
+    if (!r.get_bytes(name) || !r.get(count)) return damaged("stage count");
+    batch->stage_counts[std::string(name)] = count;
   }
   if (!r.at_end()) return damaged("bytes after the batch");
   return batch;

@@ -99,6 +99,7 @@ void RunCounts::add_batch(const DocBatch& batch, const ReasonTable& reasons, Ite
   blank_lines += batch.blank_lines;
   skipped_records += batch.skipped_records;
   input_bytes += batch.raw_input_bytes;
+  add_into(stage_counts, batch.stage_counts);
 }
 
 uint64_t RunCounts::dropped_total() const {
@@ -126,6 +127,7 @@ void RunCounts::merge(const RunCounts& other) {
   add_into(children, other.children);
   add_into(merged, other.merged);
   add_into(merge_results, other.merge_results);
+  add_into(stage_counts, other.stage_counts);
   for (const auto& [name, level] : other.levels) levels[name].merge(level);
 }
 
@@ -145,10 +147,11 @@ void RunCounts::write_json(JsonWriter& out) const {
   if (skipped_records) out.key("skipped_records").value(skipped_records);
   out.key("input_bytes").value(input_bytes);
   out.key("output_bytes").value(output_bytes);
-  // Only pipelines with fan-out or fan-in stages have these.
+  // Only pipelines with fan-out or fan-in stages, or stages that count, have these.
   for (auto [key, map] : {std::pair{"fanned_out", &fanned_out}, std::pair{"children", &children},
                           std::pair{"merged", &merged},
-                          std::pair{"merge_results", &merge_results}}) {
+                          std::pair{"merge_results", &merge_results},
+                          std::pair{"stage_counts", &stage_counts}}) {
     if (map->empty()) continue;
     out.key(key).begin_object();
     for (const auto& [name, n] : *map) out.key(name).value(n);
@@ -196,9 +199,10 @@ Result<RunCounts> RunCounts::parse_json(std::string_view json) {
   }
   for (auto [key, target] :
        {std::pair{"fanned_out", &counts.fanned_out}, std::pair{"children", &counts.children},
-        std::pair{"merged", &counts.merged}, std::pair{"merge_results", &counts.merge_results}}) {
+        std::pair{"merged", &counts.merged}, std::pair{"merge_results", &counts.merge_results},
+        std::pair{"stage_counts", &counts.stage_counts}}) {
     simdjson::dom::object map;
-    if (root[key].get(map)) continue;  // no fan-out or fan-in in this pipeline
+    if (root[key].get(map)) continue;  // no fan-out, fan-in or counting stage in this pipeline
     for (auto field : map) {
       uint64_t n;
       if (field.value.get(n)) return Status::errorf("'{}' holds a non-number", key);

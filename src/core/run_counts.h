@@ -46,6 +46,8 @@ struct RunCounts {
   std::map<std::string, uint64_t> merged;
   std::map<std::string, uint64_t> merge_results;
   std::map<std::string, LevelCounts> levels;  // "kind@depth"
+  // What stages counted besides the rows' outcomes, by "stage/metric" (DocBatch::stage_counts).
+  std::map<std::string, uint64_t> stage_counts;
 
   static std::string level_name(std::string_view kind, int depth);
   // Counts a batch whose rows are in their final state (as the writer gets it): each row once,

@@ -112,20 +112,6 @@ std::string line_chart(const std::string& title, const std::string& unit,
   return svg + "</svg>\n";
 }
 
-// What a step did besides keeping and dropping: "fanned out 12 into 80 children", "merged 80
-// into 12"; empty for other steps.
-std::string fan_text(const StepReport& st) {
-  std::string text;
-  if (st.fanned_out || st.children) {
-    text += fmt::format("fanned out {} into {} children", st.fanned_out, st.children);
-  }
-  if (st.merged || st.merge_results) {
-    text += fmt::format("{}merged {} into {}", text.empty() ? "" : ", ", st.merged,
-                        st.merge_results);
-  }
-  return text;
-}
-
 // Items out and dropped per step: each row is the items that reached the step, split into what
 // it let through and what it dropped, by reason (a fan-out's row can be longer than its input).
 std::string funnel_chart(const RunReport& report) {
@@ -167,7 +153,7 @@ std::string funnel_chart(const RunReport& report) {
       x += dw;
       legend += fmt::format("{}{}={}", legend.empty() ? "" : " ", reason, n);
     }
-    std::string fan = fan_text(st);
+    std::string fan = step_activity_text(st);
     if (!fan.empty()) legend += (legend.empty() ? "" : " · ") + fan;
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"ax\">in {} out {}{}</text>",
                        label + bar + 8, y + 16, st.docs_in, st.kept,
@@ -191,7 +177,7 @@ std::string step_row(const std::string& name, const std::string& workers,
 std::string items_text(const StepReport& st) {
   std::string text = st.kind_in == st.kind_out ? st.kind_in + "s"
                                                  : st.kind_in + "s → " + st.kind_out + "s";
-  std::string fan = fan_text(st);
+  std::string fan = step_activity_text(st);
   return escape_html(fan.empty() ? text : text + ": " + fan);
 }
 

@@ -73,6 +73,7 @@ std::vector<StepReport> derive_steps(const RunCounts& totals,
       r.children = of_stage(totals.children, r.name, nullptr);
       r.merged = of_stage(totals.merged, r.name, nullptr);
       r.merge_results = of_stage(totals.merge_results, r.name, nullptr);
+      of_stage(totals.stage_counts, r.name, &r.counts);
     }
     r.kept = reaching - dropped - r.fanned_out - r.merged + r.children + r.merge_results;
     reaching = r.kept;
@@ -180,6 +181,11 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
       out.key("merged").value(step.merged);
       out.key("merge_results").value(step.merge_results);
     }
+    if (!step.counts.empty()) {
+      out.key("counts").begin_object();
+      for (const auto& [metric, n] : step.counts) out.key(metric).value(n);
+      out.end_object();
+    }
     out.key("batches").value(step.batches);
     out.key("bytes_in").value(step.bytes_in);
     out.key("busy_seconds").value(step.busy_seconds);
@@ -256,6 +262,19 @@ std::string reconcile_text(const RunCounts& t) {
                      t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
 }
 
+std::string step_activity_text(const StepReport& step) {
+  std::string text;
+  auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  if (step.fanned_out || step.children) {
+    add(fmt::format("fanned out {} into {} children", step.fanned_out, step.children));
+  }
+  if (step.merged || step.merge_results) {
+    add(fmt::format("merged {} into {}", step.merged, step.merge_results));
+  }
+  for (const auto& [metric, n] : step.counts) add(fmt::format("{} {}", metric, n));
+  return text;
+}
+
 std::string format_summary(const RunReport& report) {
   const RunCounts& t = report.totals;
   std::string s;
@@ -292,14 +311,8 @@ std::string format_summary(const RunReport& report) {
     for (const auto& [reason, n] : step.dropped) {
       dropped += fmt::format("{}{}={}", dropped.empty() ? "" : " ", reason, n);
     }
-    if (step.fanned_out || step.children) {
-      dropped += fmt::format("{}fanned out {} into {} children", dropped.empty() ? "" : ", ",
-                             step.fanned_out, step.children);
-    }
-    if (step.merged || step.merge_results) {
-      dropped += fmt::format("{}merged {} into {}", dropped.empty() ? "" : ", ", step.merged,
-                             step.merge_results);
-    }
+    const std::string activity = step_activity_text(step);
+    if (!activity.empty()) dropped += (dropped.empty() ? "" : ", ") + activity;
     s += fmt::format("  {:<{}} {:>8} {:>12} {:>12} {:>10.2f} {:>5.0f}%  {}\n", step.name, width,
                      step.workers, step.docs_in, step.kept, step.busy_seconds,
                      100 * step.summary.busy_fraction, dropped.empty() ? "-" : dropped);

@@ -38,6 +38,7 @@ struct StepReport {
   uint64_t children = 0;       // and the children
   uint64_t merged = 0;         // items it merged
   uint64_t merge_results = 0;  // and the items it made of them
+  std::map<std::string, uint64_t> counts;  // what it counted besides (RunCounts::stage_counts)
   StageResources resources;                 // one worker's, as run (after a GPU fallback)
   bool pinned = false;
   // Set when the stage ran fused with its neighbours: the name of the step they ran as. Its
@@ -133,6 +134,10 @@ Status write_video_summary(const RunReport& report, const std::string& path);
 // "documents 10 (+ children, merged items) = kept 7 + dropped 2 + errors 1 (+ fanned out,
 // merged)  [reconciled]".
 std::string reconcile_text(const RunCounts& totals);
+
+// What a step did besides keeping and dropping: "fanned out 12 into 80 children", "merged 80
+// into 12", its own counts ("chars_removed 5120"); empty for other steps.
+std::string step_activity_text(const StepReport& step);
 
 // A one-screen summary of a report, for the terminal.
 std::string format_summary(const RunReport& report);

@@ -46,6 +46,8 @@ std::unique_ptr<DocBatch> rich_batch(ReasonTable& reasons) {
   rows.carry(2);
   rows.finish();
   batch->errors.push_back({InputError::kMalformedJson, 9, 1234, "f.jsonl:9: bad", "\xff{oops"});
+  batch->stage_counts["strip/chars_removed"] = 5120;
+  batch->stage_counts["pii/EMAIL_ADDRESS"] = 0;
   return batch;
 }
 
@@ -62,6 +64,7 @@ TEST(DocBatchCodec, ABatchComesBackWhole) {
   EXPECT_EQ(b.raw_input_bytes, 4242u);
   EXPECT_EQ(b.blank_lines, 3u);
   EXPECT_EQ(b.skipped_records, 2u);
+  EXPECT_EQ(b.stage_counts, batch->stage_counts);
   EXPECT_EQ(b.source_records(), batch->source_records());
   ASSERT_EQ(b.size(), batch->size());
   for (size_t i = 0; i < b.size(); ++i) {
@@ -121,6 +124,8 @@ TEST(DocBatchCodec, DamagedBytesAreAnErrorNeverACrash) {
   batch->serialize(bytes);
   EXPECT_FALSE(DocBatch::deserialize("").is_ok());
   EXPECT_FALSE(DocBatch::deserialize("WNB2").is_ok());
+  // A batch stored in the format before stage counts is refused, never misread.
+  EXPECT_FALSE(DocBatch::deserialize("WNB1" + bytes.substr(4)).is_ok());
   for (size_t cut = 0; cut < bytes.size(); cut += 7) {
     EXPECT_FALSE(DocBatch::deserialize(std::string_view(bytes).substr(0, cut)).is_ok()) << cut;
   }

@@ -1,5 +1,7 @@
 #include "core/run_counts.h"
 
+#include "core/reason_table.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -21,6 +23,7 @@ RunCounts sample_counts() {
   c.blank_lines = 4;
   c.input_bytes = 123456789012ull;
   c.output_bytes = 98765;
+  c.stage_counts["strip/chars_removed"] = 5120;
   return c;
 }
 
@@ -38,6 +41,7 @@ void expect_equal(const RunCounts& a, const RunCounts& b) {
   EXPECT_EQ(a.blank_lines, b.blank_lines);
   EXPECT_EQ(a.input_bytes, b.input_bytes);
   EXPECT_EQ(a.output_bytes, b.output_bytes);
+  EXPECT_EQ(a.stage_counts, b.stage_counts);
 }
 
 TEST(RunCounts, Totals) {
@@ -75,6 +79,8 @@ TEST(RunCounts, MergeAddsEverything) {
   b.blank_lines = 1;
   b.input_bytes = 11;
   b.output_bytes = 7;
+  b.stage_counts["strip/chars_removed"] = 80;
+  b.stage_counts["pii/EMAIL_ADDRESS"] = 2;
   a.merge(b);
   EXPECT_EQ(a.documents, 110u);
   EXPECT_EQ(a.kept, 86u);
@@ -86,6 +92,8 @@ TEST(RunCounts, MergeAddsEverything) {
   EXPECT_EQ(a.blank_lines, 5u);
   EXPECT_EQ(a.input_bytes, 123456789023ull);
   EXPECT_EQ(a.output_bytes, 98772u);
+  EXPECT_EQ(a.stage_counts.at("strip/chars_removed"), 5200u);
+  EXPECT_EQ(a.stage_counts.at("pii/EMAIL_ADDRESS"), 2u);
   EXPECT_TRUE(a.reconciles());
   // b is unchanged, and merging into an empty count copies.
   EXPECT_EQ(b.documents, 10u);
@@ -116,6 +124,24 @@ TEST(RunCounts, JsonCarriesTotals) {
   EXPECT_THAT(json, HasSubstr("\"dropped\":17"));
   EXPECT_THAT(json, HasSubstr("\"errors\":3"));
   EXPECT_THAT(json, HasSubstr("\"length/too_short\":12"));
+  EXPECT_THAT(json, HasSubstr("\"stage_counts\":{\"strip/chars_removed\":5120}"));
+}
+
+// A stage's counts travel with its batches: the writer's add_batch sums them, batch by batch,
+// and they are not documents (the accounting still reconciles).
+TEST(RunCounts, AddBatchSumsWhatStagesCounted) {
+  ReasonTable reasons;
+  RunCounts c;
+  for (uint64_t n : {3u, 4u}) {
+    DocBatch batch;
+    batch.stage_counts["strip/chars_removed"] = n;
+    batch.stage_counts["strip/documents_changed"] = 1;
+    c.add_batch(batch, reasons, ItemKind::kDocument);
+  }
+  EXPECT_EQ(c.stage_counts.at("strip/chars_removed"), 7u);
+  EXPECT_EQ(c.stage_counts.at("strip/documents_changed"), 2u);
+  EXPECT_EQ(c.documents, 0u);
+  EXPECT_TRUE(c.reconciles());
 }
 
 TEST(RunCounts, NonReconcilingJsonIsRejected) {
