@@ -213,7 +213,10 @@ int main(int argc, char** argv) {
   for (size_t begin = 0; begin < count; begin += per_batch) {
     batches.emplace_back(gp.window);
     for (size_t d = begin; d < std::min(count, begin + per_batch); ++d) {
-      batches.back().add_text(docs[d]);
+      if (!batches.back().add_text(docs[d])) {
+        fmt::print("  gpu               document {} is shorter than one shingle\n", d);
+        return 1;
+      }
     }
   }
   std::vector<uint32_t> sigs, all_sigs;
