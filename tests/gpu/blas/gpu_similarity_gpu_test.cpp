@@ -41,8 +41,8 @@ class GpuSimilarityTest : public ::testing::Test {
 };
 
 // Shapes {n, d, block, device bytes}: 0 bytes is the default budget (the rows fit at once);
-// the small budgets force resident panels of two and three blocks (512 and 900 rows: 6 passes
-// each) with the earlier rows streamed through the two buffers, which must agree all the same.
+// the small budgets force resident panels of three blocks (768 and 900 rows: 4 and 6 passes),
+// the earlier rows streamed through the two buffers, which must agree all the same.
 TEST_F(GpuSimilarityTest, MaxEarlierSimilarityMatchesTheCpuPruner) {
   const size_t shapes[][4] = {
       {1, 8, 4, 0},       {2, 3, 1, 0},         {17, 5, 4, 0},           {1000, 384, 256, 0},
