@@ -138,7 +138,7 @@ fi
 # accesses, leaks), racecheck (shared-memory races), synccheck (barrier misuse).
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -z "$sanitizer" ]; then
-  record sanitizer skip 0 /dev/null "compute-sanitizer not found"
+  record sanitizer skip 0 "" "compute-sanitizer not found"
 else
   for binary in $(find "$build" -maxdepth 2 -type f -name '*_gpu_test' -perm -u+x | sort); do
     for tool in memcheck racecheck synccheck; do
