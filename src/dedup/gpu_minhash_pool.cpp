@@ -50,8 +50,16 @@ std::unique_ptr<GpuMinHashPool::Lease> GpuMinHashPool::take() {
   const int bound =
       worker_gpu_device() >= 0 ? pick_gpu_device(worker_gpu_device(), devices, 0) : -1;
   int device = 0;
+  std::vector<std::unique_ptr<Lease>> broken;  // destroyed after the lock is let go
   {
     std::lock_guard lock(mutex_);
+    // Idle hashers on a device retired since they were given back are dropped, not lent.
+    for (size_t i = idle_.size(); i-- > 0;) {
+      if (!idle_[i]->hasher->usable()) {
+        broken.push_back(std::move(idle_[i]));
+        idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
     for (size_t i = 0; i < idle_.size(); ++i) {
       if (bound < 0 || idle_[i]->hasher->device() == bound) {
         std::unique_ptr<Lease> lease = std::move(idle_[i]);
