@@ -25,6 +25,7 @@
 #include <mutex>
 #include <vector>
 
+#include "gpu/blas/product_plan.h"
 #include "gpu/blas/similarity_device.h"
 #include "gpu/cuda_errors.cuh"
 
@@ -427,20 +428,13 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
   }
   Context* c = context_for(device, error);
   if (!c) return false;
-  // Blocks of at most 16,384 rows: a product tile of at most 1 GB.
-  const size_t b = std::max<size_t>(1, std::min({block, n, size_t{1} << 14}));
-  const size_t budget = budget_bytes(*c, device_bytes);
-  // Fixed: the product tile and two streamed column blocks; per resident row: its d floats
-  // and its running maximum and match.
-  const size_t fixed = (b * b + 2 * b * d) * sizeof(float);
-  const size_t per_row = d * sizeof(float) + sizeof(float) + sizeof(uint32_t);
-  if (budget < fixed + b * per_row) {
+  const SimilarityPlan plan = plan_max_similarity(n, d, block, budget_bytes(*c, device_bytes));
+  if (plan.panel == 0) {
     error = "too little device memory for one block of rows";
     return false;
   }
-  // The resident panel: every row when they fit (each is copied once), else whole blocks.
-  size_t panel = std::min(n, (budget - fixed) / per_row);
-  if (panel < n) panel = std::max(b, panel / b * b);
+  const size_t b = plan.block;
+  const size_t panel = plan.panel;
   HostInput input(*c, x, n * d * sizeof(float));
   if (failed(*c, c->buffers[kPanel].reserve(panel * d * sizeof(float)), error) ||
       failed(*c, c->buffers[kBest].reserve(panel * sizeof(float)), error) ||
@@ -550,7 +544,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
   if (failed(*c, cudaStreamSynchronize(c->copy), error)) return false;
   if (stats) {
     stats->tiles = tiles;
-    stats->passes = (n + panel - 1) / panel;
+    stats->passes = plan.passes;
     stats->host_memory = input.mode();
   }
   return true;
@@ -565,20 +559,11 @@ bool assign_nearest(int device, const float* x, size_t n, size_t d, const float*
   }
   Context* c = context_for(device, error);
   if (!c) return false;
-  const size_t budget = budget_bytes(*c, device_bytes);
-  const size_t fixed = (k * d + k) * sizeof(float);
-  // Per row of a tile: its d floats in each of two buffers, its k products, and its label and
-  // score in each of two output buffers.
-  const size_t per_row = (2 * d + k) * sizeof(float) + 2 * (sizeof(int64_t) + sizeof(float));
-  if (budget < fixed + per_row) {
+  const size_t tile_rows = plan_assignment_tile(n, d, k, budget_bytes(*c, device_bytes));
+  if (tile_rows == 0) {
     error = "too little device memory for the centroids and one row";
     return false;
   }
-  // Rows per tile: within the budget, and the products of a tile under 64 M floats (256 MB).
-  size_t tile_rows = std::min({n, (budget - fixed) / per_row,
-                               std::max<size_t>(1, (size_t{64} << 20) / std::max(k, d)),
-                               static_cast<size_t>(INT_MAX)});
-  tile_rows = std::max<size_t>(1, tile_rows);
   HostInput input(*c, x, n * d * sizeof(float));
   const size_t out_bytes = tile_rows * (sizeof(int64_t) + sizeof(float));
   if (failed(*c, c->buffers[kCentroids].reserve(k * d * sizeof(float)), error) ||
