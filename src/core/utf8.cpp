@@ -1,6 +1,10 @@
 #include "core/utf8.h"
 
+// simdjson validates UTF-8; the GPU-only build (cmake/gpu_only.cmake), which has no simdjson,
+// validates with the scalar rule below (RFC 3629: the same verdicts, more slowly).
+#ifndef WINNOW_NO_SIMDJSON
 #include <simdjson.h>
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -23,8 +27,21 @@ size_t count_code_points(std::string_view utf8) {
   return n - continuation;
 }
 
+namespace {
+size_t valid_sequence_length(std::string_view s, size_t i);
+}  // namespace
+
 bool is_valid_utf8(std::string_view bytes) {
+#ifndef WINNOW_NO_SIMDJSON
   return simdjson::validate_utf8(bytes.data(), bytes.size());
+#else
+  for (size_t i = 0; i < bytes.size();) {
+    const size_t length = valid_sequence_length(bytes, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+#endif
 }
 
 namespace {

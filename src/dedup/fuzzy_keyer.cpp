@@ -42,12 +42,9 @@ bool FuzzyKeyer::add_batch_on_gpu(const DocBatch& batch, std::span<const size_t>
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string_view text = batch.text(rows[r]);
     // The device shingles ASCII text itself; other texts' shingles are the CPU's, as hashes.
-    if (shingler.byte_windows(text)) {
-      docs.add_text(text);
-    } else {
+    if (!(shingler.byte_windows(text) && docs.add_text(text))) {
       shingler.hashes(text, hashes);
-      if (hashes.empty()) continue;
-      docs.add_hashes(hashes);
+      if (!docs.add_hashes(hashes)) continue;  // no shingles
     }
     gave[r] = 1;
   }

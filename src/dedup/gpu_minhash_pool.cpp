@@ -26,7 +26,10 @@ Result<std::unique_ptr<GpuMinHashPool>> GpuMinHashPool::create(const MinHashSign
   // only computes minima and keys, and its window is never used.
   params.window = p.shingles.kind == ShingleKind::kChars ? p.shingles.n : 1;
   std::unique_ptr<GpuMinHashPool> pool(new GpuMinHashPool(std::move(params)));
-  auto first = pool->make(worker_gpu_device() >= 0 ? worker_gpu_device() : 0);
+  // The first hasher proves a device works; it goes to the caller's device (a bound worker's, or
+  // the first of this rank's devices) and is lent like any other.
+  const int device = pick_gpu_device(worker_gpu_device(), gpu::device_count(), pool->made_++);
+  auto first = pool->make(device);
   if (!first.is_ok()) return first.status();
   pool->idle_.push_back(std::move(first).value());
   return pool;
@@ -43,10 +46,20 @@ Result<std::unique_ptr<GpuMinHashPool::Lease>> GpuMinHashPool::make(int device) 
 }
 
 std::unique_ptr<GpuMinHashPool::Lease> GpuMinHashPool::take() {
-  const int bound = worker_gpu_device();
+  const int devices = gpu::device_count();
+  const int bound =
+      worker_gpu_device() >= 0 ? pick_gpu_device(worker_gpu_device(), devices, 0) : -1;
   int device = 0;
+  std::vector<std::unique_ptr<Lease>> broken;  // destroyed after the lock is let go
   {
     std::lock_guard lock(mutex_);
+    // Idle hashers on a device retired since they were given back are dropped, not lent.
+    for (size_t i = idle_.size(); i-- > 0;) {
+      if (!idle_[i]->hasher->usable()) {
+        broken.push_back(std::move(idle_[i]));
+        idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
     for (size_t i = 0; i < idle_.size(); ++i) {
       if (bound < 0 || idle_[i]->hasher->device() == bound) {
         std::unique_ptr<Lease> lease = std::move(idle_[i]);
@@ -54,8 +67,11 @@ std::unique_ptr<GpuMinHashPool::Lease> GpuMinHashPool::take() {
         return lease;
       }
     }
-    device = bound >= 0 ? bound : made_++ % std::max(1, gpu::device_count());
+    device = pick_gpu_device(bound, devices, made_++);
   }
+  // A device retired by a sticky error gets no new hasher: its batches run on the CPU (the
+  // retirement printed why).
+  if (device < 0 || !gpu::retired_reason(device).empty()) return nullptr;
   auto lease = make(device);
   if (!lease.is_ok()) {
     static std::once_flag once;
@@ -69,7 +85,8 @@ std::unique_ptr<GpuMinHashPool::Lease> GpuMinHashPool::take() {
 }
 
 void GpuMinHashPool::give_back(std::unique_ptr<Lease> lease) {
-  if (!lease) return;
+  // A hasher whose device met a sticky error is dropped, not lent again.
+  if (!lease || !lease->hasher->usable()) return;
   lease->batch.clear();
   std::lock_guard lock(mutex_);
   idle_.push_back(std::move(lease));

@@ -1,9 +1,9 @@
 #pragma once
 // GpuMinHashPool: the GPU MinHash hashers of one fuzzy dedup, lent to worker threads a batch at
 // a time (a hasher owns two streams and their buffers, so two threads never share one).
-// Hashers are made on first need, on the worker's bound device (core/worker_device.h) or, for
-// an unbound thread, spread over the visible devices in turn; a pool of N threads ends with
-// at most N hashers.
+// Hashers are made on first need, on the worker's bound device or, for an unbound thread,
+// spread over the visible devices in turn (core/worker_device.h pick_gpu_device; under MPI the
+// visible devices are the rank's share); a pool of N threads ends with at most N hashers.
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -25,8 +25,10 @@ class GpuMinHashPool {
     std::vector<uint32_t> signatures;
     std::vector<uint64_t> keys;
   };
-  // nullptr when no new hasher could be made (the caller hashes on the CPU).
+  // nullptr when no new hasher could be made, or the device is retired after a sticky CUDA
+  // error (the caller hashes on the CPU).
   std::unique_ptr<Lease> take();
+  // Idle again; a lease whose hasher met a sticky error is destroyed instead.
   void give_back(std::unique_ptr<Lease> lease);
 
  private:
@@ -36,7 +38,7 @@ class GpuMinHashPool {
   gpu::GpuMinHashParams params_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Lease>> idle_;
-  int made_ = 0;
+  uint64_t made_ = 0;  // hashers made, for spreading unbound threads over the devices
 };
 
 }  // namespace winnow

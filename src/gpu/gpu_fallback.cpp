@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <mutex>
 
 #include "gpu/gpu_runtime.h"
@@ -27,6 +28,29 @@ void note_cpu_fallback(std::string_view what, std::string_view reason) {
         what, reason.empty() ? std::string_view(unavailable_reason()) : reason);
     std::fprintf(stderr, "%s\n", line.c_str());
   });
+}
+
+namespace {
+std::mutex g_retired_mutex;
+std::map<int, std::string>& retired() {
+  static std::map<int, std::string> devices;
+  return devices;
+}
+}  // namespace
+
+void retire_device(int device, std::string_view why) {
+  std::lock_guard lock(g_retired_mutex);
+  auto [it, inserted] = retired().emplace(device, std::string(why));
+  if (!inserted) return;
+  std::fprintf(stderr,
+               "winnow: GPU %d retired after a sticky CUDA error (%s): its work runs on the CPU\n",
+               device, it->second.c_str());
+}
+
+std::string retired_reason(int device) {
+  std::lock_guard lock(g_retired_mutex);
+  auto it = retired().find(device);
+  return it == retired().end() ? std::string() : it->second;
 }
 
 }  // namespace winnow::gpu

@@ -32,6 +32,8 @@ Result<std::unique_ptr<GpuMinHasher>> GpuMinHasher::create(GpuMinHashParams para
 
 GpuMinHasher::~GpuMinHasher() { detail::minhash_device_destroy(device_); }
 
+bool GpuMinHasher::usable() const { return detail::minhash_device_usable(device_); }
+
 Status GpuMinHasher::run(const MinHashBatch& batch, std::vector<uint32_t>& signatures,
                          std::vector<uint64_t>& keys) {
   const size_t k = params_.a.size();

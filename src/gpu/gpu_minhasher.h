@@ -42,6 +42,8 @@ class GpuMinHasher {
              std::vector<uint64_t>& keys);
 
   int device() const { return params_.device; }
+  // False once a sticky CUDA error met its device: the hasher is dropped, never lent again.
+  bool usable() const;
   int k() const { return static_cast<int>(params_.a.size()); }
 
  private:

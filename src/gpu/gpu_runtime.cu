@@ -45,7 +45,10 @@ DeviceInfo device_info(int device) {
   DeviceInfo info;
   if (device < 0 || device >= device_count()) return info;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return info;
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    cudaGetLastError();  // not sticky: leave no error behind for the next call to find
+    return info;
+  }
   info.name = prop.name;
   info.memory_bytes = prop.totalGlobalMem;
   info.compute_major = prop.major;
@@ -55,9 +58,12 @@ DeviceInfo device_info(int device) {
 }
 
 size_t free_memory(int device) {
-  if (device < 0 || device >= device_count()) return 0;
+  if (device < 0 || device >= device_count() || !retired_reason(device).empty()) return 0;
   int current = 0;
-  if (cudaGetDevice(&current) != cudaSuccess) return 0;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    cudaGetLastError();  // a failed query must not fail the caller's next CUDA call
+    return 0;
+  }
   size_t free = 0, total = 0;
   // cudaMemGetInfo answers for the calling thread's current device: switch to `device` and
   // back, so the caller's device is left as it was.
@@ -65,7 +71,7 @@ size_t free_memory(int device) {
     cudaGetLastError();
     free = 0;
   }
-  cudaSetDevice(current);
+  if (current != device && cudaSetDevice(current) != cudaSuccess) cudaGetLastError();
   return free;
 }
 

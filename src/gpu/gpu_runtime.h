@@ -40,6 +40,14 @@ struct DeviceInfo {
 // Empty name when `device` does not exist.
 DeviceInfo device_info(int device);
 
+// A device whose CUDA context met a sticky error (an illegal address, a kernel fault: every
+// later call in this process fails the same way) is retired: the GPU paths stop using it and
+// run on the CPU, and the first retirement prints one line to stderr saying why. Process-wide
+// and thread-safe; plain C++ (gpu_fallback.cpp), so it exists in every build.
+void retire_device(int device, std::string_view why);
+// Why `device` was retired ("" when it was not).
+std::string retired_reason(int device);
+
 // Bytes free on `device` now (cudaMemGetInfo; it creates the device's context if this thread
 // has none); 0 when the device does not exist or without CUDA.
 size_t free_memory(int device);

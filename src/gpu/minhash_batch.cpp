@@ -2,23 +2,29 @@
 
 namespace winnow::gpu {
 
-void MinHashBatch::add_text(std::string_view text) {
+bool MinHashBatch::add_text(std::string_view text) {
+  // A text shorter than the window would have size - window + 1 "windows": a wrapped count
+  // the device would read far past the text.
+  if (window_ <= 0 || text.size() < static_cast<size_t>(window_)) return false;
   MinHashDoc doc;
   doc.text_offset = text_.size();
-  doc.text_bytes = static_cast<uint32_t>(text.size());
+  doc.text_bytes = text.size();
   doc.host_offset = host_hashes_.size();
-  doc.hashes = static_cast<uint32_t>(text.size() - static_cast<size_t>(window_) + 1);
+  doc.hashes = text.size() - static_cast<size_t>(window_) + 1;
   text_.insert(text_.end(), text.begin(), text.end());
   docs_.push_back(doc);
+  return true;
 }
 
-void MinHashBatch::add_hashes(std::span<const uint32_t> hashes) {
+bool MinHashBatch::add_hashes(std::span<const uint32_t> hashes) {
+  if (hashes.empty()) return false;
   MinHashDoc doc;
   doc.text_offset = text_.size();
   doc.host_offset = host_hashes_.size();
-  doc.hashes = static_cast<uint32_t>(hashes.size());
+  doc.hashes = hashes.size();
   host_hashes_.insert(host_hashes_.end(), hashes.begin(), hashes.end());
   docs_.push_back(doc);
+  return true;
 }
 
 void MinHashBatch::clear() {

@@ -14,11 +14,13 @@
 
 namespace winnow::gpu {
 
+// Counts are 64-bit on the host (a text may exceed 4 GiB); the device reads them as 32-bit
+// values and refuses a chunk holding a document beyond that (minhash_device.cu).
 struct MinHashDoc {
   uint64_t text_offset = 0;  // into text (device-shingled)
-  uint32_t text_bytes = 0;   // 0: the hashes come from the host
+  uint64_t text_bytes = 0;   // 0: the hashes come from the host
   uint64_t host_offset = 0;  // into host_hashes (host-hashed)
-  uint32_t hashes = 0;       // shingle hashes (windows) the document has, > 0
+  uint64_t hashes = 0;       // shingle hashes (windows) the document has, > 0
 };
 
 struct MinHashChunk {
@@ -33,9 +35,11 @@ class MinHashBatch {
   explicit MinHashBatch(int window) : window_(window) {}
 
   int window() const { return window_; }
-  // A text the device shingles: ASCII, longer than one window (the caller checks).
-  void add_text(std::string_view text);
-  void add_hashes(std::span<const uint32_t> hashes);
+  // A text the device shingles: ASCII (the caller checks), at least one window long. Returns
+  // false, adding nothing, for a text shorter than one window (it has no window to hash).
+  [[nodiscard]] bool add_text(std::string_view text);
+  // Returns false, adding nothing, for no hashes (a document needs one to have a minimum).
+  [[nodiscard]] bool add_hashes(std::span<const uint32_t> hashes);
   void clear();
 
   size_t size() const { return docs_.size(); }

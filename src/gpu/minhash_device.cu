@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu/cuda_errors.cuh"
 #include "gpu/minhash_device.h"
 #include "gpu/xxh3_short.h"
 
@@ -96,25 +97,69 @@ __global__ void band_key_kernel(const uint32_t* signatures, int docs, int k, int
                          c_secret);
 }
 
-// Pinned host and device buffers that grow to the largest chunk seen.
+// Pinned host and device buffers that grow to the largest chunk seen. Growth never frees
+// mid-run (cudaFree and cudaFreeHost synchronise the whole device, stalling the other slot's
+// work): outgrown buffers wait in `retired` until teardown. Growth is geometric, so what waits
+// there is less than what is in use.
 template <typename T>
 struct Buffers {
   T* host = nullptr;
   T* device = nullptr;
   size_t capacity = 0;
+  std::vector<void*> retired_host, retired_device;
   cudaError_t reserve(size_t n) {
     if (n <= capacity) return cudaSuccess;
-    n = std::max<size_t>(n, capacity * 3 / 2);  // grow geometrically: batches vary in size
-    release();
-    cudaError_t e = cudaMallocHost(reinterpret_cast<void**>(&host), n * sizeof(T));
-    if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&device), n * sizeof(T));
-    if (e == cudaSuccess) capacity = n;
-    return e;
+    n = std::max<size_t>(n, capacity * 2);
+    T* new_host = nullptr;
+    T* new_device = nullptr;
+    cudaError_t e = cudaMallocHost(reinterpret_cast<void**>(&new_host), n * sizeof(T));
+    if (e != cudaSuccess) return e;
+    e = cudaMalloc(reinterpret_cast<void**>(&new_device), n * sizeof(T));
+    if (e != cudaSuccess) {
+      retired_host.push_back(new_host);
+      return e;
+    }
+    if (host) retired_host.push_back(host);
+    if (device) retired_device.push_back(device);
+    host = new_host;
+    device = new_device;
+    capacity = n;
+    return cudaSuccess;
   }
   void release() {
-    if (host) cudaFreeHost(host);
-    if (device) cudaFree(device);
+    if (host) retired_host.push_back(host);
+    if (device) retired_device.push_back(device);
+    for (void* p : retired_host) cudaFreeHost(p);
+    for (void* p : retired_device) cudaFree(p);
+    retired_host.clear();
+    retired_device.clear();
     host = nullptr;
+    device = nullptr;
+    capacity = 0;
+  }
+};
+
+// A device-only buffer growing the same way (the chunk's shingle hashes).
+template <typename T>
+struct DeviceBuffer {
+  T* device = nullptr;
+  size_t capacity = 0;
+  std::vector<void*> retired;
+  cudaError_t reserve(size_t n) {
+    if (n <= capacity) return cudaSuccess;
+    n = std::max<size_t>(n, capacity * 2);
+    T* fresh = nullptr;
+    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&fresh), n * sizeof(T));
+    if (e != cudaSuccess) return e;
+    if (device) retired.push_back(device);
+    device = fresh;
+    capacity = n;
+    return cudaSuccess;
+  }
+  void release() {
+    if (device) retired.push_back(device);
+    for (void* p : retired) cudaFree(p);
+    retired.clear();
     device = nullptr;
     capacity = 0;
   }
@@ -127,9 +172,13 @@ struct Slot {
   Buffers<DeviceDoc> docs;
   Buffers<uint32_t> signatures;
   Buffers<uint64_t> keys;
-  uint32_t* hashes = nullptr;  // device only: the chunk's shingle hashes
-  size_t hashes_capacity = 0;
-  // The chunk in flight, whose results are copied out when the slot is next needed.
+  DeviceBuffer<uint32_t> hashes;  // the chunk's shingle hashes
+  // Work was queued on the stream since it was last synchronised: the slot's pinned buffers
+  // may still be read or written by copies, so it must be synchronised before reuse or
+  // teardown, whether or not the launch that queued it succeeded.
+  bool queued = false;
+  // The chunk whose results are copied out when the slot is next drained (a launch that
+  // queued everything without error).
   bool busy = false;
   MinHashChunk chunk;
 };
@@ -143,22 +192,28 @@ struct MinHashDevice {
   Slot slots[2];
   int threads = 0;
   bool device_keys = false;
+  // A sticky error met this state's device: it is never used again (minhash_device_usable).
+  bool broken = false;
 };
 
 namespace {
 
-bool check(cudaError_t e, std::string& error) {
+bool check(MinHashDevice* s, cudaError_t e, std::string& error) {
   if (e == cudaSuccess) return true;
-  error = cudaGetErrorString(e);
-  cudaGetLastError();
+  if (note_error(s->params.device, e, error)) s->broken = true;
   return false;
 }
 
-// Copies a finished chunk's results out of its slot's pinned buffers.
-bool drain(MinHashDevice* s, Slot& slot, uint32_t* signatures, uint64_t* keys, std::string& error) {
-  if (!slot.busy) return true;
+// Waits for the slot's queued work, then copies a finished chunk's results out of its pinned
+// buffers. `collect` false: only waits (after an error, the results are not wanted).
+bool drain(MinHashDevice* s, Slot& slot, uint32_t* signatures, uint64_t* keys, bool collect,
+           std::string& error) {
+  if (!slot.queued) return true;
+  slot.queued = false;
+  const bool results = slot.busy;
   slot.busy = false;
-  if (!check(cudaStreamSynchronize(slot.stream), error)) return false;
+  if (!check(s, cudaStreamSynchronize(slot.stream), error)) return false;
+  if (!results || !collect) return true;
   const size_t docs = slot.chunk.end - slot.chunk.begin;
   const size_t k = static_cast<size_t>(s->params.k);
   std::memcpy(signatures + slot.chunk.begin * k, slot.signatures.host, docs * k * sizeof(uint32_t));
@@ -176,55 +231,84 @@ bool launch(MinHashDevice* s, Slot& slot, const MinHashBatch& batch, const MinHa
   const size_t bands = static_cast<size_t>(s->params.bands);
   const size_t text_bytes = chunk.text_end - chunk.text_begin;
   const size_t host_count = chunk.host_end - chunk.host_begin;
-  if (!check(slot.docs.reserve(docs), error) || !check(slot.text.reserve(text_bytes + 1), error) ||
-      !check(slot.host_hashes.reserve(host_count + 1), error) ||
-      !check(slot.signatures.reserve(docs * k), error) ||
-      !check(slot.keys.reserve(docs * bands), error)) {
+  // The device reads per-document counts as 32-bit values (and a grid has < 2^31 blocks).
+  if (docs > 0x7FFFFFFFu) {
+    error = "a chunk of more than 2^31 documents";
     return false;
   }
-  if (chunk.hashes > slot.hashes_capacity) {
-    if (slot.hashes) cudaFree(slot.hashes);
-    slot.hashes = nullptr;
-    slot.hashes_capacity = 0;
-    if (!check(cudaMalloc(reinterpret_cast<void**>(&slot.hashes), chunk.hashes * sizeof(uint32_t)),
-               error)) {
+  for (size_t i = chunk.begin; i < chunk.end; ++i) {
+    const MinHashDoc& d = batch.docs()[i];
+    if (d.hashes > 0xFFFFFFFFu || d.text_bytes > 0xFFFFFFFFu) {
+      error = "a document of more than 2^32 shingles or bytes";
       return false;
     }
-    slot.hashes_capacity = chunk.hashes;
   }
-  // Stage the chunk in pinned memory (this CPU copy overlaps the other slot's kernels).
+  if (!check(s, slot.docs.reserve(docs), error) ||
+      !check(s, slot.text.reserve(text_bytes + 1), error) ||
+      !check(s, slot.host_hashes.reserve(host_count + 1), error) ||
+      !check(s, slot.signatures.reserve(docs * k), error) ||
+      !check(s, slot.keys.reserve(docs * bands), error) ||
+      !check(s, slot.hashes.reserve(chunk.hashes + 1), error)) {
+    return false;
+  }
+  // Stage the chunk in pinned memory (this CPU copy overlaps the other slot's kernels; this
+  // slot's stream was synchronised by its drain, so no copy reads these buffers now).
   uint64_t hash_offset = 0;
   for (size_t i = 0; i < docs; ++i) {
     const MinHashDoc& d = batch.docs()[chunk.begin + i];
     slot.docs.host[i] = {d.text_offset - chunk.text_begin, d.host_offset - chunk.host_begin,
-                         hash_offset, d.text_bytes, d.hashes};
+                         hash_offset, static_cast<uint32_t>(d.text_bytes),
+                         static_cast<uint32_t>(d.hashes)};
     hash_offset += d.hashes;
   }
   std::memcpy(slot.text.host, batch.text().data() + chunk.text_begin, text_bytes);
   std::memcpy(slot.host_hashes.host, batch.host_hashes().data() + chunk.host_begin,
               host_count * sizeof(uint32_t));
   cudaStream_t st = slot.stream;
-  cudaMemcpyAsync(slot.docs.device, slot.docs.host, docs * sizeof(DeviceDoc),
-                  cudaMemcpyHostToDevice, st);
-  cudaMemcpyAsync(slot.text.device, slot.text.host, text_bytes, cudaMemcpyHostToDevice, st);
-  cudaMemcpyAsync(slot.host_hashes.device, slot.host_hashes.host, host_count * sizeof(uint32_t),
-                  cudaMemcpyHostToDevice, st);
+  // From the first queued copy on, the stream must be synchronised before the slot's buffers
+  // are touched again, even if a later call here fails.
+  slot.queued = true;
+  if (!check(s,
+             cudaMemcpyAsync(slot.docs.device, slot.docs.host, docs * sizeof(DeviceDoc),
+                             cudaMemcpyHostToDevice, st),
+             error) ||
+      !check(
+          s,
+          cudaMemcpyAsync(slot.text.device, slot.text.host, text_bytes, cudaMemcpyHostToDevice, st),
+          error) ||
+      !check(s,
+             cudaMemcpyAsync(slot.host_hashes.device, slot.host_hashes.host,
+                             host_count * sizeof(uint32_t), cudaMemcpyHostToDevice, st),
+             error)) {
+    return false;
+  }
   const unsigned blocks = static_cast<unsigned>(docs);
-  shingle_hash_kernel<<<blocks, 256, 0, st>>>(
-      slot.docs.device, slot.text.device, slot.host_hashes.device, slot.hashes, s->params.window);
-  signature_kernel<<<blocks, s->threads, 0, st>>>(slot.docs.device, slot.hashes, s->a, s->b,
+  shingle_hash_kernel<<<blocks, 256, 0, st>>>(slot.docs.device, slot.text.device,
+                                              slot.host_hashes.device, slot.hashes.device,
+                                              s->params.window);
+  if (!check(s, cudaGetLastError(), error)) return false;
+  signature_kernel<<<blocks, s->threads, 0, st>>>(slot.docs.device, slot.hashes.device, s->a, s->b,
                                                   s->params.k, slot.signatures.device);
-  cudaMemcpyAsync(slot.signatures.host, slot.signatures.device, docs * k * sizeof(uint32_t),
-                  cudaMemcpyDeviceToHost, st);
+  if (!check(s, cudaGetLastError(), error) ||
+      !check(s,
+             cudaMemcpyAsync(slot.signatures.host, slot.signatures.device,
+                             docs * k * sizeof(uint32_t), cudaMemcpyDeviceToHost, st),
+             error)) {
+    return false;
+  }
   if (want_keys) {
     const uint64_t threads = docs * bands;
     band_key_kernel<<<static_cast<unsigned>((threads + 127) / 128), 128, 0, st>>>(
         slot.signatures.device, static_cast<int>(docs), s->params.k, s->params.bands,
         s->params.rows, slot.keys.device);
-    cudaMemcpyAsync(slot.keys.host, slot.keys.device, docs * bands * sizeof(uint64_t),
-                    cudaMemcpyDeviceToHost, st);
+    if (!check(s, cudaGetLastError(), error) ||
+        !check(s,
+               cudaMemcpyAsync(slot.keys.host, slot.keys.device, docs * bands * sizeof(uint64_t),
+                               cudaMemcpyDeviceToHost, st),
+               error)) {
+      return false;
+    }
   }
-  if (!check(cudaGetLastError(), error)) return false;
   slot.chunk = chunk;
   slot.busy = true;
   return true;
@@ -241,19 +325,24 @@ MinHashDevice* minhash_device_create(const MinHashDeviceParams& params, std::str
     error = "a shingle window of more than 240 bytes";
     return nullptr;
   }
-  if (!check(cudaSetDevice(params.device), error)) return nullptr;
+  error = unusable_reason(params.device);
+  if (!error.empty()) return nullptr;
   auto* s = new MinHashDevice;
   s->params = params;
+  if (!check(s, cudaSetDevice(params.device), error)) {
+    delete s;
+    return nullptr;
+  }
   const int per_thread_threads = (params.k + kPerThread - 1) / kPerThread;
   s->threads = std::max(32, (per_thread_threads + 31) / 32 * 32);
   s->device_keys = static_cast<size_t>(params.rows) * 4 <= xxh3::kMaxShortLength;
   const size_t bytes = static_cast<size_t>(params.k) * sizeof(uint32_t);
-  bool ok = check(cudaMalloc(reinterpret_cast<void**>(&s->a), bytes), error) &&
-            check(cudaMalloc(reinterpret_cast<void**>(&s->b), bytes), error) &&
-            check(cudaMemcpy(s->a, params.a, bytes, cudaMemcpyHostToDevice), error) &&
-            check(cudaMemcpy(s->b, params.b, bytes, cudaMemcpyHostToDevice), error);
+  bool ok = check(s, cudaMalloc(reinterpret_cast<void**>(&s->a), bytes), error) &&
+            check(s, cudaMalloc(reinterpret_cast<void**>(&s->b), bytes), error) &&
+            check(s, cudaMemcpy(s->a, params.a, bytes, cudaMemcpyHostToDevice), error) &&
+            check(s, cudaMemcpy(s->b, params.b, bytes, cudaMemcpyHostToDevice), error);
   for (Slot& slot : s->slots) {
-    ok = ok && check(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking), error);
+    ok = ok && check(s, cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking), error);
   }
   if (!ok) {
     minhash_device_destroy(s);
@@ -264,6 +353,7 @@ MinHashDevice* minhash_device_create(const MinHashDeviceParams& params, std::str
 
 void minhash_device_destroy(MinHashDevice* s) {
   if (!s) return;
+  // Teardown's calls may fail on a broken context; their errors are cleared, not reported.
   cudaSetDevice(s->params.device);
   for (Slot& slot : s->slots) {
     if (slot.stream) cudaStreamSynchronize(slot.stream);
@@ -272,30 +362,40 @@ void minhash_device_destroy(MinHashDevice* s) {
     slot.docs.release();
     slot.signatures.release();
     slot.keys.release();
-    if (slot.hashes) cudaFree(slot.hashes);
+    slot.hashes.release();
     if (slot.stream) cudaStreamDestroy(slot.stream);
   }
   if (s->a) cudaFree(s->a);
   if (s->b) cudaFree(s->b);
+  cudaGetLastError();
   delete s;
+}
+
+bool minhash_device_usable(const MinHashDevice* s) {
+  return s && !s->broken && retired_reason(s->params.device).empty();
 }
 
 bool minhash_device_run(MinHashDevice* s, const MinHashBatch& batch, uint32_t* signatures,
                         uint64_t* keys, std::string& error) {
   if (batch.size() == 0) return true;
-  if (!check(cudaSetDevice(s->params.device), error)) return false;
+  if (!minhash_device_usable(s)) {
+    error = s->broken ? "an earlier sticky CUDA error" : unusable_reason(s->params.device);
+    return false;
+  }
+  if (!check(s, cudaSetDevice(s->params.device), error)) return false;
   const bool want_keys = keys && s->device_keys;
   std::vector<MinHashChunk> chunks = batch.chunks(s->params.chunk_hashes);
   bool ok = true;
   for (size_t c = 0; c < chunks.size() && ok; ++c) {
     Slot& slot = s->slots[c % 2];
-    ok = drain(s, slot, signatures, want_keys ? keys : nullptr, error) &&
+    ok = drain(s, slot, signatures, want_keys ? keys : nullptr, true, error) &&
          launch(s, slot, batch, chunks[c], want_keys, error);
   }
-  // Both slots are drained even after an error, so no copy into their buffers is in flight.
+  // Both slots are synchronised even after an error (a failed launch may have queued copies
+  // into its pinned buffers), so nothing is in flight when the hasher goes back to its pool.
   for (Slot& slot : s->slots) {
     std::string drain_error;
-    if (!drain(s, slot, signatures, want_keys ? keys : nullptr, drain_error) && ok) {
+    if (!drain(s, slot, signatures, want_keys ? keys : nullptr, ok, drain_error) && ok) {
       ok = false;
       error = drain_error;
     }

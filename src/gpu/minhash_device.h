@@ -24,6 +24,9 @@ struct MinHashDeviceParams {
 // nullptr and `error` set when the device cannot be used.
 MinHashDevice* minhash_device_create(const MinHashDeviceParams& params, std::string& error);
 void minhash_device_destroy(MinHashDevice* state);
+// False once a sticky CUDA error met the state's device (it is retired: gpu_runtime.h), so the
+// state must not be reused.
+bool minhash_device_usable(const MinHashDevice* state);
 
 // signatures: batch.size() * k values; keys: batch.size() * bands values, or nullptr when
 // a band's rows are longer than the device's XXH3 handles (rows * 4 > 240 bytes).

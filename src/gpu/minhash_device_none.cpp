@@ -10,6 +10,8 @@ MinHashDevice* minhash_device_create(const MinHashDeviceParams&, std::string& er
 
 void minhash_device_destroy(MinHashDevice*) {}
 
+bool minhash_device_usable(const MinHashDevice*) { return false; }
+
 bool minhash_device_run(MinHashDevice*, const MinHashBatch&, uint32_t*, uint64_t*,
                         std::string& error) {
   error = "this winnow was built without CUDA";

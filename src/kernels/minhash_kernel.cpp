@@ -83,15 +83,6 @@ namespace winnow {
 
 HWY_EXPORT(MinhashUpdate);
 
-void minhash_update_scalar(const uint32_t* hashes, size_t n, const uint32_t* a, const uint32_t* b,
-                           uint32_t* mins, size_t k) {
-  for (size_t j = 0; j < k; ++j) {
-    uint32_t best = mins[j];
-    for (size_t i = 0; i < n; ++i) best = std::min(best, a[j] * hashes[i] + b[j]);
-    mins[j] = best;
-  }
-}
-
 void minhash_update(const uint32_t* hashes, size_t n, const uint32_t* a, const uint32_t* b,
                     uint32_t* mins, size_t k) {
   HWY_DYNAMIC_DISPATCH(MinhashUpdate)(hashes, n, a, b, mins, k);

@@ -14,6 +14,8 @@
 #include <string_view>
 
 #include "core/number_text.h"
+#include "core/worker_device.h"
+#include "gpu/gpu_runtime.h"
 
 namespace winnow {
 
@@ -129,6 +131,10 @@ struct OnnxSession::Handles {
   OrtMemoryInfo* memory = nullptr;         // where inputs live: the CPU
   OrtMemoryInfo* device_memory = nullptr;  // where the session's runs allocate
   OrtRunOptions* run_options = nullptr;
+  // On CUDA, the same model on the other devices workers are bound to (session_for_worker),
+  // loaded on a worker's first run there.
+  std::mutex siblings_mutex;
+  std::map<int, std::unique_ptr<OnnxSession>> siblings;
   ~Handles() {
     if (session) api()->ReleaseSession(session);
     if (memory) api()->ReleaseMemoryInfo(memory);
@@ -254,6 +260,7 @@ Result<std::unique_ptr<OnnxSession>> OnnxSession::create(const std::string& path
   std::unique_ptr<OnnxSession> session(new OnnxSession());
   session->handles_ = std::make_unique<Handles>();
   session->path_ = path;
+  session->options_ = options;
   session->provider_ = options.gpu ? "CUDA" : "CPU";
   if (error.empty()) {
     error = consume(
@@ -370,9 +377,35 @@ std::string run_values(OrtSession* session, const OrtRunOptions* run_options,
 
 }  // namespace
 
+int OnnxSession::device_for_worker() const {
+  if (!options_.gpu || worker_gpu_device() < 0) return options_.gpu_device;
+  const int device = pick_gpu_device(worker_gpu_device(), gpu::device_count(), 0);
+  return device < 0 ? options_.gpu_device : device;
+}
+
+Result<const OnnxSession*> OnnxSession::session_for_worker() const {
+  const int device = device_for_worker();
+  if (device == options_.gpu_device) return this;
+  std::lock_guard lock(handles_->siblings_mutex);
+  std::unique_ptr<OnnxSession>& sibling = handles_->siblings[device];
+  if (!sibling) {
+    OnnxSessionOptions options = options_;
+    options.gpu_device = device;
+    auto created = create(path_, options);
+    if (!created.is_ok()) return created.status();
+    sibling = std::move(created).value();
+    std::fprintf(stderr, "winnow: model %s loaded on GPU %d too (its workers there)\n",
+                 path_.c_str(), device);
+  }
+  return static_cast<const OnnxSession*>(sibling.get());
+}
+
 Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
                         std::span<const std::string> output_names,
                         std::vector<OnnxFloatTensor>& outputs) const {
+  auto target = session_for_worker();
+  if (!target.is_ok()) return target.status();
+  if (*target != this) return (*target)->run(inputs, output_names, outputs);
   std::vector<OrtValue*> values(inputs.size(), nullptr);
   std::vector<std::vector<int32_t>> narrowed(inputs.size());
   std::vector<std::string> input_names;
@@ -407,6 +440,9 @@ Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
 Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
                         std::span<const std::string> output_names,
                         std::vector<OnnxFloatTensor>& outputs) const {
+  auto target = session_for_worker();
+  if (!target.is_ok()) return target.status();
+  if (*target != this) return (*target)->run(inputs, output_names, outputs);
   std::vector<OrtValue*> values(inputs.size(), nullptr);
   std::vector<std::vector<uint8_t>> narrowed(inputs.size());
   std::vector<std::string> input_names;

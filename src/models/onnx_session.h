@@ -23,7 +23,10 @@ namespace winnow {
 
 struct OnnxSessionOptions {
   int intra_op_threads = 1;
-  bool gpu = false;  // run on CUDA device `gpu_device` (an error when this build has no CUDA)
+  // Run on CUDA (an error when this build has no CUDA), on device `gpu_device` when loaded; a
+  // worker bound to another device (core/worker_device.h) runs on a copy loaded there on its
+  // first run, so each GPU worker uses its own device, not device 0.
+  bool gpu = false;
   int gpu_device = 0;
   // Bytes the session may allocate at most (0: no limit); a run that needs more fails with an
   // out-of-memory error (is_out_of_memory) instead of growing. On CUDA it is the session's own
@@ -119,6 +122,11 @@ class OnnxSession {
   OnnxSession() = default;
   static Result<std::unique_ptr<OnnxSession>> create(const std::string& path,
                                                      const OnnxSessionOptions& options);
+  // The device the calling thread's runs use (its bound worker device on CUDA), and the
+  // session on it: this one, or a copy loaded there once.
+  int device_for_worker() const;
+  Result<const OnnxSession*> session_for_worker() const;
+  OnnxSessionOptions options_;
   std::string path_;
   std::string provider_;
   std::vector<OnnxTensorInfo> inputs_;

@@ -51,5 +51,21 @@ TEST(GpuRuntime, FallbackIsSaidOnceAndOnlyWithCuda) {
   }
 }
 
+// A retired device (a sticky CUDA error met it) stays retired with its first reason, said once
+// on stderr; other devices are untouched, and no memory is reported free on it.
+TEST(GpuRuntime, RetiredDeviceKeepsItsFirstReason) {
+  EXPECT_EQ(retired_reason(40), "");
+  testing::internal::CaptureStderr();
+  retire_device(40, "an illegal memory access was encountered");
+  retire_device(40, "something later");
+  std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(said,
+            "winnow: GPU 40 retired after a sticky CUDA error (an illegal memory access was "
+            "encountered): its work runs on the CPU\n");
+  EXPECT_EQ(retired_reason(40), "an illegal memory access was encountered");
+  EXPECT_EQ(retired_reason(41), "");
+  EXPECT_EQ(free_memory(40), 0u);
+}
+
 }  // namespace
 }  // namespace winnow::gpu

@@ -9,10 +9,10 @@ namespace {
 
 TEST(MinHashBatch, LaysOutTextsAndHostHashes) {
   MinHashBatch batch(4);
-  batch.add_text("abcdefg");  // 4 windows
+  ASSERT_TRUE(batch.add_text("abcdefg"));  // 4 windows
   const std::vector<uint32_t> hashes = {7, 8, 9};
-  batch.add_hashes(hashes);
-  batch.add_text("hijkl");  // 2 windows
+  ASSERT_TRUE(batch.add_hashes(hashes));
+  ASSERT_TRUE(batch.add_text("hijkl"));  // 2 windows
   ASSERT_EQ(batch.size(), 3u);
   EXPECT_EQ(batch.docs()[0].hashes, 4u);
   EXPECT_EQ(batch.docs()[0].text_bytes, 7u);
@@ -27,6 +27,31 @@ TEST(MinHashBatch, LaysOutTextsAndHostHashes) {
   EXPECT_TRUE(batch.text().empty());
 }
 
+// add_text's precondition is checked, not assumed: a text shorter than the window has no
+// window (its count would wrap to ~2^64 and the device would read past the text), and a
+// document without hashes has no minimum. Neither is added.
+TEST(MinHashBatch, RefusesTextsShorterThanTheWindowAndEmptyHashes) {
+  MinHashBatch batch(5);
+  EXPECT_FALSE(batch.add_text(""));
+  EXPECT_FALSE(batch.add_text("abcd"));
+  EXPECT_FALSE(batch.add_hashes({}));
+  EXPECT_EQ(batch.size(), 0u);
+  EXPECT_TRUE(batch.text().empty());
+  ASSERT_TRUE(batch.add_text("abcde"));  // exactly one window
+  EXPECT_EQ(batch.docs()[0].hashes, 1u);
+  EXPECT_FALSE(MinHashBatch(0).add_text("abc"));
+}
+
+// Counts are 64-bit: offsets and sizes past 4 GiB are kept exactly (the 32-bit fields this
+// replaced wrapped them). Checked on the layout's types, without allocating 4 GiB.
+TEST(MinHashBatch, CountsAreSixtyFourBit) {
+  MinHashDoc doc;
+  doc.text_bytes = (uint64_t{1} << 32) + 7;
+  doc.hashes = (uint64_t{1} << 32) + 3;
+  EXPECT_EQ(doc.text_bytes, 4294967303u);
+  EXPECT_EQ(doc.hashes, 4294967299u);
+}
+
 // Chunks cover every document once, in order, each within the hash budget unless a single
 // document is larger; their text and host-hash ranges are what their documents use.
 TEST(MinHashBatch, ChunksCoverTheBatchWithinTheBudget) {
@@ -36,10 +61,10 @@ TEST(MinHashBatch, ChunksCoverTheBatchWithinTheBudget) {
   for (int i = 0; i < 37; ++i) {
     if (i % 3 == 0) {
       hashes.assign(static_cast<size_t>(i % 7 + 1), 5u);
-      batch.add_hashes(hashes);
+      ASSERT_TRUE(batch.add_hashes(hashes));
     } else {
       text.assign(static_cast<size_t>(3 + (i * 13) % 41), 'x');
-      batch.add_text(text);
+      ASSERT_TRUE(batch.add_text(text));
     }
   }
   for (uint64_t budget : {1u, 10u, 40u, 100u, 1000000u}) {

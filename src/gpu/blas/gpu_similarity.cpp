@@ -5,13 +5,15 @@
 namespace winnow::gpu {
 
 Status max_earlier_similarity(int device, const float* x, size_t n, size_t d, size_t block,
-                              std::vector<float>& max_similarity, std::vector<uint32_t>& matched) {
+                              std::vector<float>& max_similarity, std::vector<uint32_t>& matched,
+                              const ProductOptions& options, ProductStats* stats) {
   max_similarity.assign(n, 0.0f);
   matched.resize(n);
   if (n == 0) return Status::ok();
   std::string error;
   if (!detail::max_earlier_similarity(device, x, n, d, block == 0 ? 1024 : block,
-                                      max_similarity.data(), matched.data(), error)) {
+                                      options.device_bytes, max_similarity.data(), matched.data(),
+                                      stats, error)) {
     return Status::errorf("GPU max similarity on device {}: {}", device, error);
   }
   return Status::ok();
@@ -19,13 +21,14 @@ Status max_earlier_similarity(int device, const float* x, size_t n, size_t d, si
 
 Status assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
                       size_t k, bool inner_product, std::vector<int64_t>& labels,
-                      std::vector<float>& scores) {
+                      std::vector<float>& scores, const ProductOptions& options,
+                      ProductStats* stats) {
   labels.assign(n, -1);
   scores.assign(n, 0.0f);
   if (n == 0 || k == 0) return Status::ok();
   std::string error;
-  if (!detail::assign_nearest(device, x, n, d, centroids, k, inner_product, labels.data(),
-                              scores.data(), error)) {
+  if (!detail::assign_nearest(device, x, n, d, centroids, k, inner_product, options.device_bytes,
+                              labels.data(), scores.data(), stats, error)) {
     return Status::errorf("GPU k-means assignment on device {}: {}", device, error);
   }
   return Status::ok();

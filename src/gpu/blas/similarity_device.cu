@@ -1,15 +1,33 @@
 // Dense products for semantic dedup on cuBLAS (full FP32: the default math mode, no TF32), each
 // followed by one kernel that folds the product tile into per-row results while it is on the
-// device, so only n values per row block come back, never the n x n products.
+// device, so only a few values per row come back, never the n x n products.
+//
+// Memory: nothing requires the whole input on the device. Rows stream through two device
+// buffers (double-buffered: tile t + 1's copy, on the copy stream, overlaps tile t's products
+// on the compute stream) within a byte budget (the caller's, else nine tenths of what is free),
+// so a cluster larger than the device works; when the input fits, it is copied once.
+// Indices are 64-bit throughout (2^31 rows and more); cuBLAS sees tile-sized dimensions only.
+//
+// State: each thread keeps one context per device (cuBLAS handle, two streams, events, and
+// buffers that only grow), reused across calls: semantic dedup calls once per cluster. A context
+// that meets a sticky error is dropped and its device retired (gpu/cuda_errors.cuh).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
+#include "gpu/blas/product_plan.h"
 #include "gpu/blas/similarity_device.h"
+#include "gpu/cuda_errors.cuh"
 
 namespace winnow::gpu::detail {
 
@@ -17,78 +35,274 @@ namespace {
 
 constexpr int kThreads = 128;
 
-// Device buffers, handle and streams of one call, released whichever way it ends.
-struct Session {
-  cublasHandle_t blas = nullptr;
-  cudaStream_t compute = nullptr;
-  cudaStream_t copy = nullptr;
-  std::vector<void*> buffers;
-  std::vector<cudaEvent_t> events;
-  std::vector<const void*> registered;
-  ~Session() {
-    if (compute) cudaStreamSynchronize(compute);
-    if (copy) cudaStreamSynchronize(copy);
-    for (void* p : buffers) cudaFree(p);
-    for (cudaEvent_t e : events) cudaEventDestroy(e);
-    for (const void* p : registered) cudaHostUnregister(const_cast<void*>(p));
-    if (blas) cublasDestroy(blas);
-    if (compute) cudaStreamDestroy(compute);
-    if (copy) cudaStreamDestroy(copy);
+// A device buffer that only grows. Growing frees the old one (cudaFree synchronises the
+// device), which happens only at the start of a call, when the context's streams are idle.
+struct DeviceBuffer {
+  void* p = nullptr;
+  size_t bytes = 0;
+  cudaError_t reserve(size_t want) {
+    want = std::max<size_t>(want, 1);
+    if (want <= bytes) return cudaSuccess;
+    if (p) cudaFree(p);
+    p = nullptr;
+    bytes = 0;
+    cudaError_t e = cudaMalloc(&p, want);
+    if (e == cudaSuccess) bytes = want;
+    return e;
   }
   template <typename T>
-  T* alloc(size_t count) {
-    void* p = nullptr;
-    if (cudaMalloc(&p, std::max<size_t>(1, count) * sizeof(T)) != cudaSuccess) return nullptr;
-    buffers.push_back(p);
+  T* as() const {
     return static_cast<T*>(p);
-  }
-  // Pins host memory for truly asynchronous copies; unpinned memory still copies correctly.
-  void pin(const void* p, size_t bytes) {
-    if (cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterReadOnly) == cudaSuccess) {
-      registered.push_back(p);
-    } else {
-      cudaGetLastError();
-    }
   }
 };
 
-bool failed(cudaError_t e, std::string& error) {
+// Pinned host memory that only grows (staging copies when the input cannot be registered, and
+// results on their way out).
+struct HostBuffer {
+  void* p = nullptr;
+  size_t bytes = 0;
+  cudaError_t reserve(size_t want) {
+    want = std::max<size_t>(want, 1);
+    if (want <= bytes) return cudaSuccess;
+    if (p) cudaFreeHost(p);
+    p = nullptr;
+    bytes = 0;
+    cudaError_t e = cudaMallocHost(&p, want);
+    if (e == cudaSuccess) bytes = want;
+    return e;
+  }
+  template <typename T>
+  T* as() const {
+    return static_cast<T*>(p);
+  }
+};
+
+enum Buf {
+  kCentroids,
+  kNorms,
+  kRows0,
+  kRows1,
+  kProducts,
+  kOut0,
+  kOut1,
+  kPanel,
+  kBest,
+  kMatched,
+  kBufs
+};
+
+struct Context {
+  int device = 0;
+  cublasHandle_t blas = nullptr;
+  cudaStream_t compute = nullptr;
+  cudaStream_t copy = nullptr;
+  cudaEvent_t copied[2] = {nullptr, nullptr};  // a slot's rows are on the device
+  cudaEvent_t used[2] = {nullptr, nullptr};    // a slot's rows were last read
+  cudaEvent_t staged[2] = {nullptr, nullptr};  // a staging buffer was last read by a copy
+  cudaEvent_t out[2] = {nullptr, nullptr};     // a slot's results reached pinned memory
+  std::vector<cudaEvent_t> panel_events;       // one per row block of the resident panel
+  DeviceBuffer buffers[kBufs];
+  HostBuffer stage[2];
+  HostBuffer results[2];
+  bool read_only_registration = false;  // cudaDevAttrHostRegisterReadOnlySupported
+  bool broken = false;
+
+  ~Context() {
+    // Best effort: on a broken context these fail, and the process ends with it anyway.
+    cudaSetDevice(device);
+    if (compute) cudaStreamSynchronize(compute);
+    if (copy) cudaStreamSynchronize(copy);
+    for (DeviceBuffer& b : buffers)
+      if (b.p) cudaFree(b.p);
+    for (HostBuffer* h : {&stage[0], &stage[1], &results[0], &results[1]})
+      if (h->p) cudaFreeHost(h->p);
+    for (cudaEvent_t* set : {copied, used, staged, out})
+      for (int i = 0; i < 2; ++i)
+        if (set[i]) cudaEventDestroy(set[i]);
+    for (cudaEvent_t e : panel_events) cudaEventDestroy(e);
+    if (blas) cublasDestroy(blas);
+    if (compute) cudaStreamDestroy(compute);
+    if (copy) cudaStreamDestroy(copy);
+    cudaGetLastError();
+  }
+};
+
+bool failed(Context& c, cudaError_t e, std::string& error) {
   if (e == cudaSuccess) return false;
-  error = cudaGetErrorString(e);
-  cudaGetLastError();
+  if (note_error(c.device, e, error)) c.broken = true;
   return true;
 }
 
-bool failed(cublasStatus_t s, std::string& error) {
+bool failed(Context& c, cublasStatus_t s, std::string& error) {
   if (s == CUBLAS_STATUS_SUCCESS) return false;
   error = std::string("cuBLAS: ") + cublasGetStatusString(s);
+  // cuBLAS reports a kernel fault as an execution failure; the CUDA error behind it says
+  // whether the context survived.
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess && is_sticky_error(e)) {
+    std::string cuda_error;
+    failed(c, e, cuda_error);
+    error += " (" + cuda_error + ")";
+  }
   return true;
 }
 
-bool open(Session& s, int device, std::string& error) {
-  return !failed(cudaSetDevice(device), error) &&
-         !failed(cudaStreamCreateWithFlags(&s.compute, cudaStreamNonBlocking), error) &&
-         !failed(cudaStreamCreateWithFlags(&s.copy, cudaStreamNonBlocking), error) &&
-         !failed(cublasCreate(&s.blas), error) &&
-         !failed(cublasSetStream(s.blas, s.compute), error);
+// The calling thread's context on `device`, made on first use; nullptr (and `error`) when the
+// device is retired or cannot be set up.
+Context* context_for(int device, std::string& error) {
+  thread_local std::map<int, std::unique_ptr<Context>> contexts;
+  error = unusable_reason(device);
+  if (!error.empty()) {
+    contexts.erase(device);
+    return nullptr;
+  }
+  std::unique_ptr<Context>& slot = contexts[device];
+  if (slot && slot->broken) slot.reset();
+  if (!slot) {
+    auto c = std::make_unique<Context>();
+    c->device = device;
+    int read_only = 0;
+    bool ok = !failed(*c, cudaSetDevice(device), error) &&
+              !failed(*c, cudaStreamCreateWithFlags(&c->compute, cudaStreamNonBlocking), error) &&
+              !failed(*c, cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking), error) &&
+              !failed(*c, cublasCreate(&c->blas), error) &&
+              !failed(*c, cublasSetStream(c->blas, c->compute), error) &&
+              !failed(*c,
+                      cudaDeviceGetAttribute(&read_only, cudaDevAttrHostRegisterReadOnlySupported,
+                                             device),
+                      error);
+    for (cudaEvent_t* set : {c->copied, c->used, c->staged, c->out}) {
+      for (int i = 0; i < 2 && ok; ++i) {
+        ok = !failed(*c, cudaEventCreateWithFlags(&set[i], cudaEventDisableTiming), error);
+      }
+    }
+    if (!ok) return nullptr;
+    c->read_only_registration = read_only != 0;
+    slot = std::move(c);
+  } else if (failed(*slot, cudaSetDevice(device), error)) {
+    return nullptr;
+  }
+  return slot.get();
+}
+
+// The caller's input, made readable by asynchronous copies: registered (page-locked in place),
+// or, where registration fails (a read-only mapping on a device without read-only
+// registration, a host that refuses it), copied through two pinned staging buffers. Both give
+// the same bytes; registration only avoids the host's extra copy.
+class HostInput {
+ public:
+  HostInput(Context& c, const float* x, size_t bytes) : c_(c), x_(x) {
+    const char* why = nullptr;
+    cudaError_t e = cudaErrorNotSupported;
+    if (c.read_only_registration) {
+      e = cudaHostRegister(const_cast<float*>(x), bytes, cudaHostRegisterReadOnly);
+      if (e != cudaSuccess) cudaGetLastError();
+    }
+    if (e != cudaSuccess && e != cudaErrorHostMemoryAlreadyRegistered) {
+      // Plain registration maps the pages writable: it fails on a read-only mapping.
+      e = cudaHostRegister(const_cast<float*>(x), bytes, cudaHostRegisterDefault);
+      if (e != cudaSuccess) {
+        why = cudaGetErrorString(e);
+        cudaGetLastError();
+      }
+    }
+    if (e == cudaSuccess) {
+      mode_ = c.read_only_registration ? "registered read-only" : "registered";
+      registered_ = true;
+    } else if (e == cudaErrorHostMemoryAlreadyRegistered) {
+      mode_ = "already registered";  // pinned by someone else: theirs to unregister
+    } else {
+      mode_ = "staged";
+      static std::once_flag once;
+      std::call_once(once, [&] {
+        std::fprintf(stderr,
+                     "winnow: GPU products: the input cannot be page-locked (%s); its copies go "
+                     "through pinned staging buffers\n",
+                     why);
+      });
+    }
+  }
+  // Whichever way the call ends (an error may leave copies queued), nothing reads the input,
+  // the staging buffers or writes the caller's arrays after it returns.
+  ~HostInput() {
+    if (cudaStreamSynchronize(c_.copy) != cudaSuccess) cudaGetLastError();
+    if (cudaStreamSynchronize(c_.compute) != cudaSuccess) cudaGetLastError();
+    if (registered_ && cudaHostUnregister(const_cast<float*>(x_)) != cudaSuccess) {
+      cudaGetLastError();
+    }
+  }
+  bool staged() const { return mode_ == std::string("staged"); }
+  const char* mode() const { return mode_; }
+
+  // Queues the copy of `bytes` at `src` (inside the input) to `dst` on the copy stream.
+  bool upload(void* dst, const float* src, size_t bytes, std::string& error) {
+    if (!staged()) {
+      return !failed(c_, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c_.copy), error);
+    }
+    const size_t chunk = c_.stage[0].bytes;
+    for (size_t done = 0; done < bytes; done += chunk) {
+      const int s = next_++ % 2;
+      const size_t part = std::min(chunk, bytes - done);
+      // The staging buffer is rewritten only after the copy that last read it has finished.
+      if (failed(c_, cudaEventSynchronize(c_.staged[s]), error)) return false;
+      std::memcpy(c_.stage[s].p, reinterpret_cast<const char*>(src) + done, part);
+      if (failed(c_,
+                 cudaMemcpyAsync(static_cast<char*>(dst) + done, c_.stage[s].p, part,
+                                 cudaMemcpyHostToDevice, c_.copy),
+                 error) ||
+          failed(c_, cudaEventRecord(c_.staged[s], c_.copy), error)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  Context& c_;
+  const float* x_;
+  const char* mode_ = "registered";
+  bool registered_ = false;
+  unsigned next_ = 0;
+};
+
+// Sizes the staging buffers for copies of up to `bytes` (a tile) when the input is staged.
+bool reserve_staging(Context& c, const HostInput& input, size_t bytes, std::string& error) {
+  if (!input.staged()) return true;
+  return !failed(c, c.stage[0].reserve(bytes), error) &&
+         !failed(c, c.stage[1].reserve(bytes), error);
+}
+
+// The byte budget of a call: the caller's, else nine tenths of what is free plus what this
+// context already holds (its buffers are reused, not added to).
+size_t budget_bytes(Context& c, size_t device_bytes) {
+  if (device_bytes > 0) return device_bytes;
+  size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  size_t held = 0;
+  for (const DeviceBuffer& b : c.buffers) held += b.bytes;
+  return (free + held) / 10 * 9;
 }
 
 // Largest value first, then the smaller index: the CPU's "first of equals".
-__device__ __forceinline__ bool better(float v, int j, float bv, int bj) {
+__device__ __forceinline__ bool better(float v, int64_t j, float bv, int64_t bj) {
   return v > bv || (v == bv && j < bj);
 }
 
-// Block-wide arg-best of (v, j) pairs; the result in thread 0.
-__device__ void reduce_best(float& v, int& j) {
+// Block-wide arg-best of (v, j) pairs, j == LLONG_MAX meaning "none"; the result in thread 0.
+__device__ void reduce_best(float& v, int64_t& j) {
   __shared__ float sv[kThreads];
-  __shared__ int sj[kThreads];
+  __shared__ int64_t sj[kThreads];
   sv[threadIdx.x] = v;
   sj[threadIdx.x] = j;
   __syncthreads();
   for (int half = blockDim.x / 2; half > 0; half /= 2) {
     if (threadIdx.x < half) {
       const int o = threadIdx.x + half;
-      if (better(sv[o], sj[o], sv[threadIdx.x], sj[threadIdx.x])) {
+      if (sj[o] != LLONG_MAX && (sj[threadIdx.x] == LLONG_MAX ||
+                                 better(sv[o], sj[o], sv[threadIdx.x], sj[threadIdx.x]))) {
         sv[threadIdx.x] = sv[o];
         sj[threadIdx.x] = sj[o];
       }
@@ -97,48 +311,54 @@ __device__ void reduce_best(float& v, int& j) {
   }
   v = sv[0];
   j = sj[0];
+  __syncthreads();  // the shared arrays are reused by the next call
 }
 
-// Row r0 + i's maximum over the tile's columns c0 + j that rank before it, folded into its
-// running maximum (column blocks come in increasing order, so a strict > keeps the first).
-__global__ void fold_earlier_max(const float* tile, int columns, int r0, int c0, float* best,
-                                 uint32_t* matched) {
-  const int i = blockIdx.x;
-  const int row = r0 + i;
-  const int limit = min(columns, row - c0);
+// Rows row0 + i (global numbers) against the tile's columns col0 + c that rank before them,
+// folded into the rows' running maxima (best and matched hold the panel's rows from panel0).
+// Column blocks come in increasing order, so a strict > keeps the first of equals.
+__global__ void fold_earlier_max(const float* tile, int64_t columns, int64_t row0, int64_t col0,
+                                 int64_t panel0, float* best, uint32_t* matched) {
+  const int64_t i = blockIdx.x;
+  const int64_t row = row0 + i;
+  const int64_t limit = min(columns, row - col0);
   float v = -FLT_MAX;
-  int j = INT_MAX;
-  for (int c = threadIdx.x; c < limit; c += blockDim.x) {
-    const float s = tile[static_cast<size_t>(i) * columns + c];
-    if (s > v) {
+  int64_t j = LLONG_MAX;
+  for (int64_t c = threadIdx.x; c < limit; c += blockDim.x) {
+    const float s = tile[i * columns + c];
+    if (s == s && (j == LLONG_MAX || s > v)) {  // NaN never wins
       v = s;
       j = c;
     }
   }
   reduce_best(v, j);
-  if (threadIdx.x == 0 && j != INT_MAX && v > best[row]) {
-    best[row] = v;
-    matched[row] = static_cast<uint32_t>(c0 + j);
+  if (threadIdx.x == 0 && j != LLONG_MAX && v > best[row - panel0]) {
+    best[row - panel0] = v;
+    matched[row - panel0] = static_cast<uint32_t>(col0 + j);
   }
 }
 
-__global__ void init_running(float* best, uint32_t* matched, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
+__global__ void init_running(float* best, uint32_t* matched, int64_t panel0, int64_t rows) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < rows) {
     best[i] = 0.0f;  // NeMo: never below 0
-    matched[i] = static_cast<uint32_t>(i);
+    matched[i] = static_cast<uint32_t>(panel0 + i);
   }
 }
 
-// Row i's nearest centroid from its products with every centroid (and, for L2, the norms).
-__global__ void nearest_centroid(const float* tile, const float* x, int d, const float* norms,
-                                 int k, bool inner_product, int64_t* labels, float* scores) {
-  const int i = blockIdx.x;
+// Row i's nearest centroid from its products with every centroid (and, for L2, the norms),
+// exactly as the CPU decides (dedup/kmeans.cpp assign_nearest): the first centroid's score is
+// the start, a later one replaces it only when strictly better, so a NaN first score keeps
+// centroid 0 (with a NaN score) and NaN scores elsewhere never win. L2 distances are clamped
+// at 0. Labels and scores go to out_labels / out_scores (the tile's rows).
+__global__ void nearest_centroid(const float* tile, const float* x, int64_t d, const float* norms,
+                                 int64_t k, bool inner_product, int64_t* labels, float* scores) {
+  const int64_t i = blockIdx.x;
   float x_norm = 0;
   if (!inner_product) {
     float part = 0;
-    for (int c = threadIdx.x; c < d; c += blockDim.x) {
-      const float v = x[static_cast<size_t>(i) * d + c];
+    for (int64_t c = threadIdx.x; c < d; c += blockDim.x) {
+      const float v = x[i * d + c];
       part += v * v;
     }
     __shared__ float sum[kThreads];
@@ -150,174 +370,332 @@ __global__ void nearest_centroid(const float* tile, const float* x, int d, const
     }
     x_norm = sum[0];
   }
+  const float* row = tile + i * k;
+  // Distances are negated so that "largest" serves both.
+  auto score = [&](int64_t c) {
+    return inner_product ? row[c] : -(x_norm + norms[c] - 2 * row[c]);
+  };
   float v = -FLT_MAX;
-  int j = INT_MAX;
-  for (int c = threadIdx.x; c < k; c += blockDim.x) {
-    const float dot = tile[static_cast<size_t>(i) * k + c];
-    // Distances are negated so that "largest" serves both.
-    const float s = inner_product ? dot : -(x_norm - 2 * dot + norms[c]);
-    if (s > v) {
+  int64_t j = LLONG_MAX;
+  for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
+    const float s = score(c);
+    if (s != s) continue;  // NaN
+    if (j == LLONG_MAX || s > v) {
       v = s;
       j = c;
     }
   }
   reduce_best(v, j);
   if (threadIdx.x == 0) {
-    labels[i] = j;
-    scores[i] = inner_product ? v : -v;
+    const float first = score(0);
+    if (first != first || j == LLONG_MAX) {
+      labels[i] = 0;
+      scores[i] = inner_product ? first : -first;
+    } else {
+      labels[i] = j;
+      const float s = inner_product ? v : -v;
+      scores[i] = inner_product ? s : (s < 0.0f ? 0.0f : s);
+    }
   }
 }
 
-__global__ void row_norms(const float* m, int rows, int d, float* norms) {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void row_norms(const float* m, int64_t rows, int64_t d, float* norms) {
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= rows) return;
   float s = 0;
-  for (int c = 0; c < d; ++c)
-    s += m[static_cast<size_t>(r) * d + c] * m[static_cast<size_t>(r) * d + c];
+  for (int64_t c = 0; c < d; ++c) s += m[r * d + c] * m[r * d + c];
   norms[r] = s;
 }
+
+unsigned grid(int64_t threads, int per_block) {
+  return static_cast<unsigned>((threads + per_block - 1) / per_block);
+}
+
+bool fits_int(size_t v) { return v <= static_cast<size_t>(INT_MAX); }
 
 }  // namespace
 
 bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size_t block,
-                            float* max_similarity, uint32_t* matched, std::string& error) {
-  Session s;
-  if (!open(s, device, error)) return false;
-  const size_t b = std::min(block, n);
-  float* dx = s.alloc<float>(n * d);
-  float* tile = s.alloc<float>(b * b);
-  float* best = s.alloc<float>(n);
-  uint32_t* dmatched = s.alloc<uint32_t>(n);
-  if (!dx || !tile || !best || !dmatched) {
-    error = "out of device memory";
+                            size_t device_bytes, float* max_similarity, uint32_t* matched,
+                            ProductStats* stats, std::string& error) {
+  if (n > static_cast<size_t>(UINT32_MAX)) {
+    error = "more than 2^32 rows: matched rows are 32-bit, as the CPU pruner's";
     return false;
   }
-  // Row block r's copy (copy stream) overlaps the products of the blocks before it.
-  s.pin(x, n * d * sizeof(float));
-  const size_t blocks = (n + b - 1) / b;
-  for (size_t r = 0; r < blocks; ++r) {
-    cudaEvent_t copied;
-    if (failed(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), error)) return false;
-    s.events.push_back(copied);
-    const size_t rows = std::min(b, n - r * b);
-    cudaMemcpyAsync(dx + r * b * d, x + r * b * d, rows * d * sizeof(float), cudaMemcpyHostToDevice,
-                    s.copy);
-    cudaEventRecord(copied, s.copy);
+  if (!fits_int(d)) {
+    error = "more than 2^31 dimensions";
+    return false;
   }
-  init_running<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s.compute>>>(best, dmatched,
-                                                                              static_cast<int>(n));
+  Context* c = context_for(device, error);
+  if (!c) return false;
+  const SimilarityPlan plan = plan_max_similarity(n, d, block, budget_bytes(*c, device_bytes));
+  if (plan.panel == 0) {
+    error = "too little device memory for one block of rows";
+    return false;
+  }
+  const size_t b = plan.block;
+  const size_t panel = plan.panel;
+  HostInput input(*c, x, n * d * sizeof(float));
+  if (failed(*c, c->buffers[kPanel].reserve(panel * d * sizeof(float)), error) ||
+      failed(*c, c->buffers[kBest].reserve(panel * sizeof(float)), error) ||
+      failed(*c, c->buffers[kMatched].reserve(panel * sizeof(uint32_t)), error) ||
+      failed(*c, c->buffers[kProducts].reserve(b * b * sizeof(float)), error) ||
+      (panel < n && (failed(*c, c->buffers[kRows0].reserve(b * d * sizeof(float)), error) ||
+                     failed(*c, c->buffers[kRows1].reserve(b * d * sizeof(float)), error))) ||
+      !reserve_staging(*c, input, b * d * sizeof(float), error)) {
+    return false;
+  }
+  const size_t panel_blocks = (panel + b - 1) / b;
+  while (c->panel_events.size() < panel_blocks) {
+    cudaEvent_t e;
+    if (failed(*c, cudaEventCreateWithFlags(&e, cudaEventDisableTiming), error)) return false;
+    c->panel_events.push_back(e);
+  }
+  float* dpanel = c->buffers[kPanel].as<float>();
+  float* best = c->buffers[kBest].as<float>();
+  uint32_t* dmatched = c->buffers[kMatched].as<uint32_t>();
+  float* tile = c->buffers[kProducts].as<float>();
   const float one = 1.0f, zero = 0.0f;
-  for (size_t r = 0; r < blocks; ++r) {
-    cudaStreamWaitEvent(s.compute, s.events[r], 0);
-    const size_t r0 = r * b;
-    const size_t rows = std::min(b, n - r0);
-    for (size_t c0 = 0; c0 < r0 + rows; c0 += b) {
-      const size_t columns = std::min(b, r0 + rows - c0);
-      // Column-major view: x is d x n; tile^T (columns x rows) = X[c0..]^T X[r0..], so row i of
-      // the tile (its products with the columns) is contiguous.
-      if (failed(cublasSgemm(s.blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(columns),
-                             static_cast<int>(rows), static_cast<int>(d), &one, dx + c0 * d,
-                             static_cast<int>(d), dx + r0 * d, static_cast<int>(d), &zero, tile,
-                             static_cast<int>(columns)),
-                 error)) {
-        return false;
-      }
-      fold_earlier_max<<<static_cast<unsigned>(rows), kThreads, 0, s.compute>>>(
-          tile, static_cast<int>(columns), static_cast<int>(r0), static_cast<int>(c0), best,
-          dmatched);
-    }
-  }
-  cudaMemcpyAsync(max_similarity, best, n * sizeof(float), cudaMemcpyDeviceToHost, s.compute);
-  cudaMemcpyAsync(matched, dmatched, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s.compute);
-  return !failed(cudaStreamSynchronize(s.compute), error) && !failed(cudaGetLastError(), error);
-}
-
-bool assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
-                    size_t k, bool inner_product, int64_t* labels, float* scores,
-                    std::string& error) {
-  Session s;
-  if (!open(s, device, error)) return false;
-  // Rows per tile: the products of a tile stay under 64 M floats (256 MB).
-  const size_t tile_rows = std::max<size_t>(1, std::min(n, (size_t{64} << 20) / std::max(k, d)));
-  float* dcent = s.alloc<float>(k * d);
-  float* norms = s.alloc<float>(k);
-  float* dx = s.alloc<float>(2 * tile_rows * d);  // two tiles: the next one's copy overlaps
-  float* tile = s.alloc<float>(tile_rows * k);
-  int64_t* dlabels = s.alloc<int64_t>(n);
-  float* dscores = s.alloc<float>(n);
-  if (!dcent || !norms || !dx || !tile || !dlabels || !dscores) {
-    error = "out of device memory";
-    return false;
-  }
-  s.pin(x, n * d * sizeof(float));
-  cudaMemcpyAsync(dcent, centroids, k * d * sizeof(float), cudaMemcpyHostToDevice, s.compute);
-  row_norms<<<static_cast<unsigned>((k + 127) / 128), 128, 0, s.compute>>>(
-      dcent, static_cast<int>(k), static_cast<int>(d), norms);
-  const size_t tiles = (n + tile_rows - 1) / tile_rows;
-  for (size_t t = 0; t < tiles; ++t) {
-    cudaEvent_t copied, used;
-    if (failed(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), error) ||
-        failed(cudaEventCreateWithFlags(&used, cudaEventDisableTiming), error)) {
-      return false;
-    }
-    s.events.push_back(copied);
-    s.events.push_back(used);
-    const size_t r0 = t * tile_rows;
-    const size_t rows = std::min(tile_rows, n - r0);
-    float* buffer = dx + (t % 2) * tile_rows * d;
-    // The buffer is free once the tile two back has been used.
-    if (t >= 2) cudaStreamWaitEvent(s.copy, s.events[2 * (t - 2) + 1], 0);
-    cudaMemcpyAsync(buffer, x + r0 * d, rows * d * sizeof(float), cudaMemcpyHostToDevice, s.copy);
-    cudaEventRecord(copied, s.copy);
-    cudaStreamWaitEvent(s.compute, copied, 0);
-    const float one = 1.0f, zero = 0.0f;
-    if (failed(cublasSgemm(s.blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k),
-                           static_cast<int>(rows), static_cast<int>(d), &one, dcent,
-                           static_cast<int>(d), buffer, static_cast<int>(d), &zero, tile,
-                           static_cast<int>(k)),
+  // tile^T (columns x rows) = X[c0..]^T X[r0..] in cuBLAS's column-major view (x is d x n),
+  // so row i of the tile (its products with the columns) is contiguous; then the fold.
+  auto product = [&](const float* columns_at, size_t c0, size_t columns, const float* rows_at,
+                     size_t r0, size_t rows, size_t p0) {
+    if (failed(*c,
+               cublasSgemm(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(columns),
+                           static_cast<int>(rows), static_cast<int>(d), &one, columns_at,
+                           static_cast<int>(d), rows_at, static_cast<int>(d), &zero, tile,
+                           static_cast<int>(columns)),
                error)) {
       return false;
     }
-    nearest_centroid<<<static_cast<unsigned>(rows), kThreads, 0, s.compute>>>(
-        tile, buffer, static_cast<int>(d), norms, static_cast<int>(k), inner_product, dlabels + r0,
-        dscores + r0);
-    cudaEventRecord(used, s.compute);
+    fold_earlier_max<<<static_cast<unsigned>(rows), kThreads, 0, c->compute>>>(
+        tile, static_cast<int64_t>(columns), static_cast<int64_t>(r0), static_cast<int64_t>(c0),
+        static_cast<int64_t>(p0), best, dmatched);
+    return !failed(*c, cudaGetLastError(), error);
+  };
+  size_t tiles = 0;
+  for (size_t p0 = 0; p0 < n; p0 += panel) {
+    const size_t prows = std::min(panel, n - p0);
+    const size_t pblocks = (prows + b - 1) / b;
+    // The panel's row blocks, each with its event: block r's copy overlaps earlier products.
+    for (size_t r = 0; r < pblocks; ++r) {
+      const size_t rows = std::min(b, prows - r * b);
+      if (!input.upload(dpanel + r * b * d, x + (p0 + r * b) * d, rows * d * sizeof(float),
+                        error) ||
+          failed(*c, cudaEventRecord(c->panel_events[r], c->copy), error)) {
+        return false;
+      }
+    }
+    init_running<<<grid(static_cast<int64_t>(prows), 256), 256, 0, c->compute>>>(
+        best, dmatched, static_cast<int64_t>(p0), static_cast<int64_t>(prows));
+    if (failed(*c, cudaGetLastError(), error)) return false;
+    // Earlier rows (only when the cluster does not fit), streamed through two buffers a block
+    // at a time, in ascending order, against the whole panel.
+    if (p0 > 0 &&
+        failed(*c, cudaStreamWaitEvent(c->compute, c->panel_events[pblocks - 1], 0), error)) {
+      return false;
+    }
+    for (size_t c0 = 0, t = 0; c0 < p0; c0 += b, ++t) {
+      const int s = static_cast<int>(t % 2);
+      float* buffer = c->buffers[s == 0 ? kRows0 : kRows1].as<float>();
+      const size_t columns = std::min(b, p0 - c0);
+      if (failed(*c, cudaStreamWaitEvent(c->copy, c->used[s], 0), error) ||
+          !input.upload(buffer, x + c0 * d, columns * d * sizeof(float), error) ||
+          failed(*c, cudaEventRecord(c->copied[s], c->copy), error) ||
+          failed(*c, cudaStreamWaitEvent(c->compute, c->copied[s], 0), error)) {
+        return false;
+      }
+      for (size_t r0 = p0; r0 < p0 + prows; r0 += b) {
+        if (!product(buffer, c0, columns, dpanel + (r0 - p0) * d, r0, std::min(b, p0 + prows - r0),
+                     p0)) {
+          return false;
+        }
+        ++tiles;
+      }
+      if (failed(*c, cudaEventRecord(c->used[s], c->compute), error)) return false;
+    }
+    // The panel's own rows against each other, column blocks ascending, the diagonal last.
+    for (size_t r0 = p0; r0 < p0 + prows; r0 += b) {
+      const size_t rows = std::min(b, p0 + prows - r0);
+      // Row block r's copy overlaps the products of the blocks before it.
+      if (failed(*c, cudaStreamWaitEvent(c->compute, c->panel_events[(r0 - p0) / b], 0), error)) {
+        return false;
+      }
+      for (size_t c0 = p0; c0 <= r0; c0 += b) {
+        if (!product(dpanel + (c0 - p0) * d, c0, std::min(b, r0 + rows - c0),
+                     dpanel + (r0 - p0) * d, r0, rows, p0)) {
+          return false;
+        }
+        ++tiles;
+      }
+    }
+    if (failed(*c,
+               cudaMemcpyAsync(max_similarity + p0, best, prows * sizeof(float),
+                               cudaMemcpyDeviceToHost, c->compute),
+               error) ||
+        failed(*c,
+               cudaMemcpyAsync(matched + p0, dmatched, prows * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, c->compute),
+               error) ||
+        failed(*c, cudaStreamSynchronize(c->compute), error)) {
+      return false;
+    }
   }
-  cudaMemcpyAsync(labels, dlabels, n * sizeof(int64_t), cudaMemcpyDeviceToHost, s.compute);
-  cudaMemcpyAsync(scores, dscores, n * sizeof(float), cudaMemcpyDeviceToHost, s.compute);
-  return !failed(cudaStreamSynchronize(s.compute), error) && !failed(cudaGetLastError(), error);
+  if (failed(*c, cudaStreamSynchronize(c->copy), error)) return false;
+  if (stats) {
+    stats->tiles = tiles;
+    stats->passes = plan.passes;
+    stats->host_memory = input.mode();
+  }
+  return true;
+}
+
+bool assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
+                    size_t k, bool inner_product, size_t device_bytes, int64_t* labels,
+                    float* scores, ProductStats* stats, std::string& error) {
+  if (!fits_int(d) || !fits_int(k)) {
+    error = "more than 2^31 dimensions or centroids";
+    return false;
+  }
+  Context* c = context_for(device, error);
+  if (!c) return false;
+  const size_t tile_rows = plan_assignment_tile(n, d, k, budget_bytes(*c, device_bytes));
+  if (tile_rows == 0) {
+    error = "too little device memory for the centroids and one row";
+    return false;
+  }
+  HostInput input(*c, x, n * d * sizeof(float));
+  const size_t out_bytes = tile_rows * (sizeof(int64_t) + sizeof(float));
+  if (failed(*c, c->buffers[kCentroids].reserve(k * d * sizeof(float)), error) ||
+      failed(*c, c->buffers[kNorms].reserve(k * sizeof(float)), error) ||
+      failed(*c, c->buffers[kRows0].reserve(tile_rows * d * sizeof(float)), error) ||
+      failed(*c, c->buffers[kRows1].reserve(tile_rows * d * sizeof(float)), error) ||
+      failed(*c, c->buffers[kProducts].reserve(tile_rows * k * sizeof(float)), error) ||
+      failed(*c, c->buffers[kOut0].reserve(out_bytes), error) ||
+      failed(*c, c->buffers[kOut1].reserve(out_bytes), error) ||
+      failed(*c, c->results[0].reserve(out_bytes), error) ||
+      failed(*c, c->results[1].reserve(out_bytes), error) ||
+      !reserve_staging(*c, input, tile_rows * d * sizeof(float), error)) {
+    return false;
+  }
+  float* dcent = c->buffers[kCentroids].as<float>();
+  float* norms = c->buffers[kNorms].as<float>();
+  float* tile = c->buffers[kProducts].as<float>();
+  if (failed(*c,
+             cudaMemcpyAsync(dcent, centroids, k * d * sizeof(float), cudaMemcpyHostToDevice,
+                             c->compute),
+             error)) {
+    return false;
+  }
+  row_norms<<<grid(static_cast<int64_t>(k), 128), 128, 0, c->compute>>>(
+      dcent, static_cast<int64_t>(k), static_cast<int64_t>(d), norms);
+  if (failed(*c, cudaGetLastError(), error)) return false;
+  const size_t tiles = (n + tile_rows - 1) / tile_rows;
+  // A slot's results wait in pinned memory until the slot is next used (or the end), then go
+  // to the caller's arrays: the host never waits on the tile it has just queued.
+  size_t pending[2] = {SIZE_MAX, SIZE_MAX};
+  auto collect = [&](int s) {
+    if (pending[s] == SIZE_MAX) return true;
+    if (failed(*c, cudaEventSynchronize(c->out[s]), error)) return false;
+    const size_t r0 = pending[s] * tile_rows;
+    const size_t rows = std::min(tile_rows, n - r0);
+    std::memcpy(labels + r0, c->results[s].p, rows * sizeof(int64_t));
+    std::memcpy(scores + r0, c->results[s].as<char>() + tile_rows * sizeof(int64_t),
+                rows * sizeof(float));
+    pending[s] = SIZE_MAX;
+    return true;
+  };
+  bool ok = true;
+  for (size_t t = 0; t < tiles && ok; ++t) {
+    const int s = static_cast<int>(t % 2);
+    const size_t r0 = t * tile_rows;
+    const size_t rows = std::min(tile_rows, n - r0);
+    float* buffer = c->buffers[s == 0 ? kRows0 : kRows1].as<float>();
+    char* dout = c->buffers[s == 0 ? kOut0 : kOut1].as<char>();
+    auto* dlabels = reinterpret_cast<int64_t*>(dout);
+    auto* dscores = reinterpret_cast<float*>(dout + tile_rows * sizeof(int64_t));
+    const float one = 1.0f, zero = 0.0f;
+    // The buffer is rewritten once the tile two back has been used.
+    ok = collect(s) && !failed(*c, cudaStreamWaitEvent(c->copy, c->used[s], 0), error) &&
+         input.upload(buffer, x + r0 * d, rows * d * sizeof(float), error) &&
+         !failed(*c, cudaEventRecord(c->copied[s], c->copy), error) &&
+         !failed(*c, cudaStreamWaitEvent(c->compute, c->copied[s], 0), error) &&
+         !failed(*c,
+                 cublasSgemm(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(k),
+                             static_cast<int>(rows), static_cast<int>(d), &one, dcent,
+                             static_cast<int>(d), buffer, static_cast<int>(d), &zero, tile,
+                             static_cast<int>(k)),
+                 error);
+    if (!ok) break;
+    nearest_centroid<<<static_cast<unsigned>(rows), kThreads, 0, c->compute>>>(
+        tile, buffer, static_cast<int64_t>(d), norms, static_cast<int64_t>(k), inner_product,
+        dlabels, dscores);
+    ok = !failed(*c, cudaGetLastError(), error) &&
+         !failed(*c, cudaEventRecord(c->used[s], c->compute), error) &&
+         !failed(
+             *c,
+             cudaMemcpyAsync(c->results[s].p, dout, out_bytes, cudaMemcpyDeviceToHost, c->compute),
+             error) &&
+         !failed(*c, cudaEventRecord(c->out[s], c->compute), error);
+    if (ok) pending[s] = t;
+  }
+  ok = ok && collect(0) && collect(1);
+  // Nothing may be in flight into the caller's memory or the staging buffers when this returns.
+  std::string sync_error;
+  if (failed(*c, cudaStreamSynchronize(c->copy), sync_error) ||
+      failed(*c, cudaStreamSynchronize(c->compute), sync_error)) {
+    if (ok) error = sync_error;
+    ok = false;
+  }
+  if (ok && stats) {
+    stats->tiles = tiles;
+    stats->passes = 1;
+    stats->host_memory = input.mode();
+  }
+  return ok;
 }
 
 bool sgemm_tflops(int device, int m, int n, int k, int reps, double& tflops, std::string& error) {
-  Session s;
-  if (!open(s, device, error)) return false;
-  float* a = s.alloc<float>(static_cast<size_t>(m) * k);
-  float* b = s.alloc<float>(static_cast<size_t>(k) * n);
-  float* c = s.alloc<float>(static_cast<size_t>(m) * n);
-  if (!a || !b || !c) {
-    error = "out of device memory";
+  Context* c = context_for(device, error);
+  if (!c) return false;
+  const size_t sa = static_cast<size_t>(m) * k, sb = static_cast<size_t>(k) * n,
+               sc = static_cast<size_t>(m) * n;
+  if (failed(*c, c->buffers[kRows0].reserve(sa * sizeof(float)), error) ||
+      failed(*c, c->buffers[kRows1].reserve(sb * sizeof(float)), error) ||
+      failed(*c, c->buffers[kProducts].reserve(sc * sizeof(float)), error)) {
     return false;
   }
-  cudaMemsetAsync(a, 0, static_cast<size_t>(m) * k * sizeof(float), s.compute);
-  cudaMemsetAsync(b, 0, static_cast<size_t>(k) * n * sizeof(float), s.compute);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  s.events.push_back(start);
-  s.events.push_back(stop);
+  float* a = c->buffers[kRows0].as<float>();
+  float* b = c->buffers[kRows1].as<float>();
+  float* out = c->buffers[kProducts].as<float>();
+  cudaEvent_t start = nullptr, stop = nullptr;
+  struct Events {
+    cudaEvent_t& start;
+    cudaEvent_t& stop;
+    ~Events() {
+      if (start) cudaEventDestroy(start);
+      if (stop) cudaEventDestroy(stop);
+    }
+  } events{start, stop};
+  if (failed(*c, cudaMemsetAsync(a, 0, sa * sizeof(float), c->compute), error) ||
+      failed(*c, cudaMemsetAsync(b, 0, sb * sizeof(float), c->compute), error) ||
+      failed(*c, cudaEventCreate(&start), error) || failed(*c, cudaEventCreate(&stop), error)) {
+    return false;
+  }
   const float one = 1.0f, zero = 0.0f;
   double best = 0;
   for (int rep = 0; rep <= reps; ++rep) {  // the first is a warm-up
-    cudaEventRecord(start, s.compute);
-    if (failed(
-            cublasSgemm(s.blas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, a, k, b, k, &zero, c, m),
-            error)) {
+    if (failed(*c, cudaEventRecord(start, c->compute), error) ||
+        failed(*c,
+               cublasSgemm(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, a, k, b, k, &zero, out,
+                           m),
+               error) ||
+        failed(*c, cudaEventRecord(stop, c->compute), error) ||
+        failed(*c, cudaEventSynchronize(stop), error)) {
       return false;
     }
-    cudaEventRecord(stop, s.compute);
-    if (failed(cudaEventSynchronize(stop), error)) return false;
     float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
+    if (failed(*c, cudaEventElapsedTime(&ms, start, stop), error)) return false;
     if (rep > 0 && ms > 0) best = std::max(best, 2.0 * m * n * k / (ms * 1e-3) / 1e12);
   }
   tflops = best;

@@ -5,13 +5,17 @@
 #include <cstdint>
 #include <string>
 
+#include "gpu/blas/product_options.h"
+
 namespace winnow::gpu::detail {
 
+// device_bytes: the device memory a call may use (0: nine tenths of what is free).
 bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size_t block,
-                            float* max_similarity, uint32_t* matched, std::string& error);
+                            size_t device_bytes, float* max_similarity, uint32_t* matched,
+                            ProductStats* stats, std::string& error);
 bool assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
-                    size_t k, bool inner_product, int64_t* labels, float* scores,
-                    std::string& error);
+                    size_t k, bool inner_product, size_t device_bytes, int64_t* labels,
+                    float* scores, ProductStats* stats, std::string& error);
 bool sgemm_tflops(int device, int m, int n, int k, int reps, double& tflops, std::string& error);
 
 }  // namespace winnow::gpu::detail
