@@ -249,8 +249,8 @@ class UrlRemover final : public TextModifier {
 StageSpec line_remover_spec() {
   return modifier_spec(
       "line_remover",
-      "NeMo LineRemover: removes the lines (text.split(\"\\n\")) equal to one of the patterns, "
-      "whole line and exact.",
+      "NeMo LineRemover: removes the lines (`text.split(\"\\n\")`) equal to one of the "
+      "patterns, whole line and exact.",
       {{"patterns", ParamType::kStringList, "", "the lines to remove", true}},
       [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
         return std::unique_ptr<TextModifier>(new LineRemover(p.get_string_list("patterns")));
@@ -260,8 +260,8 @@ StageSpec line_remover_spec() {
 StageSpec markdown_remover_spec() {
   return modifier_spec(
       "markdown_remover",
-      "NeMo MarkdownRemover: per line, **bold**, *italic* and _underline_ become their text and "
-      "[label](url) its url.",
+      "NeMo MarkdownRemover: per line, `**bold**`, `*italic*` and `_underline_` become their "
+      "text and `[label](url)` its url.",
       {}, [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
         return std::unique_ptr<TextModifier>(new MarkdownRemover());
       });
@@ -270,7 +270,9 @@ StageSpec markdown_remover_spec() {
 StageSpec newline_normalizer_spec() {
   return modifier_spec(
       "newline_normalizer",
-      "NeMo NewlineNormalizer: three or more newlines become two (\\n, then \\r\\n runs).", {},
+      "NeMo NewlineNormalizer: three or more newlines become two (`\\n` runs, then `\\r\\n` "
+      "runs).",
+      {},
       [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
         return std::unique_ptr<TextModifier>(new NewlineNormalizer());
       });

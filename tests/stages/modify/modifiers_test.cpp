@@ -211,6 +211,12 @@ TEST(Modifiers, UnicodeReformatter) {
                  "l’humanitÃ©", "a\x07" "b"}),
             (std::vector<std::string>{"✔ No problems", "Clean document already.", "Cafe\xCC\x81",
                                       "l’humanité", "ab"}));
+  // NeMo's test expects "doesn't" with uncurl_quotes, which winnow does not do; "Ã " needs
+  // ftfy's restore_byte_a0 (docs/porting.md).
+  EXPECT_EQ(run("unicode_reformatter", {},
+                {"The Mona Lisa doesnÃƒÂ¢Ã¢â€šÂ¬Ã¢â€žÂ¢t have eyebrows.", "Ã perturber la rÃ©flexion"}),
+            (std::vector<std::string>{"The Mona Lisa doesn’t have eyebrows.",
+                                      "Ã perturber la réflexion"}));
   EXPECT_EQ(run("unicode_reformatter", {{"normalization", std::string("NFC")}}, {"Cafe\xCC\x81"}),
             std::vector<std::string>{"Café"});
   EXPECT_EQ(run("unicode_reformatter", {{"normalization", std::string("NFKC")}}, {"ﬁle"}),
