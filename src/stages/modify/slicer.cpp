@@ -111,9 +111,9 @@ StageSpec slicer_spec() {
       "left, the last right), then strips it; a marker not found empties the document.",
       {
           {"left", ParamType::kScalar, "0",
-           "start: an integer index (negative from the end) or a quoted marker string"},
+           "start: an integer index (negative from the end) or a marker string (quoted in YAML)"},
           {"right", ParamType::kScalar, "",
-           "end (exclusive): an integer index or a quoted marker string; unset: the end"},
+           "end (exclusive): an integer index or a marker string (quoted in YAML); unset: the end"},
           {"include_left", ParamType::kBool, "true", "a left marker is kept in the result"},
           {"include_right", ParamType::kBool, "true", "a right marker is kept in the result"},
           {"strip", ParamType::kBool, "true", "strip white space from the result"},
