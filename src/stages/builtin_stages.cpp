@@ -39,10 +39,14 @@ void register_builtin_stages(StageRegistry& registry) {
   }
   registry.add(unicode_fix_spec());
   // NeMo's text modifiers (issue #35): rewrite the text, keep the record.
-  const std::vector<StageSpec> modifiers = {
-      boilerplate_string_modifier_spec(), line_remover_spec(), markdown_remover_spec(),
-      newline_normalizer_spec(),          quotation_remover_spec(), slicer_spec(),
-      url_remover_spec(),                 unicode_reformatter_spec()};
+  const std::vector<StageSpec> modifiers = {boilerplate_string_modifier_spec(),
+                                            line_remover_spec(),
+                                            markdown_remover_spec(),
+                                            newline_normalizer_spec(),
+                                            quotation_remover_spec(),
+                                            slicer_spec(),
+                                            url_remover_spec(),
+                                            unicode_reformatter_spec()};
   for (const StageSpec& spec : modifiers) registry.add(spec);
   registry.add(language_id_spec());
   registry.add(fasttext_classify_spec());

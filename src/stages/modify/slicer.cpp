@@ -123,10 +123,9 @@ StageSpec slicer_spec() {
         if (!left.is_ok()) return left.status();
         auto right = slice_end(p, "right");
         if (!right.is_ok()) return right.status();
-        return std::unique_ptr<TextModifier>(
-            new Slicer(std::move(left.value()), std::move(right.value()),
-                       p.get_bool("include_left"), p.get_bool("include_right"),
-                       p.get_bool("strip")));
+        return std::unique_ptr<TextModifier>(new Slicer(
+            std::move(left.value()), std::move(right.value()), p.get_bool("include_left"),
+            p.get_bool("include_right"), p.get_bool("strip")));
       });
 }
 

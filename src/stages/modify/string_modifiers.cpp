@@ -272,8 +272,7 @@ StageSpec newline_normalizer_spec() {
       "newline_normalizer",
       "NeMo NewlineNormalizer: three or more newlines become two (`\\n` runs, then `\\r\\n` "
       "runs).",
-      {},
-      [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
+      {}, [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
         return std::unique_ptr<TextModifier>(new NewlineNormalizer());
       });
 }

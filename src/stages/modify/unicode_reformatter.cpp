@@ -46,13 +46,13 @@ StageSpec unicode_reformatter_spec() {
       },
       [](const StageParams& p, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
         UnicodeRepairOptions options;
-        auto form = p.get_choice<UnicodeNormalization>(
-            "normalization", {{"none", UnicodeNormalization::kNone},
-                              {"None", UnicodeNormalization::kNone},
-                              {"NFC", UnicodeNormalization::kNfc},
-                              {"nfc", UnicodeNormalization::kNfc},
-                              {"NFKC", UnicodeNormalization::kNfkc},
-                              {"nfkc", UnicodeNormalization::kNfkc}});
+        auto form = p.get_choice<UnicodeNormalization>("normalization",
+                                                       {{"none", UnicodeNormalization::kNone},
+                                                        {"None", UnicodeNormalization::kNone},
+                                                        {"NFC", UnicodeNormalization::kNfc},
+                                                        {"nfc", UnicodeNormalization::kNfc},
+                                                        {"NFKC", UnicodeNormalization::kNfkc},
+                                                        {"nfkc", UnicodeNormalization::kNfkc}});
         if (!form.is_ok()) return form.status();
         options.normalization = *form;
         options.fix_mojibake = p.get_bool("fix_encoding");

@@ -31,7 +31,6 @@ namespace winnow {
 
 namespace {
 
-
 // CITATION_REGEX = r"\[\d*]|\[edit]|\[citation needed]"
 void remove_citations(std::string_view line, std::string& out) {
   out.clear();

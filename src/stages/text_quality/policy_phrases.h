@@ -44,13 +44,12 @@ inline constexpr std::array<std::string_view, 14> kNemoPolicyPhrases = {
 };
 
 inline constexpr std::array<std::string_view, 6> kC4PolicyPhrases = {
-    "terms of use", "privacy policy", "cookie policy", "uses cookies", "use of cookies",
-    "use cookies"};
+    "terms of use", "privacy policy", "cookie policy",
+    "uses cookies", "use of cookies", "use cookies"};
 
 // Whether `lowered` (ASCII-lowered text) holds one of `phrases`.
 template <size_t N>
-bool has_policy_phrase(std::string_view lowered,
-                       const std::array<std::string_view, N>& phrases) {
+bool has_policy_phrase(std::string_view lowered, const std::array<std::string_view, N>& phrases) {
   for (std::string_view phrase : phrases) {
     if (find_bytes(lowered, phrase) != std::string_view::npos) return true;
   }

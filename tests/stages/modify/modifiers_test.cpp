@@ -33,8 +33,7 @@ ScalarParam index(int64_t i) { return {std::to_string(i), false}; }
 // The reference's configurations as winnow stages and parameters.
 const std::map<std::string, std::pair<std::string, Params>>& configs() {
   static const std::map<std::string, std::pair<std::string, Params>> all = {
-      {"line_remover",
-       {"line_remover", {{"patterns", std::vector<std::string>{"Remove me", ""}}}}},
+      {"line_remover", {"line_remover", {{"patterns", std::vector<std::string>{"Remove me", ""}}}}},
       {"markdown_remover", {"markdown_remover", {}}},
       {"newline_normalizer", {"newline_normalizer", {}}},
       {"quotation_remover", {"quotation_remover", {}}},
@@ -75,10 +74,10 @@ struct Case {
 
 TEST(Modifiers, MatchPythonReference) {
   std::string output;
-  ASSERT_EQ(run_command("/usr/bin/python3 " + kSource +
-                            "/tests/stages/modify/modifiers_reference.py 35",
-                        &output),
-            0)
+  ASSERT_EQ(
+      run_command("/usr/bin/python3 " + kSource + "/tests/stages/modify/modifiers_reference.py 35",
+                  &output),
+      0)
       << output;
   std::map<std::string, std::vector<Case>> cases;
   std::istringstream lines(output);
@@ -139,18 +138,19 @@ std::vector<std::string> run(const std::string& stage_name, const Params& params
 
 // Cases of NeMo's tests/stages/text/modules/test_modifiers.py, re-derived from the rules.
 TEST(Modifiers, NemoTestCases) {
-  EXPECT_EQ(run("newline_normalizer", {},
-                {"The quick\n\n\nbrown fox \n\n\nover", "a\r\n\r\n\r\nb \r\nc", "a\n\nb"}),
-            (std::vector<std::string>{"The quick\n\nbrown fox \n\nover", "a\r\n\r\nb \r\nc",
-                                      "a\n\nb"}));
-  EXPECT_EQ(run("url_remover", {},
-                {"This is a url: www.nvidia.com", "This is a url: HTTPS://WWW.NVIDIA.COM",
-                 "This is not a url: git@github.com:NVIDIA/NeMo-Curator.git"}),
-            (std::vector<std::string>{"This is a url: ", "This is a url: ",
-                                      "This is not a url: git@github.com:NVIDIA/NeMo-Curator.git"}));
+  EXPECT_EQ(
+      run("newline_normalizer", {},
+          {"The quick\n\n\nbrown fox \n\n\nover", "a\r\n\r\n\r\nb \r\nc", "a\n\nb"}),
+      (std::vector<std::string>{"The quick\n\nbrown fox \n\nover", "a\r\n\r\nb \r\nc", "a\n\nb"}));
+  EXPECT_EQ(
+      run("url_remover", {},
+          {"This is a url: www.nvidia.com", "This is a url: HTTPS://WWW.NVIDIA.COM",
+           "This is not a url: git@github.com:NVIDIA/NeMo-Curator.git"}),
+      (std::vector<std::string>{"This is a url: ", "This is a url: ",
+                                "This is not a url: git@github.com:NVIDIA/NeMo-Curator.git"}));
   EXPECT_EQ(run("line_remover", {{"patterns", std::vector<std::string>{"Remove me"}}},
-                {"Keep this\nRemove me\nAlso keep this\nRemove me", "Remove me \nRemove me\n  Remove me",
-                 "Remove me", ""}),
+                {"Keep this\nRemove me\nAlso keep this\nRemove me",
+                 "Remove me \nRemove me\n  Remove me", "Remove me", ""}),
             (std::vector<std::string>{"Keep this\nAlso keep this", "Remove me \n  Remove me",
                                       "<dropped:empty>", ""}));
   EXPECT_EQ(run("quotation_remover", {},
@@ -191,10 +191,9 @@ TEST(Modifiers, BoilerPlateStringModifier) {
           {"Read our Privacy Policy.\n\nBody one.\n\nBody two.",
            "Body one.\n\nTerms of use apply.\n\nBody two.", "Body.\n\n" + cookie_banner,
            "Terms of Use\n\nPrivacy Policy", "Body.\n\nSome lorem ipsum here.", "Clean text."}),
-      (std::vector<std::string>{"Body one.\n\nBody two.",
-                                "Body one.\n\nTerms of use apply.\n\nBody two.", "Body.",
-                                "Terms of Use\n\nPrivacy Policy", "<dropped:lorem_ipsum>",
-                                "Clean text."}));
+      (std::vector<std::string>{
+          "Body one.\n\nBody two.", "Body one.\n\nTerms of use apply.\n\nBody two.", "Body.",
+          "Terms of Use\n\nPrivacy Policy", "<dropped:lorem_ipsum>", "Clean text."}));
   EXPECT_EQ(run("boilerplate_string_modifier", {{"remove_if_at_top_or_bottom", false}},
                 {"Body.\n\nSee the privacy policy.", "Body."}),
             (std::vector<std::string>{"<dropped:boilerplate>", "Body."}));
@@ -207,16 +206,18 @@ TEST(Modifiers, UnicodeReformatter) {
   // ftfy's documentation examples that NeMo's test uses, as far as winnow's repair goes; NeMo's
   // default normalisation is none, so a decomposed é stays decomposed.
   EXPECT_EQ(run("unicode_reformatter", {},
-                {"âœ” No problems", "Clean document already.", "Cafe\xCC\x81",
-                 "l’humanitÃ©", "a\x07" "b"}),
+                {"âœ” No problems", "Clean document already.", "Cafe\xCC\x81", "l’humanitÃ©",
+                 "a\x07"
+                 "b"}),
             (std::vector<std::string>{"✔ No problems", "Clean document already.", "Cafe\xCC\x81",
                                       "l’humanité", "ab"}));
   // NeMo's test expects "doesn't" with uncurl_quotes, which winnow does not do; "Ã " needs
   // ftfy's restore_byte_a0 (docs/porting.md).
-  EXPECT_EQ(run("unicode_reformatter", {},
-                {"The Mona Lisa doesnÃƒÂ¢Ã¢â€šÂ¬Ã¢â€žÂ¢t have eyebrows.", "Ã perturber la rÃ©flexion"}),
-            (std::vector<std::string>{"The Mona Lisa doesn’t have eyebrows.",
-                                      "Ã perturber la réflexion"}));
+  EXPECT_EQ(
+      run("unicode_reformatter", {},
+          {"The Mona Lisa doesnÃƒÂ¢Ã¢â€šÂ¬Ã¢â€žÂ¢t have eyebrows.", "Ã perturber la rÃ©flexion"}),
+      (std::vector<std::string>{"The Mona Lisa doesn’t have eyebrows.",
+                                "Ã perturber la réflexion"}));
   EXPECT_EQ(run("unicode_reformatter", {{"normalization", std::string("NFC")}}, {"Cafe\xCC\x81"}),
             std::vector<std::string>{"Café"});
   EXPECT_EQ(run("unicode_reformatter", {{"normalization", std::string("NFKC")}}, {"ﬁle"}),
@@ -227,8 +228,8 @@ TEST(Modifiers, UnicodeReformatter) {
             std::vector<std::string>{"<dropped:empty>"});
   ReasonTable reasons;
   StageContext context(reasons, "u", 0, 1);
-  auto nfd = build_stage(spec("unicode_reformatter"), {{"normalization", std::string("NFD")}},
-                         context);
+  auto nfd =
+      build_stage(spec("unicode_reformatter"), {{"normalization", std::string("NFD")}}, context);
   ASSERT_FALSE(nfd.is_ok());
   EXPECT_THAT(nfd.status().message(), HasSubstr("NFD"));
 }
@@ -281,8 +282,9 @@ TEST(Modifiers, CountsAndDropsInStatsJson) {
   simdjson::dom::parser parser;
   simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
   EXPECT_EQ(uint64_t(stats["totals"]["dropped_by_reason"]["urls/empty"]), 1u);
-  EXPECT_EQ(uint64_t(stats["totals"]["dropped_by_reason"]["boilerplate_string_modifier/lorem_ipsum"]),
-            1u);
+  EXPECT_EQ(
+      uint64_t(stats["totals"]["dropped_by_reason"]["boilerplate_string_modifier/lorem_ipsum"]),
+      1u);
   EXPECT_TRUE(bool(stats["reconciles"]));
   std::map<std::string, std::map<std::string, uint64_t>> counts;
   for (simdjson::dom::element step : stats["steps"].get_array()) {
