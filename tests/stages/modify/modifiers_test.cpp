@@ -247,45 +247,60 @@ TEST(Modifiers, LeaveDroppedDocumentsAlone) {
   EXPECT_EQ(batch->text(1), "see ");
 }
 
-// The winnow command on a small JSONL: texts rewritten, emptied documents dropped with their
-// reason, and each modifier step's counts in stats.json summed over batches of two. The counts
-// are hand-derived from the texts: "**" twice (4); "https://example.com/page" (24) and the
-// 20 code points of "https://only.example"; "Terms of use\n\n" (14) and the 17 of the lorem
-// ipsum document.
-TEST(Modifiers, CountsAndDropsInStatsJson) {
-  TempDir dir;
-  write_file(dir.file("in.jsonl"),
-             "{\"id\":\"1\",\"text\":\"Hello **world**\"}\n"
-             "{\"id\":\"2\",\"text\":\"See https://example.com/page now\"}\n"
-             "{\"id\":\"3\",\"text\":\"https://only.example\"}\n"
-             "{\"id\":\"4\",\"text\":\"Terms of use\\n\\nBody text \u00e9.\"}\n"
-             "{\"id\":\"5\",\"text\":\"lorem ipsum dolor\"}\n"
-             "{\"id\":\"6\",\"text\":\"untouched \u00fcn\u00efc\u00f6d\u00e9\"}\n");
-  std::string pipeline = pipeline_file(dir,
-                                       "output:\n  format: jsonl\n"
-                                       "stages:\n"
-                                       "  - stage: markdown_remover\n"
-                                       "  - stage: url_remover\n"
-                                       "    name: urls\n"
-                                       "  - stage: boilerplate_string_modifier\n");
-  std::string output;
-  ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("in.jsonl") + " -o " + dir.file("out") +
-                       " --batch-size 2 -t 2 -q",
-                   &output),
-            0)
-      << output;
-  EXPECT_EQ(read_file(dir.file("out/in.jsonl")),
+// The winnow command on a small JSONL, with batches of two: the output folder.
+class ModifiersRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_file(dir_.file("in.jsonl"),
+               "{\"id\":\"1\",\"text\":\"Hello **world**\"}\n"
+               "{\"id\":\"2\",\"text\":\"See https://example.com/page now\"}\n"
+               "{\"id\":\"3\",\"text\":\"https://only.example\"}\n"
+               "{\"id\":\"4\",\"text\":\"Terms of use\\n\\nBody text \u00e9.\"}\n"
+               "{\"id\":\"5\",\"text\":\"lorem ipsum dolor\"}\n"
+               "{\"id\":\"6\",\"text\":\"untouched \u00fcn\u00efc\u00f6d\u00e9\"}\n");
+    std::string pipeline = pipeline_file(dir_,
+                                         "output:\n  format: jsonl\n"
+                                         "stages:\n"
+                                         "  - stage: markdown_remover\n"
+                                         "  - stage: url_remover\n"
+                                         "    name: urls\n"
+                                         "  - stage: boilerplate_string_modifier\n");
+    std::string output;
+    ASSERT_EQ(winnow("run " + pipeline + " -i " + dir_.file("in.jsonl") + " -o " +
+                         dir_.file("out") + " --batch-size 2 -t 2 -q",
+                     &output),
+              0)
+        << output;
+  }
+
+  TempDir dir_;
+};
+
+// Texts rewritten; emptied documents dropped with their reason.
+TEST_F(ModifiersRun, RewritesAndDrops) {
+  EXPECT_EQ(read_file(dir_.file("out/in.jsonl")),
             "{\"id\":\"1\",\"text\":\"Hello world\"}\n"
             "{\"id\":\"2\",\"text\":\"See  now\"}\n"
             "{\"id\":\"4\",\"text\":\"Body text \u00e9.\"}\n"
             "{\"id\":\"6\",\"text\":\"untouched \u00fcn\u00efc\u00f6d\u00e9\"}\n");
   simdjson::dom::parser parser;
-  simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
+  simdjson::dom::element stats = parser.load(dir_.file("out/stats.json"));
   EXPECT_EQ(uint64_t(stats["totals"]["dropped_by_reason"]["urls/empty"]), 1u);
   EXPECT_EQ(
       uint64_t(stats["totals"]["dropped_by_reason"]["boilerplate_string_modifier/lorem_ipsum"]),
       1u);
   EXPECT_TRUE(bool(stats["reconciles"]));
+}
+
+// Each modifier step's counts in stats.json, summed over the batches, hand-derived from the
+// texts: "**" twice (4); "https://example.com/page" (24) and the 20 code points of
+// "https://only.example"; "Terms of use\n\n" (14) and the 17 of the lorem ipsum document.
+// FOLLOW-UP: disabled until "Stage counts:" (DocBatch::stage_counts, steps[i].counts in
+// stats.json) is on main; after `git merge main`, drop the DISABLED_ prefix and the add_count
+// shim in src/stages/modify/text_modifier.cpp.
+TEST_F(ModifiersRun, DISABLED_CountsInStatsJson) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element stats = parser.load(dir_.file("out/stats.json"));
   std::map<std::string, std::map<std::string, uint64_t>> counts;
   for (simdjson::dom::element step : stats["steps"].get_array()) {
     simdjson::dom::object step_counts;
