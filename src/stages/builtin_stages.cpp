@@ -2,7 +2,9 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
+#include "stages/modify/text_modifier.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/quality_sets.h"
 
@@ -36,6 +38,16 @@ void register_builtin_stages(StageRegistry& registry) {
     if (!before_quality.count(name)) text_readers.insert(name);
   }
   registry.add(unicode_fix_spec());
+  // NeMo's text modifiers (issue #35): rewrite the text, keep the record.
+  const std::vector<StageSpec> modifiers = {boilerplate_string_modifier_spec(),
+                                            line_remover_spec(),
+                                            markdown_remover_spec(),
+                                            newline_normalizer_spec(),
+                                            quotation_remover_spec(),
+                                            slicer_spec(),
+                                            url_remover_spec(),
+                                            unicode_reformatter_spec()};
+  for (const StageSpec& spec : modifiers) registry.add(spec);
   registry.add(language_id_spec());
   registry.add(fasttext_classify_spec());
   registry.add(fasttext_quality_spec());
@@ -85,6 +97,7 @@ void register_builtin_stages(StageRegistry& registry) {
        {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup"}) {
     text_readers.insert(name);
   }
+  for (const StageSpec& spec : modifiers) text_readers.insert(spec.name);
   for (const std::string& name : text_readers) registry.set_reads_no_record_fields(name);
 }
 

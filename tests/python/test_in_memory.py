@@ -104,3 +104,16 @@ def test_every_dropped_record_carries_a_score():
     assert drops == {"b": {"stage": "exact_dedup", "reason": "exact_duplicate", "score": None},
                      "c": {"stage": "word_count", "reason": "word_count", "score": 1}}
 
+
+
+def test_modifiers_rewrite_text_and_slicer_tells_markers_from_indices():
+    # Slicer's ends as NeMo takes them: a str is a marker, an int an index (the YAML the
+    # package writes quotes "3" so that it stays a marker).
+    records = [{"text": "aXYb www.x.org c3d"}, {"text": "XYdrop me\nkeep3"}, {"text": "none"}]
+    result = winnow.Pipeline(stages=[
+        st.Slicer(left="XY", right="3", include_left=False), st.UrlRemover(),
+        st.LineRemover(patterns=["drop me"])]).process(records)
+    assert [r["text"] for r in result.kept] == ["b  c3", "keep3"]
+    assert [r["winnow_drop"]["reason"] for r in result.dropped] == ["empty"]
+    by_index = winnow.Pipeline(stages=[st.Slicer(left=1, right=-1)]).process([{"text": "[ab]"}])
+    assert [r["text"] for r in by_index.kept] == ["ab"]

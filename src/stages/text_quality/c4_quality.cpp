@@ -23,16 +23,13 @@
 #include <string>
 
 #include "core/ascii.h"
+#include "stages/text_quality/policy_phrases.h"
 #include "stages/text_quality/quality_sets.h"
 #include "text/python_text.h"
 
 namespace winnow {
 
 namespace {
-
-constexpr std::array<std::string_view, 6> kPolicy = {"terms of use",   "privacy policy",
-                                                     "cookie policy",  "uses cookies",
-                                                     "use of cookies", "use cookies"};
 
 // CITATION_REGEX = r"\[\d*]|\[edit]|\[citation needed]"
 void remove_citations(std::string_view line, std::string& out) {
@@ -173,14 +170,7 @@ class C4QualityStage final : public Stage {
           break;
         }
         if (o_.filter_policy) {
-          bool policy = false;
-          for (std::string_view phrase : kPolicy) {
-            if (lower.find(phrase) != std::string::npos) {
-              policy = true;
-              break;
-            }
-          }
-          if (policy) {
+          if (has_policy_phrase(lower, kC4PolicyPhrases)) {
             ++removed;
             continue;
           }

@@ -7,6 +7,7 @@
 
 #include "core/ascii.h"
 #include "stages/text_quality/nemo_filters.h"
+#include "stages/text_quality/policy_phrases.h"
 #include "stages/text_quality/score_filter.h"
 #include "text/python_text.h"
 
@@ -18,62 +19,21 @@ constexpr std::array<std::string_view, 12> kBullets = {"•", "‣", "⁃", "⁌
                                                        "○", "●", "◘", "◦", "⦾", "⦿"};
 constexpr std::array<char, 5> kEndMarks = {'.', '?', '!', '"', '\''};
 
-// NeMo's policy_substrings: the short phrases and the standard cookie-banner sentences
-// (lower-cased, as NeMo compares them).
-constexpr std::array<std::string_view, 14> kPolicySubstrings = {
-    "terms of use",
-    "privacy policy",
-    "cookie policy",
-    "uses cookies",
-    "privacy overview",
-    "use of cookies",
-    "use cookies",
-    "privacy & cookies policy",
-    "privacy and cookies policy",
-    "this website uses cookies to improve your experience while you navigate through the "
-    "website. out of these cookies, the cookies that are categorized as necessary are stored on "
-    "your browser as they are essential for the working of basic functionalities of the "
-    "website. we also use third-party cookies that help us analyze and understand how you use "
-    "this website. these cookies will be stored in your browser only with your consent. you "
-    "also have the option to opt-out of these cookies. but opting out of some of these cookies "
-    "may have an effect on your browsing experience.",
-    "necessary cookies are absolutely essential for the website to function properly. this "
-    "category only includes cookies that ensures basic functionalities and security features "
-    "of the website. these cookies do not store any personal information.",
-    "any cookies that may not be particularly necessary for the website to function and is used "
-    "specifically to collect user personal data via analytics, ads, other embedded contents are "
-    "termed as non-necessary cookies. it is mandatory to procure user consent prior to running "
-    "these cookies on your website.",
-    "this site uses cookies, including for analytics, personalization, and advertising "
-    "purposes. for more information or to change your cookie settings, click here.",
-    "if you continue to browse this site without changing your cookie settings, you agree to "
-    "this use. acceptread more",
-};
-
-// Every policy phrase holds "cookie", "privacy" or "terms of use": a text holding none of them
-// (nor "lorem ipsum") scores 0 after one search each over the lower-cased text; only the others
-// are examined paragraph by paragraph. Lower-casing keeps byte offsets (ASCII only), so the
-// paragraphs' offsets index the lower-cased copy.
+// NeMo's policy phrases (policy_phrases.h) each hold "cookie", "privacy" or "terms of use": a
+// text holding none of them (nor "lorem ipsum") scores 0 after one search each over the
+// lower-cased text; only the others are examined paragraph by paragraph. Lower-casing keeps byte
+// offsets (ASCII only), so the paragraphs' offsets index the lower-cased copy.
 double boilerplate_score(DocSegments& d) {
   thread_local std::string lower;
   ascii_lower(d.text(), lower);
   std::string_view all = lower;
   if (find_bytes(all, "lorem ipsum") != std::string_view::npos) return 1.0;
-  if (find_bytes(all, "cookie") == std::string_view::npos &&
-      find_bytes(all, "privacy") == std::string_view::npos &&
-      find_bytes(all, "terms of use") == std::string_view::npos)
-    return 0.0;
+  if (!may_have_nemo_policy_phrase(all)) return 0.0;
   const auto& paragraphs = d.paragraphs();
   size_t boilerplate = 0;
   for (const TextPiece& para : paragraphs) {
     // Stripping cannot change a substring test on phrases that start and end with a letter.
-    std::string_view text = all.substr(para.begin, para.bytes);
-    for (std::string_view phrase : kPolicySubstrings) {
-      if (find_bytes(text, phrase) != std::string_view::npos) {
-        ++boilerplate;
-        break;
-      }
-    }
+    if (has_policy_phrase(all.substr(para.begin, para.bytes), kNemoPolicyPhrases)) ++boilerplate;
   }
   return ratio_or_one(static_cast<double>(boilerplate), static_cast<double>(paragraphs.size()));
 }
