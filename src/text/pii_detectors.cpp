@@ -116,11 +116,25 @@ class Scanner {
   bool numeric_start_ok(size_t i) const {
     char p = before(i);
     if (is_word(p) || p == '@') return false;
-    if ((p == '.' || p == '-' || p == '/' || p == ',') && i >= 2 && is_digit(t_[i - 2])) {
+    if ((p == '.' || p == '-' || p == '/' || p == ',' || p == ':') && i >= 2 &&
+        is_digit(t_[i - 2])) {
       return false;
     }
     return true;
   }
+  // Numbers grouped by spaces must not be the tail of a longer run of groups (hex dumps, tables,
+  // "1 1 2 3 5 ... 377 610 987 1597"): the token before, after one space, has no digit.
+  bool follows_digit_group(size_t i) const {
+    if (i < 2 || before(i) != ' ' || !is_alnum(t_[i - 2])) return false;
+    size_t k = i - 2;
+    while (k > 0 && is_alnum(t_[k - 1])) --k;
+    for (size_t j = k; j + 1 < i; ++j) {
+      if (is_digit(t_[j])) return true;
+    }
+    return false;
+  }
+  // ...nor go on with another group after the same separator.
+  bool continues(size_t e, char sep) const { return at(e) == sep && is_digit(at(e + 1)); }
   // ...and ends at one: not followed by a word character, nor by a separator and a digit.
   bool numeric_end_ok(size_t e) const {
     char c = at(e);
@@ -179,9 +193,27 @@ class Scanner {
       }
     }
     char c = at(end);
-    // A range "10.0.0.1-10.0.0.9" or a CIDR "/8" may follow; a fifth number may not.
-    if (is_word(c) || c == '@' || (c == '.' && is_digit(at(end + 1)))) return;
+    // A range "10.0.0.1-10.0.0.9" or a CIDR "/8" may follow; a fifth number or a name part
+    // ("3.1.1.3.tar.gz") may not.
+    if (is_word(c) || c == '@' || (c == '.' && is_alnum(at(end + 1)))) return;
+    // Dotted versions: a name joined to it ("novas-3.1.1.3", "Firefox/2.0.0.11") or a word
+    // that announces one ("version 1.2.0.1").
+    char p = before(i);
+    if ((p == '-' || p == '/') && i >= 2 && is_alpha(t_[i - 2])) return;
+    if (p == ' ' && after_version_word(i - 1)) return;
     emit(i, end, PiiEntity::kIpAddress);
+  }
+
+  bool after_version_word(size_t space) const {
+    size_t k = space;
+    while (k > 0 && is_alpha(t_[k - 1]) && space - k <= 8) --k;
+    if (k > 0 && is_word(t_[k - 1])) return false;
+    std::string_view word = t_.substr(k, space - k);
+    for (std::string_view v : {"version", "Version", "VERSION", "ver", "v", "V", "release",
+                               "Release", "rev", "build", "Build", "section", "Section"}) {
+      if (word == v) return true;
+    }
+    return false;
   }
 
   void try_ssn(size_t i) {
@@ -225,6 +257,7 @@ class Scanner {
       }
     }
     if (groups == 0) return;
+    if (sep == ' ' && follows_digit_group(i)) return;  // hex dumps: "2e54 4820 5858 4420 ..."
     for (size_t k = groups; k-- > 0;) {
       size_t d = digit_counts[k];
       if (d < 13) break;
@@ -276,6 +309,7 @@ class Scanner {
     if (digit_run(p) != 4) return;
     p += 4;
     if (!numeric_end_ok(p)) return;
+    if (sep2 == ' ' && (follows_digit_group(i) || continues(p, ' '))) return;
     emit(i, p, PiiEntity::kPhoneNumber);
   }
 
@@ -307,7 +341,11 @@ class Scanner {
         break;
       }
     }
-    if (digits < 8 || end == 0) return;
+    // Run together ("+4915112345678") it needs ten digits, so that signed numbers such as
+    // +32768000 are not taken; grouped, eight.
+    bool grouped = false;
+    for (size_t k = i + 1; k < end; ++k) grouped |= !is_digit(t_[k]);
+    if (end == 0 || digits < (grouped ? 8u : 10u)) return;
     if (!numeric_end_ok(end)) return;
     emit(i, end, PiiEntity::kPhoneNumber);
   }
@@ -319,18 +357,14 @@ class Scanner {
   void try_national_phone(size_t i) {
     if (!is_digit(at(i + 1)) || at(i + 1) == '0') return;
     // Not a later group of a longer grouped number ("DE89 3704 0044 0532 0130 01").
-    if (i >= 2 && before(i) == ' ' && is_alnum(t_[i - 2])) {
-      size_t k = i - 2;
-      while (k > 0 && is_alnum(t_[k - 1])) --k;
-      bool has_digit = false;
-      for (size_t j = k; j + 1 < i; ++j) has_digit |= is_digit(t_[j]);
-      if (has_digit) return;
-    }
+    if (follows_digit_group(i)) return;
     size_t p = i;
     size_t digits = 0;
     size_t groups = 0;
     char sep = 0;
     size_t best = 0;
+    size_t best_groups = 0;
+    size_t first_len = 0, second_len = 0;
     while (true) {
       size_t len = digit_run(p);
       if (groups == 0 ? (len < 2 || len > 5) : (len < 2 || len > 8)) break;
@@ -338,9 +372,14 @@ class Scanner {
       digits += len;
       p += len;
       ++groups;
+      if (groups == 1) first_len = len;
+      if (groups == 2) second_len = len;
       // The SSN layout (3-2-4 with dashes) is left to US_SSN, valid or not.
       bool ssn_shape = groups == 3 && sep == '-' && p - i == 11 && at(i + 6) == '-';
-      if (groups >= 2 && digits >= 9 && numeric_end_ok(p) && !ssn_shape) best = p;
+      if (groups >= 2 && digits >= 9 && numeric_end_ok(p) && !ssn_shape) {
+        best = p;
+        best_groups = groups;
+      }
       char c = at(p);
       if ((c == ' ' || c == '-' || c == '.' || c == '/') && (sep == 0 || sep == c) &&
           is_digit(at(p + 1))) {
@@ -350,7 +389,10 @@ class Scanner {
         break;
       }
     }
-    if (best) emit(i, best, PiiEntity::kPhoneNumber);
+    if (!best || continues(best, sep)) return;
+    // A US ZIP+4 code (02111-1307) is not a phone number.
+    if (best_groups == 2 && first_len == 5 && second_len == 4) return;
+    emit(i, best, PiiEntity::kPhoneNumber);
   }
 
   // Two letters of a country that issues IBANs, two check digits, then the BBAN (upper-case
@@ -533,6 +575,8 @@ class Scanner {
       if (groups != 8) return false;
     } else if (groups > 7) {
       return false;
+    } else if (double_colon + 2 == a.size() && groups < 2) {
+      return false;  // "2004::" is a number before reStructuredText's "::", not an address
     }
     return decimal && hex_digits >= 4;
   }

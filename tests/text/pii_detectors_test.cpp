@@ -138,6 +138,13 @@ const std::vector<std::string> kOtherNearMisses = {
     "555-0143",       "a[1::2]",           "std::vector<int>", "1,234,567.89",
     "3.14159",        "@mention",          "https://git@github.com/x", "XX89370400440532013000",
     "Order #100234987612", "01.02.2024 10:30", "build 20240115093000",
+    // Seen in real text (manual pages, Python's documentation): ZIP+4 codes, /proc tables,
+    // signed numbers, hex dumps, number sequences.
+    "Boston, MA 02111-1307, USA", "r-xp 00000000 08:06 1083555 /lib/x.so", "(-32768000, +32768000)",
+    "0000000: 2e54 4820 5858 4420 3120 2241 .TH", "233 377 610 987 1597",
+    "0140 25 70 32 25 7b 33 32", "00000000:0801 00000000:0000 0A",
+    "zlib version 1.2.0.1", "novas-3.1.1.3.tar.gz", "Gecko Firefox/2.0.0.11", "on 4 Jan 2004::",
+    "section 6.4.4.2 of C99",
 };
 
 std::string join(const std::vector<Labelled>& items) {
@@ -214,7 +221,7 @@ TEST(PiiDetectors, IpAddressesAsPythonReadsThem) {
       "127.0.0.1", "2001:db8::1", "2001:db8::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9",
       "1:2:3:4:5:6:7::", "1::2::3", "fe80::", "12345::1", "::ffff:1.2.3.4", "2001:db8:0:0:1:0:0:1",
       "2001:db8::g", "dead:beef::cafe", "1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5:6:7:1.2.3.4",
-      "::ffff:1.2.3.256", "2001:DB8::8A2E:370:7334", "abcd:ef01:2345:6789:abcd:ef01:2345:6789",
+      "::ffff:1.2.3.256", "2001:DB8::8A2E:370:7334", "2004::", "2001:db8::", "abcd:ef01:2345:6789:abcd:ef01:2345:6789",
   };
   std::vector<Labelled> items;
   for (const auto& c : candidates) items.push_back({"IP_ADDRESS", c});

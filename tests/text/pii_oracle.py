@@ -47,10 +47,13 @@ def ip(value):
     if address.version == 6 and "%" in value:
         return False
     if address.version == 6 and "." not in value:
-        # winnow's documented extra rule: "::1"-like and "a::b"-like runs are not taken;
+        # winnow's documented extra rules: "::1"-like and "a::b"-like runs are not taken;
         # an address needs four hex digits, one of them decimal.
         hex_digits = [c for c in value if c in "0123456789abcdefABCDEF"]
         if len(hex_digits) < 4 or not any(c.isdigit() for c in hex_digits):
+            return False
+        # And one that ends in "::" needs two groups before it ("2004::" is prose).
+        if value.endswith("::") and value.count(":") < 3:
             return False
     return True
 
