@@ -61,6 +61,8 @@ void fake_phone(Draws& d, std::string_view s, std::string& out) {
     char c = s[k];
     if (!is_digit(c)) {
       out += c;
+    } else if (c == '0' && k > 0 && s[k - 1] == '(' && k + 1 < s.size() && s[k + 1] == ')') {
+      out += c;  // the trunk "(0)" of "+44 (0)20 ..."
     } else if (k == 0 || !is_digit(s[k - 1])) {
       out += d.digit(2);
     } else if (k == 1 && s[0] == '0') {

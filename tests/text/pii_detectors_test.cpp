@@ -353,6 +353,10 @@ TEST(PiiDetectors, FakesAreValidStableAndSeeded) {
   for (const auto& [item, valid] : oracle(checkable)) {
     EXPECT_TRUE(valid) << item.first << " " << item.second;
   }
+  // A phone keeps its layout, country code and trunk; its other digits change.
+  std::string phone;
+  append_pii_fake(PiiEntity::kPhoneNumber, "+44 (0)20 7946 0958", 42, phone);
+  EXPECT_THAT(phone, ::testing::MatchesRegex(R"(\+44 \(0\)[0-9]{2} [0-9]{4} [0-9]{4})"));
   std::string h1, h2, h3;
   append_pii_hash("john.doe@example.com", 1, h1);
   append_pii_hash("john.doe@example.com", 1, h2);
