@@ -142,6 +142,23 @@ TEST(PiiRedact, ParameterErrorsNameTheKey) {
   EXPECT_THAT(bad_entry.status().message(), HasSubstr("ENTITY:action"));
 }
 
+// Registered, for documents, and declared to read nothing of the record by name (so a pass
+// through it reads only the text and id columns of a Parquet input).
+TEST(PiiRedact, RegisteredAsATextOnlyStage) {
+  StageRegistry registry;
+  register_builtin_stages(registry);
+  const StageSpec* spec = registry.find("pii_redact");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_TRUE(spec->takes.has(ItemKind::kDocument));
+  EXPECT_FALSE(spec->takes.has(ItemKind::kImage));
+  ASSERT_TRUE(bool(spec->record_fields));
+  auto params = StageParams::from_values({}, spec->params, "pii_redact");
+  ASSERT_TRUE(params.is_ok());
+  RecordFields fields = spec->record_fields(params.value());
+  EXPECT_FALSE(fields.any);
+  EXPECT_TRUE(fields.names.empty());
+}
+
 // Through the binary: redacted output, the dropped document under rejected/ with its reason,
 // and the counts in stats.json.
 TEST(PiiRedact, EndToEndThroughWinnow) {
