@@ -77,6 +77,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(frame_quality_spec());
   registry.add(clip_embed_spec());
   registry.add(clip_aesthetic_filter_spec());
+  registry.add(pii_redact_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images too: a
   // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
@@ -94,7 +95,8 @@ void register_builtin_stages(StageRegistry& registry) {
   // columns of a Parquet input. Stages that read fields declare them in their own spec (select,
   // html_extract, the dedup stages); every other stage (images, video, Python) may read any.
   for (const char* name :
-       {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup"}) {
+       {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup",
+        "pii_redact"}) {
     text_readers.insert(name);
   }
   for (const StageSpec& spec : modifiers) text_readers.insert(spec.name);

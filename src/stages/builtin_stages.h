@@ -46,6 +46,8 @@ StageSpec transcode_clips_spec();
 StageSpec motion_filter_spec();
 StageSpec frame_quality_spec();
 StageSpec caption_spec();  // video/caption.cpp
+// Personal data (issue #36): privacy/pii_redact.cpp.
+StageSpec pii_redact_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
