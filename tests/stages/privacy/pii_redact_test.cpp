@@ -49,7 +49,8 @@ TEST(PiiRedact, RedactsWithTypedPlaceholders) {
             "SSN <US_SSN>, host <IP_ADDRESS>, repo <URL_CREDENTIALS>/x.git");
   EXPECT_EQ(batch->text(1), kClean);
   EXPECT_FALSE(batch->text_changed(1));
-  EXPECT_EQ(batch->kept_count(), 2u);
+  EXPECT_EQ(batch->kept_count(), 3u);
+  EXPECT_EQ(batch->text(2), batch->text(0));
   const AnnotationColumn* counts = batch->find_annotation("pii");
   ASSERT_NE(counts, nullptr);
   EXPECT_EQ(counts->int_at(0), 7);
