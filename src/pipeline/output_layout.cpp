@@ -24,9 +24,10 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
     ++stem_uses[stems.back()];
   }
   std::string ext(format.extension());
+  std::string rejected_ext(format.rejected_extension());
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
-    shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
+    shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + rejected_ext,
                        errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json",
                        name, files_dir(), dir_});
   }
@@ -35,7 +36,8 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
 namespace {
 
 bool is_output_file(const std::string& name) {
-  for (std::string_view ext : {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json", ".parquet"}) {
+  for (std::string_view ext :
+       {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json", ".parquet", ".bin", ".idx"}) {
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
       return true;
     }
