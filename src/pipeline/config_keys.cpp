@@ -179,8 +179,8 @@ const ConfigKey kKeys[] = {
      ""},
     {"output", "max_file_bytes", "an integer, 0 or more",
      [](C c) { return std::to_string(c.max_file_bytes); }, "",
-     "more than 0: kept output in parts of at most about this much JSONL each, cut between "
-     "items",
+     "more than 0: kept output in parts of at most about this much JSONL each (megatron: "
+     ".bin bytes), cut between items",
      ""},
     {"output", "tokenizer", "a path", [](C c) { return c.output_format.megatron.tokenizer; }, "",
      "megatron: the tokenizer.json (or a model folder holding one, or spm.model / "

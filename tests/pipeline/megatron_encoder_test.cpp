@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 std::vector<std::string> corpus_texts() {
   std::vector<std::string> texts = multilingual_paragraphs(5);
   for (const char* text :
-       {"", "short", "  ", "a text that names <eos>, <bos> and <start_of_turn> among its words",
+       {"", "short", "  ",
+        "a text that names <|end_of_text|> and <|begin_of_text|> among its words",
         "tab\there and a newline\nthen more text after it, long enough to be kept"}) {
     texts.push_back(text);
   }
@@ -100,16 +101,16 @@ RunReport run(const std::string& yaml, const std::vector<std::string>& inputs,
   return run_pipeline(config, options);
 }
 
-// gemma3's SentencePiece-style BPE (262,145 ids: int32) without its <bos> (the default, as
-// NeMo's writer), <eos> after each document, a filter in front: each shard's pair holds exactly
-// the kept documents' HF ids (add_special_tokens=False) in input order, the dropped ones are in
-// rejected/ as JSON Lines, and the files are byte for byte the same with one thread and small
-// batches as with four threads and large ones.
+// llama3's byte-level BPE (128,256 ids with its added tokens: int32), <|end_of_text|> after
+// each document, a filter in front: each shard's pair holds exactly the kept documents' HF ids
+// (add_special_tokens=False, the default) in input order, the dropped ones are in rejected/ as
+// JSON Lines, and the files are byte for byte the same with one thread and small batches as
+// with four threads and large ones.
 TEST(MegatronOutput, KeptDocumentsAreHuggingFaceIdsAndTheFilesDoNotDependOnThreads) {
   std::string files = tokenizer_files_dir();
   if (files.empty()) GTEST_SKIP() << "the tokenizer files are absent and cannot be fetched";
-  const std::string tokenizer = files + "/gemma3/tokenizer.json";
-  const int64_t eod = 1;  // <eos>
+  const std::string tokenizer = files + "/llama3/tokenizer.json";
+  const int64_t eod = 128001;  // <|end_of_text|>, an added token past the model's 128,000 ids
   TempDir dir;
   std::vector<std::string> texts = corpus_texts();
   auto inputs = write_shards(dir, texts, 2);
@@ -181,6 +182,32 @@ TEST(MegatronOutput, SmallVocabularyIsUint16AndPartsAreCutBetweenDocuments) {
   std::vector<std::vector<int64_t>> hf = hf_reference_ids(dir.path(), tokenizer, texts);
   EXPECT_EQ(documents.size(), texts.size());
   EXPECT_TRUE(documents == hf);
+}
+
+// The post-processor's [CLS] ... [SEP] only with add_special_tokens; the ids follow from the
+// vocabulary's order ([PAD] [UNK] [CLS] [SEP] [MASK] at 0-4, then "some" 5, "text" 6). An empty
+// text without special tokens is a document with no sequence (and no end-of-document id).
+TEST(MegatronOutput, SpecialTokensOnlyWhenAsked) {
+  TempDir dir;
+  auto inputs = write_shards(dir, {"some text", "text some some", ""}, 1);
+  std::string tokenizer = dir.file("wordpiece.json");
+  write_file(tokenizer, wordpiece_json({"some", "text"}, {}));
+  RunReport r =
+      run("output: {format: megatron, tokenizer: " + tokenizer + ", append_eod: true, eod_id: 4}\n",
+          inputs, dir.file("plain"), 1, 8);
+  ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+  using Ids = std::vector<std::vector<int64_t>>;
+  Dataset plain = read_dataset(dir.file("plain/part-0"));
+  EXPECT_EQ(plain.documents, (Ids{{5, 6, 4}, {6, 5, 5, 4}, {}}));
+  EXPECT_EQ(plain.sequences, (std::vector<int64_t>{3, 4}));
+  r = run("output: {format: megatron, tokenizer: " + tokenizer +
+              ", add_special_tokens: true, append_eod: true, eod_id: 4}\n",
+          inputs, dir.file("specials"), 1, 8);
+  ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+  Dataset dataset = read_dataset(dir.file("specials/part-0"));
+  EXPECT_EQ(dataset.documents, (Ids{{2, 5, 6, 3, 4}, {2, 6, 5, 5, 3, 4}, {2, 3, 4}}));
+  EXPECT_EQ(dataset.sequences, (std::vector<int64_t>{5, 6, 3}));
+  EXPECT_EQ(dataset.dtype, 8);
 }
 
 TEST(MegatronOutput, MissingSettingsAreRefusedBeforeAnythingIsWritten) {
