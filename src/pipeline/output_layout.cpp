@@ -36,8 +36,7 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
 namespace {
 
 bool is_output_file(const std::string& name) {
-  for (std::string_view ext :
-       {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json", ".parquet", ".bin", ".idx"}) {
+  for (std::string_view ext : {".jsonl", ".jsonl.gz", ".jsonl.zst", ".json", ".parquet"}) {
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
       return true;
     }
@@ -72,7 +71,7 @@ Status clean_folder(const std::string& dir, bool all_outputs, bool any_name = fa
 // The shard name a kept file belongs to: "a" for "a.jsonl.zst" and for its part
 // "a-p00003.jsonl.zst" (or .parquet); empty for anything else.
 std::string kept_shard_name(const std::string& file) {
-  for (std::string_view ext : {".jsonl.zst", ".jsonl.gz", ".jsonl", ".parquet"}) {
+  for (std::string_view ext : {".jsonl.zst", ".jsonl.gz", ".jsonl", ".parquet", ".bin", ".idx"}) {
     if (file.size() <= ext.size() || file.compare(file.size() - ext.size(), ext.size(), ext) != 0) {
       continue;
     }

@@ -91,13 +91,14 @@ std::set<std::string> rejected_ids(const std::string& path) {
 }
 
 RunReport run(const std::string& yaml, const std::vector<std::string>& inputs,
-              const std::string& out, int threads, uint64_t batch) {
+              const std::string& out, int threads, uint64_t batch, bool overwrite = false) {
   PipelineConfig config = load_config(yaml);
   RunOptions options;
   options.inputs = inputs;
   options.output = out;
   options.threads = threads;
   options.batch_size = batch;
+  options.overwrite = overwrite;
   return run_pipeline(config, options);
 }
 
@@ -182,6 +183,14 @@ TEST(MegatronOutput, SmallVocabularyIsUint16AndPartsAreCutBetweenDocuments) {
   std::vector<std::vector<int64_t>> hf = hf_reference_ids(dir.path(), tokenizer, texts);
   EXPECT_EQ(documents.size(), texts.size());
   EXPECT_TRUE(documents == hf);
+
+  // Rerun whole with --overwrite: the parts of the earlier run go, one pair holds everything.
+  r = run("output: {format: megatron, tokenizer: " + tokenizer + ", add_special_tokens: true}\n",
+          inputs, dir.file("out"), 2, 16, true);
+  ASSERT_TRUE(r.status.is_ok()) << r.status.message();
+  EXPECT_FALSE(fs::exists(dir.file("out/part-0-p00000.bin")));
+  EXPECT_FALSE(fs::exists(dir.file("out/part-0-p00000.idx")));
+  EXPECT_TRUE(read_dataset(dir.file("out/part-0")).documents == hf);
 }
 
 // The post-processor's [CLS] ... [SEP] only with add_special_tokens; the ids follow from the
