@@ -5,24 +5,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <fstream>
-#include <map>
-#include <mutex>
-#include <numeric>
 #include <sstream>
-#include <thread>
 
 #include "core/doc_key.h"
-#include "core/hash.h"
 #include "core/json_text.h"
-#include "dedup/cluster_pruner.h"
 #include "dedup/cluster_spill.h"
-#include "dedup/kmeans.h"
-#include "dedup/mapped_matrix.h"
+#include "dedup/semantic_clustering.h"
+#include "dedup/semantic_items.h"
+#include "dedup/semantic_pruning.h"
 #include "dedup/semantic_report.h"
-#include "dedup/streamed_pruner.h"
 #include "dist/comm.h"
 #include "io/atomic_file.h"
 
@@ -50,43 +42,6 @@ Result<std::string> read_whole(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// One item's outcome after pruning.
-struct ItemOutcome {
-  uint64_t key = 0;
-  uint32_t cluster = 0;
-  float similarity = 0;
-  uint32_t removed = 0;  // bit t: removed at thresholds[t]
-  uint64_t matched_key = 0;
-  std::string id, matched_id, excerpt, matched_excerpt;  // removed items only
-};
-
-// Items in the order of a run's decisions: rank key, then the key in the same direction.
-void rank_members(std::vector<ClusterMember>& members, std::vector<uint32_t>& order,
-                  SemanticRanking ranking) {
-  order.resize(members.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const ClusterMember& x = members[a];
-    const ClusterMember& y = members[b];
-    switch (ranking) {
-      case SemanticRanking::kHard:  // farthest from the centroid first; ties: larger key
-        if (x.rank_value != y.rank_value) return x.rank_value > y.rank_value;
-        return x.key > y.key;
-      case SemanticRanking::kEasy:  // nearest first; ties: smaller key
-      case SemanticRanking::kRandom:
-        if (x.rank_value != y.rank_value) return x.rank_value < y.rank_value;
-        return x.key < y.key;
-      case SemanticRanking::kField: {  // highest first, items without a value last
-        bool xn = std::isnan(x.rank_value), yn = std::isnan(y.rank_value);
-        if (xn != yn) return yn;
-        if (!xn && x.rank_value != y.rank_value) return x.rank_value > y.rank_value;
-        return x.key < y.key;
-      }
-    }
-    return x.key < y.key;
-  });
 }
 
 }  // namespace
@@ -167,305 +122,58 @@ Status SemanticStep::finish_identify() {
   if (context_.comm && context_.comm->size() > 1) {
     WINNOW_RETURN_IF_ERROR(gather_items(*context_.comm));
   }
-
-  // ---- 1. Load, in key order ----
-  // Two reads of the log: the first keeps each item's facts (and its squared norm), the second
-  // writes each usable embedding, normalised, straight into its row of the key-ordered matrix
-  // file, which is then mapped read-only: the embeddings are never on the heap all at once.
-  // The log yields the same order both times.
-  struct Meta {
-    uint64_t key;
-    uint32_t shard;
-    uint64_t line;
-    double rank_value;
-    std::string id, excerpt, problem;
-    uint64_t arrival;  // position in the log
-    uint32_t dims;
-    double norm;  // squared
-  };
-  std::vector<Meta> meta;
-  WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
-    double norm = 0;
-    for (size_t j = 0; j < item.dims(); ++j) {
-      float v;
-      std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
-      norm += double{v} * v;
-    }
-    meta.push_back({item.key, item.shard, item.line, item.rank_value, std::string(item.id),
-                    std::string(item.excerpt), std::string(item.problem), meta.size(),
-                    static_cast<uint32_t>(item.dims()), norm});
-    return Status::ok();
-  }));
-  std::sort(meta.begin(), meta.end(), [](const Meta& a, const Meta& b) { return a.key < b.key; });
-
-  size_t d = options_.dimension;
-  if (d == 0) {
-    for (const Meta& m : meta) {
-      if (m.problem.empty()) {
-        d = m.dims;
-        break;
-      }
-    }
-  }
-  auto where = [&](const Meta& m) {
-    std::string file = m.shard < context_.input_paths.size() ? context_.input_paths[m.shard]
-                                                             : fmt::format("shard {}", m.shard);
-    return fmt::format("{}:{}", file, m.line);
-  };
-  // Items without a usable embedding, with the message naming file and line.
-  std::vector<std::pair<uint64_t, std::string>> bad;
-  std::vector<Meta> items;
-  std::vector<int64_t> row_of(meta.size(), -1);  // by arrival
-  for (Meta& m : meta) {
-    std::string problem = m.problem;
-    if (problem.empty() && m.dims != d) {
-      problem = fmt::format("embedding field '{}' has {} numbers, expected {}",
-                            options_.embedding_field, m.dims, d);
-    }
-    if (problem.empty() && options_.normalize && !(m.norm > 0)) {
-      problem = fmt::format("embedding field '{}' is a zero vector (cannot be normalised)",
-                            options_.embedding_field);
-    }
-    if (!problem.empty()) {
-      bad.emplace_back(m.key,
-                       fmt::format("{}: stage '{}': {}", where(m), options_.stage_label, problem));
-      continue;
-    }
-    row_of[m.arrival] = static_cast<int64_t>(items.size());
-    items.push_back(std::move(m));
-  }
-  std::vector<Meta>().swap(meta);
-  // n x d, key order, in a flat file mapped read-only (dedup/mapped_matrix.h): the embeddings
-  // live in the page cache, not in a heap copy of all of them.
-  std::filesystem::create_directories(context_.spill_dir);
-  MappedMatrix matrix;
-  WINNOW_RETURN_IF_ERROR(matrix.create(context_.spill_dir + "/embeddings.f32", items.size(), d));
-  {
-    uint64_t arrival = 0;
-    std::vector<float> normalised(d);
-    WINNOW_RETURN_IF_ERROR(log_->for_each([&](const LoggedItem& item) -> Status {
-      const int64_t row = row_of[arrival++];
-      if (row < 0) return Status::ok();
-      const double scale =
-          options_.normalize ? 1.0 / std::sqrt(items[static_cast<size_t>(row)].norm) : 1.0;
-      for (size_t j = 0; j < d; ++j) {
-        float v;
-        std::memcpy(&v, item.floats.data() + j * sizeof(float), sizeof v);
-        normalised[j] = static_cast<float>(v * scale);
-      }
-      return matrix.write_row(static_cast<size_t>(row), normalised.data());
-    }));
-  }
-  WINNOW_RETURN_IF_ERROR(matrix.map());
-  std::vector<int64_t>().swap(row_of);
+  // 1. Load, in key order, into the mapped matrix; set aside what cannot be clustered.
+  SemanticItems loaded;
+  WINNOW_RETURN_IF_ERROR(load_semantic_items(*log_, options_, context_.input_paths,
+                                             context_.spill_dir, loaded));
+  const size_t d = loaded.dimension;
   const uint64_t log_spilled = log_->spilled_bytes();
   log_.reset();
-  const size_t n = items.size();
-
-  // ---- 2. k-means on a key-based sample, then every item to its nearest centroid ----
-  KMeansOptions km;
-  km.max_iter = options_.max_iter;
-  km.tol = options_.tol;
-  km.seed = options_.seed;
-  km.spherical = options_.spherical;
-  km.max_points_per_centroid = options_.max_points_per_centroid;
-  km.threads = threads;
-  std::vector<float> sample;
-  size_t sampled = n;
-  if (options_.sample_fraction < 1.0) {
-    sampled = 0;
-    for (size_t r = 0; r < n; ++r) {
-      if (unit_interval(hash_u64(items[r].key, options_.seed ^ 0x5eed)) <
-          options_.sample_fraction) {
-        sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
-        ++sampled;
-      }
-    }
-    if (sampled == 0 && n > 0) {  // too small a fraction of too few items: fit on them all
-      sample.assign(matrix.data(), matrix.data() + n * d);
-      sampled = n;
-    }
-  }
-  const float* fit_rows = options_.sample_fraction < 1.0 ? sample.data() : matrix.data();
-  km.clusters = std::min(options_.n_clusters, sampled);
-  KMeansResult fit;
-  std::vector<int64_t> labels(n);
-  std::vector<float> scores(n);
-  if (n > 0) {
-    auto trained = train_kmeans(fit_rows, sampled, d, km);
-    if (!trained.is_ok()) {
-      return Status::errorf("stage '{}': {}", options_.stage_label, trained.status().message());
-    }
-    fit = std::move(trained).value();
-    std::vector<float>().swap(sample);
-    assign_nearest(matrix.data(), n, d, fit.centroids.data(), fit.clusters, km.spherical, threads,
-                   labels.data(), scores.data());
-  }
+  // 2. k-means on a key-based sample, then every item to its nearest centroid.
+  auto clustering = cluster_items(loaded.matrix, loaded.items, options_, threads);
+  if (!clustering.is_ok()) return clustering.status();
   const double kmeans_seconds = seconds_since(begin);
-  // Rank keys (cosine distance to the normalised centroid) and inertia, in key order.
-  std::vector<double> centroid_norm(fit.clusters, 0);
-  for (size_t c = 0; c < fit.clusters; ++c) {
-    for (size_t j = 0; j < d; ++j) {
-      centroid_norm[c] += double{fit.centroids[c * d + j]} * fit.centroids[c * d + j];
-    }
-    centroid_norm[c] = std::sqrt(centroid_norm[c]);
-  }
-  double inertia = 0;
-  std::vector<uint64_t> sizes(fit.clusters, 0);
-  for (size_t r = 0; r < n; ++r) {
-    const float* x = matrix.data() + r * d;
-    const float* c = fit.centroids.data() + labels[r] * d;
-    double dot = 0, dist = 0;
-    for (size_t j = 0; j < d; ++j) {
-      dot += double{x[j]} * c[j];
-      dist += (double{x[j]} - c[j]) * (double{x[j]} - c[j]);
-    }
-    inertia += dist;
-    ++sizes[labels[r]];
-    const double norm = centroid_norm[labels[r]];
-    switch (options_.ranking) {
-      case SemanticRanking::kHard:
-      case SemanticRanking::kEasy:
-        items[r].rank_value = 1.0 - (norm > 0 ? dot / norm : 0.0);
-        break;
-      case SemanticRanking::kRandom:
-        items[r].rank_value = unit_interval(hash_u64(items[r].key, options_.seed));
-        break;
-      case SemanticRanking::kField:
-        break;  // read from the record
-    }
-  }
-
-  // ---- 3. Clusters, in rank order, to checksummed spill files ----
-  // A cluster whose rows exceed one thread's share of memory_mb is streamed: its rows go to a
-  // tile file and its pruning reads them back a block at a time (dedup/streamed_pruner.h).
-  const size_t stream_above = options_.memory_bytes / static_cast<size_t>(threads);
+  // 3. Clusters, in rank order, to checksummed spill files. A cluster whose rows exceed one
+  // thread's share of memory_mb is streamed: its rows go to a tile file and its pruning reads
+  // them back a block at a time (dedup/streamed_pruner.h).
   ClusterSpill spill(context_.spill_dir,
-                     std::min(options_.partitions, std::max<size_t>(fit.clusters, 1)), d,
-                     stream_above, std::max<size_t>(options_.block, 1));
-  {
-    std::vector<std::vector<uint32_t>> members_of(fit.clusters);
-    for (size_t r = 0; r < n; ++r) members_of[labels[r]].push_back(static_cast<uint32_t>(r));
-    std::vector<ClusterMember> members, ranked;
-    std::vector<uint32_t> order, rows;
-    for (size_t c = 0; c < fit.clusters; ++c) {
-      if (members_of[c].empty()) continue;
-      members.clear();
-      for (uint32_t r : members_of[c]) {
-        members.push_back({items[r].key, items[r].rank_value, items[r].id, items[r].excerpt});
-      }
-      rank_members(members, order, options_.ranking);
-      ranked.clear();
-      rows.clear();
-      for (uint32_t i : order) {
-        ranked.push_back(std::move(members[i]));
-        rows.push_back(members_of[c][i]);
-      }
-      WINNOW_RETURN_IF_ERROR(spill.write(static_cast<uint32_t>(c), ranked, matrix.data(), rows));
-      std::vector<uint32_t>().swap(members_of[c]);
-    }
-    WINNOW_RETURN_IF_ERROR(spill.close());
-  }
-  matrix.reset();
-  std::vector<Meta>().swap(items);
+                     std::min(options_.partitions, std::max<size_t>(clustering->fit.clusters, 1)),
+                     d, options_.memory_bytes / static_cast<size_t>(threads),
+                     std::max<size_t>(options_.block, 1));
+  WINNOW_RETURN_IF_ERROR(spill_ranked_clusters(*clustering, loaded.items, loaded.matrix,
+                                               options_.ranking, spill));
+  const size_t n = loaded.items.size();
+  loaded.matrix.reset();
+  std::vector<SemanticItem>().swap(loaded.items);
   if (after_spill_) WINNOW_RETURN_IF_ERROR(after_spill_(spill));
-
-  // ---- 4. Prune each cluster, partitions in parallel ----
-  PruneOptions prune;
-  prune.block = std::max<size_t>(options_.block, 1);
-  prune.keep_one_per_group = options_.keep_one_per_group;
-  prune.thresholds.push_back(1.0 - options_.eps);
-  for (double e : options_.eps_sweep) prune.thresholds.push_back(1.0 - e);
-  std::vector<std::vector<ItemOutcome>> outcomes(spill.partitions());
-  // Clusters larger than `large` rows, and streamed ones, are pruned after the others, one at
-  // a time with every thread on its column blocks (NeMo's rule; keep_one_per_group decides in
-  // order), so one dominant cluster does not leave the other threads idle. The result is the
-  // same either way.
-  const size_t large = options_.keep_one_per_group ? SIZE_MAX : 4 * options_.block;
-  auto deferred = [&](const ClusterData& data) {
-    return data.tiles.has_value() || data.members.size() > large;
-  };
-  std::vector<uint8_t> has_large(spill.partitions(), 0);
-  std::atomic<size_t> next{0};
-  std::mutex error_mutex;
-  Status first_error;
-  // Members and rows arrive in rank order (step 3).
-  auto prune_one = [&](ClusterData& data, size_t p, int prune_threads) -> Status {
-    PruneOptions local = prune;
-    local.threads = prune_threads;
-    PruneResult result;
-    if (data.tiles) {
-      auto streamed = prune_streamed(*data.tiles, local, options_.memory_bytes);
-      if (!streamed.is_ok()) return streamed.status();
-      result = std::move(streamed).value();
-    } else {
-      result = prune_cluster(data.rows.data(), data.members.size(), d, local);
-      std::vector<float>().swap(data.rows);
-    }
-    for (size_t i = 0; i < data.members.size(); ++i) {
-      const ClusterMember& m = data.members[i];
-      const ClusterMember& matched = data.members[result.matched[i]];
-      ItemOutcome o;
-      o.key = m.key;
-      o.cluster = data.cluster;
-      o.similarity = result.max_similarity[i];
-      o.removed = result.removed[i];
-      o.matched_key = matched.key;
-      if (o.removed & 1) {
-        o.id = m.id;
-        o.matched_id = matched.id;
-        o.excerpt = m.excerpt;
-        o.matched_excerpt = matched.excerpt;
-      }
-      outcomes[p].push_back(std::move(o));
-    }
-    return Status::ok();
-  };
-  auto work = [&] {
-    for (size_t p = next++; p < spill.partitions(); p = next++) {
-      Status status = spill.read_partition(p, [&](ClusterData& data) -> Status {
-        if (deferred(data)) {
-          has_large[p] = 1;
-          return Status::ok();
-        }
-        return prune_one(data, p, 1);
-      });
-      if (!status.is_ok()) {
-        std::lock_guard lock(error_mutex);
-        if (first_error.is_ok()) first_error = status;
-      }
-    }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (int t = 1; t < std::min<int>(threads, static_cast<int>(spill.partitions())); ++t) {
-      pool.emplace_back(work);
-    }
-    work();
-    for (std::thread& t : pool) t.join();
-  }
-  WINNOW_RETURN_IF_ERROR(first_error);
-  for (size_t p = 0; p < spill.partitions(); ++p) {
-    if (!has_large[p]) continue;
-    WINNOW_RETURN_IF_ERROR(spill.read_partition(p, [&](ClusterData& data) -> Status {
-      return deferred(data) ? prune_one(data, p, threads) : Status::ok();
-    }));
-  }
-  std::vector<ItemOutcome> all;
-  for (auto& part : outcomes) {
-    for (auto& o : part) all.push_back(std::move(o));
-    std::vector<ItemOutcome>().swap(part);
-  }
-  std::sort(all.begin(), all.end(),
-            [](const ItemOutcome& a, const ItemOutcome& b) { return a.key < b.key; });
+  // 4. Prune each cluster, partitions in parallel.
+  auto outcomes = prune_spilled_clusters(spill, d, options_, threads);
+  if (!outcomes.is_ok()) return outcomes.status();
   const double prune_seconds = seconds_since(begin) - kmeans_seconds;
+  // 5. Results.
+  WINNOW_RETURN_IF_ERROR(write_tables(*outcomes, loaded.bad));
+  SemanticSummary summary = summarise(*outcomes, loaded.bad, n, d, *clustering);
+  JsonWriter run(true);
+  run.begin_object();
+  run.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
+  run.key("threads").value(static_cast<uint64_t>(threads));
+  run.key("embedding_log_spilled_bytes").value(log_spilled);
+  run.key("cluster_spill_bytes").value(spill.bytes_written());
+  run.key("streamed_clusters").value(static_cast<uint64_t>(spill.streamed().size()));
+  run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+  run.key("kmeans_seconds").value(kmeans_seconds);
+  run.key("prune_seconds").value(prune_seconds);
+  run.end_object();
+  summary.write(summary_json_, summary_text_, summary_html_);
+  std::string result_json = summary_json_;
+  return write_summaries(result_json, run.take());
+}
 
-  // ---- 5. Results ----
+Status SemanticStep::write_tables(const std::vector<ItemOutcome>& outcomes,
+                                  const std::vector<std::pair<uint64_t, std::string>>& bad) {
   std::string table;
   removals_.clear();
-  std::vector<uint64_t> removed_at(prune.thresholds.size(), 0);
-  for (const ItemOutcome& o : all) {
-    for (size_t t = 0; t < prune.thresholds.size(); ++t) removed_at[t] += (o.removed >> t) & 1;
+  for (const ItemOutcome& o : outcomes) {
     if (!(o.removed & 1)) continue;
     removals_.push_back({o.key, o.cluster, o.similarity, o.matched_id});
     DocKey key(o.key);
@@ -478,7 +186,6 @@ Status SemanticStep::finish_identify() {
     table += fmt::format(",\"similarity\":{},\"cluster\":{}}}\n", o.similarity, o.cluster);
   }
   WINNOW_RETURN_IF_ERROR(write_result_file(kTable, table));
-  std::sort(bad.begin(), bad.end());
   std::string bad_table;
   bad_.clear();
   for (const auto& [key, message] : bad) {
@@ -487,29 +194,34 @@ Status SemanticStep::finish_identify() {
     append_json_string(bad_table, message);
     bad_table += "}\n";
   }
-  WINNOW_RETURN_IF_ERROR(write_result_file(kBadTable, bad_table));
+  return write_result_file(kBadTable, bad_table);
+}
 
+SemanticSummary SemanticStep::summarise(
+    const std::vector<ItemOutcome>& outcomes,
+    const std::vector<std::pair<uint64_t, std::string>>& bad, size_t items, size_t dimension,
+    const SemanticClustering& clustering) const {
   SemanticSummary s;
   s.options = &options_;
-  s.items = n;
+  s.items = items;
   s.bad = bad.size();
-  s.bad_examples.clear();
   for (size_t i = 0; i < bad.size() && i < 5; ++i) s.bad_examples.push_back(bad[i].second);
-  s.dimension = d;
-  s.clusters = fit.clusters;
-  s.iterations = fit.iterations;
-  s.trained_on = fit.trained_on;
-  s.sampled = sampled;
-  s.objective = fit.objective.empty() ? 0 : fit.objective.back();
-  s.inertia = inertia;
-  s.cluster_sizes = sizes;
-  s.thresholds = prune.thresholds;
-  s.removed_at = removed_at;
-  // Examples: the removed items nearest the threshold (the informative ones), then the key.
+  s.dimension = dimension;
+  s.clusters = clustering.fit.clusters;
+  s.iterations = clustering.fit.iterations;
+  s.trained_on = clustering.fit.trained_on;
+  s.sampled = clustering.sampled;
+  s.objective = clustering.fit.objective.empty() ? 0 : clustering.fit.objective.back();
+  s.inertia = clustering.inertia;
+  s.cluster_sizes = clustering.sizes;
+  s.thresholds = semantic_prune_options(options_).thresholds;
+  s.removed_at.assign(s.thresholds.size(), 0);
   std::vector<const ItemOutcome*> removed;
-  for (const ItemOutcome& o : all) {
+  for (const ItemOutcome& o : outcomes) {
+    for (size_t t = 0; t < s.thresholds.size(); ++t) s.removed_at[t] += (o.removed >> t) & 1;
     if (o.removed & 1) removed.push_back(&o);
   }
+  // Examples: the removed items nearest the threshold (the informative ones), then the key.
   std::sort(removed.begin(), removed.end(), [](const ItemOutcome* a, const ItemOutcome* b) {
     if (a->similarity != b->similarity) return a->similarity < b->similarity;
     return a->key < b->key;
@@ -519,20 +231,7 @@ Status SemanticStep::finish_identify() {
     s.examples.push_back(
         {o.id, o.matched_id, o.similarity, o.cluster, o.excerpt, o.matched_excerpt});
   }
-  JsonWriter run(true);
-  run.begin_object();
-  run.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
-  run.key("threads").value(static_cast<uint64_t>(threads));
-  run.key("embedding_log_spilled_bytes").value(log_spilled);
-  run.key("cluster_spill_bytes").value(spill.bytes_written());
-  run.key("streamed_clusters").value(static_cast<uint64_t>(spill.streamed().size()));
-  run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
-  run.key("kmeans_seconds").value(kmeans_seconds);
-  run.key("prune_seconds").value(prune_seconds);
-  run.end_object();
-  s.write(summary_json_, summary_text_, summary_html_);
-  std::string result_json = summary_json_;
-  return write_summaries(result_json, run.take());
+  return s;
 }
 
 Status SemanticStep::write_summaries(const std::string& json, const std::string& run_json) {

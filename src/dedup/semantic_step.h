@@ -4,14 +4,17 @@
 //   identify: every kept item -> EmbeddingLog (key, rank value, id, excerpt, embedding);
 //             then, in finish_identify():
 //             1. load, sort by key, normalise into a flat float32 file mapped read-only
-//                (dedup/mapped_matrix.h); items without a usable embedding are set
-//                aside (dropped as bad_embedding in the remove pass, each named by file/line)
+//                (dedup/semantic_items.h, dedup/mapped_matrix.h); items without a usable
+//                embedding are set aside (dropped as bad_embedding in the remove pass, each
+//                named by file/line)
 //             2. k-means (dedup/kmeans.h) on a seeded, key-based sample; assign every item
+//                (dedup/semantic_clustering.h)
 //             3. rank each cluster's members; write them, in rank order, to checksummed
 //                spill files (dedup/cluster_spill.h); a cluster over memory_mb / threads
-//                gets its rows in a tile file of its own
-//             4. per partition, in parallel: prune (dedup/cluster_pruner.h; streamed clusters
-//                from disk, dedup/streamed_pruner.h), at eps and at every eps of the sweep
+//                gets its rows in a tile file of its own (dedup/semantic_clustering.h)
+//             4. per partition, in parallel: prune (dedup/semantic_pruning.h,
+//                dedup/cluster_pruner.h; streamed clusters from disk, dedup/streamed_pruner.h),
+//                at eps and at every eps of the sweep
 //             5. write duplicates.jsonl (item, matched item, similarity, cluster),
 //                bad_embeddings.jsonl, summary.json / .txt / .html to the result folder
 //   remove:   removal() / bad() tell the stage which items to drop.
@@ -27,37 +30,17 @@
 #include "dedup/embedding_log.h"
 #include "dedup/embedding_reader.h"
 #include "dedup/field_number.h"
+#include "dedup/semantic_options.h"
 
 namespace winnow {
 
 class ClusterSpill;
+struct ItemOutcome;
+struct SemanticClustering;
+struct SemanticSummary;
 namespace dist {
 class Comm;
 }
-
-enum class SemanticRanking { kHard, kEasy, kRandom, kField };
-
-struct SemanticOptions {
-  std::string stage_label = "semantic_dedup";  // for messages
-  size_t n_clusters = 100;
-  int max_iter = 300;
-  double tol = 1e-4;
-  uint64_t seed = 42;
-  double sample_fraction = 1.0;
-  SemanticRanking ranking = SemanticRanking::kHard;
-  std::string ranking_field;  // kField: the highest value is kept first
-  double eps = 0.01;
-  std::vector<double> eps_sweep;
-  std::string embedding_field = "embedding";
-  size_t dimension = 0;  // 0: that of the first item (smallest key) with an embedding
-  bool normalize = true;
-  bool spherical = true;
-  bool keep_one_per_group = false;
-  size_t max_points_per_centroid = 256;
-  size_t memory_bytes = size_t{1} << 30;
-  size_t partitions = 64;
-  size_t block = 1024;  // rows per product block in the pruning
-};
 
 struct SemanticRemoval {
   uint64_t key = 0;
@@ -94,6 +77,13 @@ class SemanticStep : public GlobalStep {
   static constexpr const char* kBadTable = "bad_embeddings.jsonl";
 
  private:
+  // duplicates.jsonl and bad_embeddings.jsonl, and removals_ / bad_ from them.
+  Status write_tables(const std::vector<ItemOutcome>& outcomes,
+                      const std::vector<std::pair<uint64_t, std::string>>& bad);
+  SemanticSummary summarise(const std::vector<ItemOutcome>& outcomes,
+                            const std::vector<std::pair<uint64_t, std::string>>& bad,
+                            size_t items, size_t dimension,
+                            const SemanticClustering& clustering) const;
   Status write_summaries(const std::string& json, const std::string& run_json);
   // Across ranks: every rank's logged items into this rank's log (collective).
   Status gather_items(dist::Comm& comm);

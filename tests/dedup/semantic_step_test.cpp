@@ -6,7 +6,9 @@
 //  - a damaged cluster spill file fails the run, naming the file;
 //  - clusters larger than memory_mb, streamed from tile files, give the in-memory run's
 //    duplicates.jsonl byte for byte, for 1 and 2 threads; a damaged tile fails the run;
-//  - bad embeddings (missing, wrong length, not numbers) are set aside, named by file and line.
+//  - bad embeddings (missing, wrong length, not numbers) are set aside, named by file and line;
+//  - the phases alone: loading sorts by key, normalises and sets aside; ranking orders members
+//    as each ranking says.
 #include "dedup/semantic_step.h"
 
 #include <fmt/format.h>
@@ -22,6 +24,8 @@
 #include "core/hash.h"
 #include "dedup/cluster_spill.h"
 #include "dedup/planted_embeddings.h"
+#include "dedup/semantic_clustering.h"
+#include "dedup/semantic_items.h"
 #include "stages/filter_test_support.h"
 #include "test_support.h"
 
@@ -326,6 +330,60 @@ TEST(SemanticStep, BadEmbeddingsAreSetAsideNamingFileAndLine) {
                                "'embedding' is missing"),
             std::string::npos);
   EXPECT_NE(run.bad_table.find("zero vector"), std::string::npos);
+}
+
+// Phase 1 alone: items come back in key order with their rows normalised; a wrong length and
+// a zero vector are set aside, named by the shard's file and line, sorted by key.
+TEST(SemanticItems, LoadSortsNormalisesAndSetsAside) {
+  testing::TempDir dir;
+  EmbeddingLog log(dir.path() + "/log.spill", 1 << 20);
+  std::string serialized;
+  auto add = [&](uint64_t key, uint64_t line, std::vector<float> v) {
+    LoggedItem item;
+    item.key = key;
+    item.line = line;
+    item.floats = std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+    EmbeddingLog::serialize(serialized, item);
+  };
+  add(30, 3, {3, 4});
+  add(10, 1, {0, 2});
+  add(40, 4, {1, 2, 3});  // the dimension is that of the smallest key: 2
+  add(20, 2, {0, 0});     // cannot be normalised
+  ASSERT_TRUE(log.add(serialized).is_ok());
+  SemanticOptions options;
+  SemanticItems loaded;
+  ASSERT_TRUE(load_semantic_items(log, options, {"in.jsonl"}, dir.path() + "/spill", loaded)
+                  .is_ok());
+  ASSERT_EQ(loaded.dimension, 2u);
+  ASSERT_EQ(loaded.items.size(), 2u);
+  EXPECT_EQ(loaded.items[0].key, 10u);
+  EXPECT_EQ(loaded.items[1].key, 30u);
+  EXPECT_EQ(std::vector<float>(loaded.matrix.row(0), loaded.matrix.row(0) + 2),
+            (std::vector<float>{0, 1}));
+  EXPECT_EQ(std::vector<float>(loaded.matrix.row(1), loaded.matrix.row(1) + 2),
+            (std::vector<float>{0.6f, 0.8f}));
+  ASSERT_EQ(loaded.bad.size(), 2u);
+  EXPECT_EQ(loaded.bad[0].first, 20u);
+  EXPECT_NE(loaded.bad[0].second.find("in.jsonl:2: stage 'semantic_dedup'"), std::string::npos);
+  EXPECT_NE(loaded.bad[0].second.find("zero vector"), std::string::npos);
+  EXPECT_EQ(loaded.bad[1].first, 40u);
+  EXPECT_NE(loaded.bad[1].second.find("has 3 numbers, expected 2"), std::string::npos);
+}
+
+// The order a cluster is decided in, the first of near-copies kept: hard, the farthest from the
+// centroid first; easy, the nearest; ties by key in the ranking's direction; field: the
+// highest value first, items without one last.
+TEST(SemanticClustering, RankMembersOrdersAsEachRankingSays) {
+  const double nan = std::nan("");
+  std::vector<ClusterMember> members = {
+      {5, 0.2, "a", ""}, {3, 0.7, "b", ""}, {9, 0.2, "c", ""}, {1, nan, "d", ""}};
+  std::vector<uint32_t> order;
+  rank_members({members.begin(), members.begin() + 3}, order, SemanticRanking::kHard);
+  EXPECT_EQ(order, (std::vector<uint32_t>{1, 2, 0}));
+  rank_members({members.begin(), members.begin() + 3}, order, SemanticRanking::kEasy);
+  EXPECT_EQ(order, (std::vector<uint32_t>{0, 2, 1}));
+  rank_members(members, order, SemanticRanking::kField);
+  EXPECT_EQ(order, (std::vector<uint32_t>{1, 0, 2, 3}));
 }
 
 }  // namespace

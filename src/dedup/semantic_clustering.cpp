@@ -1,0 +1,157 @@
+#include "dedup/semantic_clustering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/hash.h"
+
+namespace winnow {
+
+namespace {
+
+// The fit's rows: every item, or a seeded draw by key (the same items for any input order or
+// rank count); when the draw is empty, every item.
+const float* fit_rows(const MappedMatrix& matrix, const std::vector<SemanticItem>& items,
+                      const SemanticOptions& options, std::vector<float>& sample,
+                      size_t& sampled) {
+  const size_t n = items.size(), d = matrix.dims();
+  sampled = n;
+  if (options.sample_fraction >= 1.0) return matrix.data();
+  sampled = 0;
+  for (size_t r = 0; r < n; ++r) {
+    if (unit_interval(hash_u64(items[r].key, options.seed ^ 0x5eed)) < options.sample_fraction) {
+      sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
+      ++sampled;
+    }
+  }
+  if (sampled > 0 || n == 0) return sample.data();
+  sampled = n;  // too small a fraction of too few items: fit on them all
+  return matrix.data();
+}
+
+// Inertia, cluster sizes and each item's rank value, from the assignment, in double.
+void measure_assignment(const MappedMatrix& matrix, std::vector<SemanticItem>& items,
+                        const SemanticOptions& options, SemanticClustering& out) {
+  const size_t d = matrix.dims(), k = out.fit.clusters;
+  const std::vector<float>& centroids = out.fit.centroids;
+  std::vector<double> centroid_norm(k, 0);
+  for (size_t c = 0; c < k; ++c) {
+    for (size_t j = 0; j < d; ++j) centroid_norm[c] += double{centroids[c * d + j]} * centroids[c * d + j];
+    centroid_norm[c] = std::sqrt(centroid_norm[c]);
+  }
+  out.sizes.assign(k, 0);
+  for (size_t r = 0; r < items.size(); ++r) {
+    const float* x = matrix.row(r);
+    const float* c = centroids.data() + out.labels[r] * d;
+    double dot = 0, dist = 0;
+    for (size_t j = 0; j < d; ++j) {
+      dot += double{x[j]} * c[j];
+      dist += (double{x[j]} - c[j]) * (double{x[j]} - c[j]);
+    }
+    out.inertia += dist;
+    ++out.sizes[out.labels[r]];
+    const double norm = centroid_norm[out.labels[r]];
+    switch (options.ranking) {
+      case SemanticRanking::kHard:
+      case SemanticRanking::kEasy:
+        items[r].rank_value = 1.0 - (norm > 0 ? dot / norm : 0.0);
+        break;
+      case SemanticRanking::kRandom:
+        items[r].rank_value = unit_interval(hash_u64(items[r].key, options.seed));
+        break;
+      case SemanticRanking::kField:
+        break;  // read from the record
+    }
+  }
+}
+
+}  // namespace
+
+Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
+                                         std::vector<SemanticItem>& items,
+                                         const SemanticOptions& options, int threads) {
+  SemanticClustering out;
+  const size_t n = items.size(), d = matrix.dims();
+  std::vector<float> sample;
+  const float* rows = fit_rows(matrix, items, options, sample, out.sampled);
+  out.labels.assign(n, 0);
+  if (n > 0) {
+    KMeansOptions km;
+    km.clusters = std::min(options.n_clusters, out.sampled);
+    km.max_iter = options.max_iter;
+    km.tol = options.tol;
+    km.seed = options.seed;
+    km.spherical = options.spherical;
+    km.max_points_per_centroid = options.max_points_per_centroid;
+    km.threads = threads;
+    auto trained = train_kmeans(rows, out.sampled, d, km);
+    if (!trained.is_ok()) {
+      return Status::errorf("stage '{}': {}", options.stage_label, trained.status().message());
+    }
+    out.fit = std::move(trained).value();
+    std::vector<float>().swap(sample);
+    std::vector<float> scores(n);
+    assign_nearest(matrix.data(), n, d, out.fit.centroids.data(), out.fit.clusters, km.spherical,
+                   threads, out.labels.data(), scores.data());
+  }
+  measure_assignment(matrix, items, options, out);
+  return out;
+}
+
+void rank_members(const std::vector<ClusterMember>& members, std::vector<uint32_t>& order,
+                  SemanticRanking ranking) {
+  order.resize(members.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const ClusterMember& x = members[a];
+    const ClusterMember& y = members[b];
+    switch (ranking) {
+      case SemanticRanking::kHard:  // farthest from the centroid first; ties: larger key
+        if (x.rank_value != y.rank_value) return x.rank_value > y.rank_value;
+        return x.key > y.key;
+      case SemanticRanking::kEasy:  // nearest first; ties: smaller key
+      case SemanticRanking::kRandom:
+        if (x.rank_value != y.rank_value) return x.rank_value < y.rank_value;
+        return x.key < y.key;
+      case SemanticRanking::kField: {  // highest first, items without a value last
+        bool xn = std::isnan(x.rank_value), yn = std::isnan(y.rank_value);
+        if (xn != yn) return yn;
+        if (!xn && x.rank_value != y.rank_value) return x.rank_value > y.rank_value;
+        return x.key < y.key;
+      }
+    }
+    return x.key < y.key;
+  });
+}
+
+Status spill_ranked_clusters(const SemanticClustering& clustering,
+                             const std::vector<SemanticItem>& items, const MappedMatrix& matrix,
+                             SemanticRanking ranking, ClusterSpill& spill) {
+  const size_t k = clustering.fit.clusters;
+  std::vector<std::vector<uint32_t>> members_of(k);
+  for (size_t r = 0; r < items.size(); ++r) {
+    members_of[clustering.labels[r]].push_back(static_cast<uint32_t>(r));
+  }
+  std::vector<ClusterMember> members, ranked;
+  std::vector<uint32_t> order, rows;
+  for (size_t c = 0; c < k; ++c) {
+    if (members_of[c].empty()) continue;
+    members.clear();
+    for (uint32_t r : members_of[c]) {
+      members.push_back({items[r].key, items[r].rank_value, items[r].id, items[r].excerpt});
+    }
+    rank_members(members, order, ranking);
+    ranked.clear();
+    rows.clear();
+    for (uint32_t i : order) {
+      ranked.push_back(std::move(members[i]));
+      rows.push_back(members_of[c][i]);
+    }
+    WINNOW_RETURN_IF_ERROR(spill.write(static_cast<uint32_t>(c), ranked, matrix.data(), rows));
+    std::vector<uint32_t>().swap(members_of[c]);
+  }
+  return spill.close();
+}
+
+}  // namespace winnow

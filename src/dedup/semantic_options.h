@@ -1,0 +1,35 @@
+#pragma once
+// The parameters of semantic dedup (stages/dedup/semantic_dedup.cpp parses them), shared by
+// the identify phases (dedup/semantic_step.h and the files it names).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace winnow {
+
+enum class SemanticRanking { kHard, kEasy, kRandom, kField };
+
+struct SemanticOptions {
+  std::string stage_label = "semantic_dedup";  // for messages
+  size_t n_clusters = 100;
+  int max_iter = 300;
+  double tol = 1e-4;
+  uint64_t seed = 42;
+  double sample_fraction = 1.0;
+  SemanticRanking ranking = SemanticRanking::kHard;
+  std::string ranking_field;  // kField: the highest value is kept first
+  double eps = 0.01;
+  std::vector<double> eps_sweep;
+  std::string embedding_field = "embedding";
+  size_t dimension = 0;  // 0: that of the first item (smallest key) with an embedding
+  bool normalize = true;
+  bool spherical = true;
+  bool keep_one_per_group = false;
+  size_t max_points_per_centroid = 256;
+  size_t memory_bytes = size_t{1} << 30;
+  size_t partitions = 64;
+  size_t block = 1024;  // rows per product block in the pruning
+};
+
+}  // namespace winnow
