@@ -42,10 +42,10 @@ std::optional<TaskMatch> ContaminationSplitter::first_match(size_t from) {
         if (k + length - 1 > n) continue;
         uint64_t fp = ngram_fingerprint(
             length == 1 ? first : hasher_.hash_with_first(first, k, length), length);
-        uint16_t task = set.find(fp);
-        if (task != TaskNgramSet::kNoTask) {
+        uint16_t task = 0;
+        if (matches(fp, task)) {
           size_t end = length == 1 ? cut.end : words_[k + length - 2].end;
-          return TaskMatch{from, end, task};
+          return TaskMatch{from, end, task, fp};
         }
       }
     }
@@ -70,9 +70,9 @@ std::optional<TaskMatch> ContaminationSplitter::first_match(size_t from) {
       for (size_t j = 0; j < per_start; ++j) {
         const uint64_t fp = fingerprints_[(s - block) * per_start + j];
         if (fp == 0) continue;
-        uint16_t task = set.find(fp);
-        if (task != TaskNgramSet::kNoTask) {
-          return TaskMatch{words_[s].begin, words_[s + lengths[j] - 1].end, task};
+        uint16_t task = 0;
+        if (matches(fp, task)) {
+          return TaskMatch{words_[s].begin, words_[s + lengths[j] - 1].end, task, fp};
         }
       }
     }

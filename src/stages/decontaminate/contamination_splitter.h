@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "stages/decontaminate/task_ngrams.h"
@@ -34,11 +35,15 @@ struct TaskMatch {
   size_t begin = 0;  // bytes of the text: the first word's token start
   size_t end = 0;    // the last word's token end
   uint16_t task = 0;
+  uint64_t fingerprint = 0;  // the n-gram's (task_ngram_set.h)
 };
 
 class ContaminationSplitter {
  public:
-  explicit ContaminationSplitter(const TaskNgrams& tasks) : tasks_(tasks) {}
+  // `skip`: task n-grams not to match (too common in the corpus: match_counter.h); may be null.
+  explicit ContaminationSplitter(const TaskNgrams& tasks,
+                                 const std::unordered_set<uint64_t>* skip = nullptr)
+      : tasks_(tasks), skip_(skip && !skip->empty() ? skip : nullptr) {}
 
   // Tokenises `text`, which must outlive the calls below.
   void reset(std::string_view text);
@@ -49,7 +54,13 @@ class ContaminationSplitter {
              std::vector<TaskMatch>& matches);
 
  private:
+  bool matches(uint64_t fingerprint, uint16_t& task) const {
+    task = tasks_.set.find(fingerprint);
+    return task != TaskNgramSet::kNoTask && !(skip_ && skip_->count(fingerprint));
+  }
+
   const TaskNgrams& tasks_;
+  const std::unordered_set<uint64_t>* skip_;
   std::string_view text_;
   std::vector<NormalizedWord> words_;
   NgramHasher hasher_;

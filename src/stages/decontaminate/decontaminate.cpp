@@ -12,6 +12,9 @@
 // `too_many_splits` (score: its pieces). A document without a match is left as it is.
 // action: drop drops every document with a match as `contaminated`.
 //
+// max_matches > 0 makes the stage a global step (match_counter.h): a first pass counts each
+// task n-gram's matches over the corpus, and those found more than max_matches times are left.
+//
 // Counts in stats.json (the step's counts): `matches/<task>` (matches cut out, or in drop mode
 // documents dropped, by the task whose n-gram matched first) and `documents_matched`.
 #include <memory>
@@ -21,6 +24,7 @@
 #include "core/row_builder.h"
 #include "stages/builtin_stages.h"
 #include "stages/decontaminate/contamination_splitter.h"
+#include "stages/decontaminate/match_counter.h"
 
 namespace winnow {
 
@@ -31,8 +35,11 @@ enum class DecontaminateAction { kSplit, kDrop };
 class DecontaminateStage final : public Stage {
  public:
   DecontaminateStage(std::shared_ptr<const TaskNgrams> tasks, DecontaminateAction action,
-                     SplitRules rules, size_t max_splits, StageContext& context)
+                     SplitRules rules, size_t max_splits, uint64_t max_matches,
+                     StageContext& context)
       : tasks_(std::move(tasks)),
+        counter_(max_matches > 0 ? std::make_unique<TaskMatchCounter>(tasks_, max_matches)
+                                 : nullptr),
         action_(action),
         rules_(rules),
         max_splits_(max_splits),
@@ -48,7 +55,7 @@ class DecontaminateStage final : public Stage {
   Status process(DocBatch& batch) override {
     thread_local std::vector<std::string_view> pieces;
     thread_local std::vector<TaskMatch> matches;
-    ContaminationSplitter splitter(*tasks_);
+    ContaminationSplitter splitter(*tasks_, counter_ ? &counter_->too_common() : nullptr);
     std::vector<uint64_t> per_task(task_keys_.size(), 0);
     uint64_t documents = 0;
     if (action_ == DecontaminateAction::kDrop) {
@@ -97,6 +104,8 @@ class DecontaminateStage final : public Stage {
     return Status::ok();
   }
 
+  GlobalStep* global_step() override { return counter_.get(); }
+
  private:
   void add_counts(DocBatch& batch, uint64_t documents, const std::vector<uint64_t>& per_task) {
     if (documents == 0) return;
@@ -107,6 +116,7 @@ class DecontaminateStage final : public Stage {
   }
 
   std::shared_ptr<const TaskNgrams> tasks_;
+  std::unique_ptr<TaskMatchCounter> counter_;  // with max_matches only
   DecontaminateAction action_;
   SplitRules rules_;
   size_t max_splits_;
@@ -142,12 +152,17 @@ StageSpec decontaminate_spec() {
            "pieces of at most this many code points are dropped"},
           {"max_splits", ParamType::kInt, "10",
            "a document split into more pieces is dropped (too_many_splits)"},
+          {"max_matches", ParamType::kInt, "0",
+           "N > 0: a first pass counts each task n-gram's matches in the corpus, and those found "
+           "more than N times are not removed (NeMo's max_matches, 10 there); 0: all are, in "
+           "one pass"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         auto action = p.get_choice<DecontaminateAction>(
             "action", {{"split", DecontaminateAction::kSplit}, {"drop", DecontaminateAction::kDrop}});
         if (!action.is_ok()) return action.status();
-        for (const char* key : {"remove_char_each_side", "min_document_length", "max_splits"}) {
+        for (const char* key :
+             {"remove_char_each_side", "min_document_length", "max_splits", "max_matches"}) {
           if (p.get_int(key) < 0) return p.error(key, "must be 0 or more");
         }
         const int64_t ngram_size = p.get_int("ngram_size");
@@ -172,7 +187,7 @@ StageSpec decontaminate_spec() {
                          static_cast<size_t>(p.get_int("min_document_length"))};
         return std::unique_ptr<Stage>(new DecontaminateStage(
             builder.build(), action.value(), rules, static_cast<size_t>(p.get_int("max_splits")),
-            context));
+            static_cast<uint64_t>(p.get_int("max_matches")), context));
       },
   };
   spec.record_fields = [](const StageParams&) { return RecordFields::none(); };

@@ -403,5 +403,47 @@ stages:
   EXPECT_TRUE(bool(stats["reconciles"]));
 }
 
+// max_matches: a first pass counts each task n-gram's matches over the corpus; one found more
+// often than that is left in place. kShort's question is in three documents, kOnce's in one.
+TEST_F(DecontaminateStageTest, MaxMatchesLeavesTaskNgramsTooCommonInTheCorpus) {
+  std::filesystem::create_directories(dir_.file("in"));
+  std::string docs;
+  for (const char* id : {"s1", "s2", "s3"}) {
+    docs += json_line({{"id", id}, {"text", "Some words first. " + kShort}});
+  }
+  docs += json_line({{"id", "b"}, {"text", kOnce}});
+  write_file(dir_.file("in/docs.jsonl"), docs);
+  auto run = [&](int max_matches) {
+    std::string pipeline = pipeline_file(dir_, fmt::format(R"(
+stages:
+  - {{stage: decontaminate, name: dc, tasks: ['{}'], fields: [question],
+     remove_char_each_side: 5, min_document_length: 10, max_matches: {}}}
+)",
+                                                           dir_.file("squad.jsonl"), max_matches));
+    std::string output;
+    EXPECT_EQ(winnow("run " + pipeline + " --input " + dir_.file("in") + " --output " +
+                         dir_.file("out") + " --output-format jsonl --threads 2 --overwrite",
+                     &output),
+              0)
+        << output;
+    simdjson::dom::parser parser;
+    simdjson::dom::element stats = parser.load(dir_.file("out/stats.json"));
+    EXPECT_TRUE(bool(stats["reconciles"]));
+    uint64_t contaminated = 0;  // absent when none
+    auto dropped = stats["totals"]["dropped_by_reason"]["dc/contaminated"].get_uint64();
+    if (!dropped.error()) contaminated = dropped.value();
+    return std::pair{read_file(dir_.file("out/docs.jsonl")), contaminated};
+  };
+  // Three matches of kShort's n-gram: more than 2, so it stays; kOnce's is cut out.
+  auto [kept, contaminated] = run(2);
+  EXPECT_THAT(kept, HasSubstr("\"id\":\"s3\""));
+  EXPECT_THAT(kept, HasSubstr("\"id\":\"b-0\""));
+  EXPECT_EQ(contaminated, 0u);
+  // Not more than 3: every match is removed (the short documents have nothing left).
+  auto [kept3, contaminated3] = run(3);
+  EXPECT_THAT(kept3, Not(HasSubstr("\"id\":\"s3\"")));
+  EXPECT_EQ(contaminated3, 3u);
+}
+
 }  // namespace
 }  // namespace winnow::testing
