@@ -75,6 +75,7 @@ void normalized_words(std::string_view text, std::vector<NormalizedWord>& out) {
   out.clear();
   thread_local std::string word;
   const size_t n = text.size();
+  const char* data = text.data();
   size_t i = 0;
   while (i < n) {
     size_t space = white_space_length(text, i);
@@ -83,10 +84,36 @@ void normalized_words(std::string_view text, std::vector<NormalizedWord>& out) {
       continue;
     }
     const size_t begin = i;
+    // The common token: ASCII only. Hashed in place when it is already normalised (lower case,
+    // no punctuation), else normalised into `word` in one go.
+    bool clean = true;
+    while (i < n) {
+      auto c = static_cast<unsigned char>(data[i]);
+      if (c >= 0x80 || is_ascii_space(c)) break;
+      clean &= !kPunctuation[c] && !(c >= 'A' && c <= 'Z');
+      ++i;
+    }
+    if (i == n || is_ascii_space(static_cast<unsigned char>(data[i]))) {
+      if (clean) {
+        out.push_back({hash64(text.substr(begin, i - begin)), begin, i});
+        continue;
+      }
+      word.resize(i - begin);
+      size_t w = 0;
+      for (size_t j = begin; j < i; ++j) {
+        auto c = static_cast<unsigned char>(data[j]);
+        if (kPunctuation[c]) continue;
+        word[w++] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : static_cast<char>(c);
+      }
+      if (w > 0) out.push_back({hash64(std::string_view(word.data(), w)), begin, i});
+      continue;
+    }
+    // A token with non-ASCII bytes: code point by code point from its start.
+    i = begin;
     word.clear();
     while (i < n) {
-      auto c = static_cast<unsigned char>(text[i]);
-      if (c < 0x80) {  // the common case, inline
+      auto c = static_cast<unsigned char>(data[i]);
+      if (c < 0x80) {
         if (is_ascii_space(c)) break;
         if (!kPunctuation[c]) word.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
         ++i;

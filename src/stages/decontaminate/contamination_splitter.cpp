@@ -12,7 +12,7 @@ inline bool is_sentence_end(char c) { return c == '.' || c == '!' || c == '?'; }
 
 // Candidate starts probed per block: their buckets are prefetched together, so the table's
 // cache misses overlap.
-constexpr size_t kBlock = 16;
+constexpr size_t kBlock = 32;
 
 }  // namespace
 
@@ -50,14 +50,17 @@ std::optional<TaskMatch> ContaminationSplitter::first_match(size_t from) {
       }
     }
   }
+  // Blocks of starts, pipelined: the fingerprints of the next block are computed and their
+  // buckets prefetched before the current block is probed, so the table's cache misses overlap
+  // with work instead of stalling it.
   const size_t per_start = lengths.size();
-  fingerprints_.resize(kBlock * per_start);
-  for (size_t block = k; block < n; block += kBlock) {
+  fingerprints_.resize(2 * kBlock * per_start);
+  auto fill = [&](size_t block, uint64_t* out) {
     const size_t stop = std::min(n, block + kBlock);
     for (size_t s = block; s < stop; ++s) {
       for (size_t j = 0; j < per_start; ++j) {
         const size_t length = lengths[j];
-        uint64_t& fp = fingerprints_[(s - block) * per_start + j];
+        uint64_t& fp = out[(s - block) * per_start + j];
         if (s + length > n) {
           fp = 0;
           continue;
@@ -66,9 +69,16 @@ std::optional<TaskMatch> ContaminationSplitter::first_match(size_t from) {
         set.prefetch(fp);
       }
     }
+  };
+  uint64_t* current = fingerprints_.data();
+  uint64_t* next = current + kBlock * per_start;
+  if (k < n) fill(k, current);
+  for (size_t block = k; block < n; block += kBlock) {
+    if (block + kBlock < n) fill(block + kBlock, next);
+    const size_t stop = std::min(n, block + kBlock);
     for (size_t s = block; s < stop; ++s) {
       for (size_t j = 0; j < per_start; ++j) {
-        const uint64_t fp = fingerprints_[(s - block) * per_start + j];
+        const uint64_t fp = current[(s - block) * per_start + j];
         if (fp == 0) continue;
         uint16_t task = 0;
         if (matches(fp, task)) {
@@ -76,6 +86,7 @@ std::optional<TaskMatch> ContaminationSplitter::first_match(size_t from) {
         }
       }
     }
+    std::swap(current, next);
   }
   return std::nullopt;
 }

@@ -1,5 +1,11 @@
 #include "stages/decontaminate/task_ngram_set.h"
 
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
 
 namespace winnow {
 
@@ -35,12 +41,21 @@ void NgramHasher::reset(const std::vector<NormalizedWord>& words) {
   for (size_t i = 0; i < words.size(); ++i) prefix_[i + 1] = prefix_[i] * kBase + words[i].hash;
 }
 
+void TaskNgramSet::Free::operator()(Bucket* p) const { std::free(p); }
+
 TaskNgramSet::TaskNgramSet(const std::vector<uint64_t>& fingerprints,
                            const std::vector<uint16_t>& tasks) {
   if (fingerprints.empty()) return;
   // Load at most 0.8 of the slots.
   size_t buckets = (fingerprints.size() * 10 / 8 + kSlots - 1) / kSlots + 1;
-  buckets_.assign(buckets, Bucket{});
+  constexpr size_t kHugePage = 2 << 20;
+  const size_t bytes = (buckets * sizeof(Bucket) + kHugePage - 1) / kHugePage * kHugePage;
+  void* memory = std::aligned_alloc(kHugePage, bytes);
+  if (!memory) throw std::bad_alloc();
+  madvise(memory, bytes, MADV_HUGEPAGE);  // a hint: without huge pages it works as well
+  std::memset(memory, 0, bytes);
+  buckets_.reset(static_cast<Bucket*>(memory));
+  bucket_count_ = buckets;
   tasks_.assign(buckets * kSlots, kNoTask);
   for (size_t i = 0; i < fingerprints.size(); ++i) {
     const uint64_t fp = fingerprints[i];
@@ -60,7 +75,7 @@ TaskNgramSet::TaskNgramSet(const std::vector<uint64_t>& fingerprints,
           break;
         }
       }
-      if (!placed && ++b == buckets_.size()) b = 0;
+      if (!placed && ++b == bucket_count_) b = 0;
     }
   }
 }

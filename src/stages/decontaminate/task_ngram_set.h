@@ -10,6 +10,7 @@
 // (n-grams in the table) / 2^64 per probe, e.g. 5e-12 with 100 million task n-grams.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ class TaskNgramSet {
 
   // The task of `fingerprint`, or kNoTask.
   uint16_t find(uint64_t fingerprint) const {
-    if (buckets_.empty()) return kNoTask;
+    if (bucket_count_ == 0) return kNoTask;
     size_t b = bucket_of(fingerprint);
     for (;;) {
       const Bucket& bucket = buckets_[b];
@@ -72,17 +73,17 @@ class TaskNgramSet {
         full &= bucket.slot[s] != 0;
       }
       if (!full) return kNoTask;
-      if (++b == buckets_.size()) b = 0;
+      if (++b == bucket_count_) b = 0;
     }
   }
   // Asks the CPU for the bucket of `fingerprint`, to be probed a little later.
   void prefetch(uint64_t fingerprint) const {
-    if (!buckets_.empty()) __builtin_prefetch(&buckets_[bucket_of(fingerprint)]);
+    if (bucket_count_ != 0) __builtin_prefetch(&buckets_[bucket_of(fingerprint)]);
   }
 
   size_t size() const { return size_; }  // distinct fingerprints
   size_t memory_bytes() const {
-    return buckets_.size() * (sizeof(Bucket) + kSlots * sizeof(uint16_t));
+    return bucket_count_ * (sizeof(Bucket) + kSlots * sizeof(uint16_t));
   }
 
  private:
@@ -91,11 +92,16 @@ class TaskNgramSet {
     uint64_t slot[kSlots] = {};
   };
   size_t bucket_of(uint64_t fingerprint) const {
-    return static_cast<size_t>((static_cast<unsigned __int128>(fingerprint) * buckets_.size()) >>
-                               64);
+    return static_cast<size_t>((static_cast<unsigned __int128>(fingerprint) * bucket_count_) >> 64);
   }
+  struct Free {
+    void operator()(Bucket* p) const;
+  };
 
-  std::vector<Bucket> buckets_;
+  // On huge pages where the system gives them (madvise): a probe is a random access into a
+  // table of up to gigabytes, and with 4 KB pages nearly every one also misses the TLB.
+  std::unique_ptr<Bucket[], Free> buckets_;
+  size_t bucket_count_ = 0;
   std::vector<uint16_t> tasks_;
   size_t size_ = 0;
 };
