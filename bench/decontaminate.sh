@@ -93,12 +93,12 @@ printf '  winnow run --threads 1, %d documents, %.1f MB of text, MB per CPU seco
 awk -v b="$text_bytes" -v p="$pass" 'BEGIN{printf "    pass-through (no stages)      %7.1f MB/CPU-s (%.2f s)\n", b / 1e6 / p, p}'
 run_case() {  # LABEL TASKFILE NGRAMS
   local y runs=3
-  y=$(pipeline "dc_$1" "$2")
+  y=$(pipeline "dc_${1%% *}" "$2")
   [ "$3" -gt 10000000 ] && runs=1
   read -r load load_rss < <(measure "$y" "$work_dir/one" "$runs")
   read -r full full_rss < <(measure "$y" "$work_dir/in" "$runs")
   awk -v l="$1" -v b="$text_bytes" -v p="$pass" -v f="$full" -v ld="$load" -v r="$full_rss" -v n="$3" 'BEGIN {
-    printf "    %-22s %7.1f MB/CPU-s (%.2f s; load %.2f s, peak RSS %.0f MB); the scan alone %.0f MB/CPU-s\n",
+    printf "    %-22s %7.1f MB/CPU-s (%.2f s; load %.2f s, peak RSS %.0f MB); the scan alone about %.0f MB/CPU-s\n",
       l, b / 1e6 / f, f, ld, r / 1024, b / 1e6 / (f - ld - p + 0.0001) }'
 }
 for n in $sizes; do run_case "$n n-grams" "$work_dir/tasks/synthetic_$n.jsonl" "$n"; done
