@@ -58,6 +58,7 @@ Status TaskNgramBuilder::add_file(const std::string& path) {
   if (InputReader::format_of(path, InputFormat::kAuto) == InputFormat::kWarc) {
     return Status::errorf("task file '{}': a task file is JSON Lines or Parquet", path);
   }
+  const uint64_t texts_before = texts_;
   InputReader reader(path, 0, options);
   simdjson::dom::parser parser;
   while (std::unique_ptr<DocBatch> batch = reader.next()) {
@@ -91,6 +92,13 @@ Status TaskNgramBuilder::add_file(const std::string& path) {
   }
   if (std::string failure = reader.failure(); !failure.empty()) {
     return Status::errorf("task file '{}': {}", path, failure);
+  }
+  // Most likely the wrong field names: a task that protects nothing must not pass unnoticed.
+  if (texts_ == texts_before) {
+    std::string names;
+    for (const std::string& field : options_.fields) names += (names.empty() ? "" : ", ") + field;
+    return Status::errorf("task file '{}': no record has a string (or list of strings) in {}",
+                          path, names);
   }
   return Status::ok();
 }

@@ -6,7 +6,8 @@
 // fewer than `min_ngram_size` words gives nothing; one of fewer than `ngram_size` words gives
 // one n-gram of all its words; a longer one every `ngram_size`-gram. Task files (JSONL or
 // Parquet, read by io/input_reader.h) give a text per field in `fields` of each record: a
-// string, or each string of a list; other values and missing fields give nothing. Each file is
+// string, or each string of a list; other values and missing fields give nothing (a file that
+// gives no text at all is an error: its fields are most likely misnamed). Each file is
 // one task, named after the file (its base name without extensions), in the order given.
 #include <cstdint>
 #include <memory>

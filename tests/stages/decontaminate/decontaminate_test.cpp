@@ -353,6 +353,12 @@ TEST_F(DecontaminateStageTest, ParameterErrorsNameTheKey) {
   ASSERT_FALSE(missing.is_ok());
   EXPECT_THAT(missing.status().message(), HasSubstr("'tasks'"));
   EXPECT_THAT(missing.status().message(), HasSubstr("nope.jsonl"));
+  // The default field, `text`, is in none of squad.jsonl's records.
+  auto fields = build_stage(decontaminate_spec(),
+                            {{"tasks", std::vector<std::string>{dir_.file("squad.jsonl")}}},
+                            context);
+  ASSERT_FALSE(fields.is_ok());
+  EXPECT_THAT(fields.status().message(), HasSubstr("no record has a string"));
   auto sizes = build_stage(decontaminate_spec(),
                            {{"tasks", std::vector<std::string>{dir_.file("squad.jsonl")}},
                             {"min_ngram_size", int64_t{14}}},
