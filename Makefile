@@ -36,6 +36,7 @@ bench: build
 	@bench/hf_tokenizer.sh $(BUILD)
 	@bench/pii_redact.sh $(BUILD)
 	@bench/megatron_tokens.sh $(BUILD)
+	@bench/decontaminate.sh $(BUILD)
 	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
 	@bench/warc_extract.sh $(BUILD)
 	@bench/warc_dedup.sh $(BUILD)

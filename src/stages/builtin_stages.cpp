@@ -78,6 +78,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(clip_embed_spec());
   registry.add(clip_aesthetic_filter_spec());
   registry.add(pii_redact_spec());
+  registry.add(decontaminate_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images too: a
   // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,

@@ -48,6 +48,8 @@ StageSpec frame_quality_spec();
 StageSpec caption_spec();  // video/caption.cpp
 // Personal data (issue #36): privacy/pii_redact.cpp.
 StageSpec pii_redact_spec();
+// Benchmark decontamination (issue #36): decontaminate/decontaminate.cpp.
+StageSpec decontaminate_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
