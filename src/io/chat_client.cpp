@@ -59,6 +59,16 @@ void init_http() {
   (void)once;
 }
 
+std::string chat_completions_url(std::string endpoint) {
+  constexpr std::string_view kRoute = "/chat/completions";
+  if (endpoint.size() >= kRoute.size() &&
+      endpoint.compare(endpoint.size() - kRoute.size(), kRoute.size(), kRoute) == 0) {
+    return endpoint;
+  }
+  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
+  return endpoint + std::string(kRoute);
+}
+
 bool RequestSlots::try_acquire() {
   std::lock_guard lock(mutex_);
   if (free_ == 0) return false;

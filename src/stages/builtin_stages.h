@@ -48,6 +48,8 @@ StageSpec frame_quality_spec();
 StageSpec caption_spec();  // video/caption.cpp
 // Personal data (issue #36): privacy/pii_redact.cpp.
 StageSpec pii_redact_spec();
+// Synthetic data (issue #36): synthetic/llm_rewrite.cpp.
+StageSpec llm_rewrite_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

@@ -197,16 +197,6 @@ class Caption final : public Stage {
   ReasonId endpoint_failed_, bad_reply_, undecodable_;
 };
 
-std::string completions_url(std::string endpoint) {
-  constexpr std::string_view kRoute = "/chat/completions";
-  if (endpoint.size() >= kRoute.size() &&
-      endpoint.compare(endpoint.size() - kRoute.size(), kRoute.size(), kRoute) == 0) {
-    return endpoint;
-  }
-  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-  return endpoint + std::string(kRoute);
-}
-
 }  // namespace
 
 StageSpec caption_spec() {
@@ -250,7 +240,7 @@ StageSpec caption_spec() {
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         CaptionSettings s;
-        s.client.url = completions_url(p.get_string("endpoint"));
+        s.client.url = chat_completions_url(p.get_string("endpoint"));
         s.client.timeout_s = p.get_float("timeout_s");
         s.client.connect_timeout_s = p.get_float("connect_timeout_s");
         s.client.max_retries = static_cast<int>(p.get_int("max_retries"));
