@@ -1,8 +1,8 @@
 #pragma once
 // The parameters of a stage that calls an OpenAI-compatible chat endpoint through
-// io/chat_client.h (llm_rewrite): where the endpoint is, how many requests may be in flight,
-// the timeouts, the retries and the environment variable holding the API key, with their
-// checks. caption declares the same keys with the same meaning.
+// io/chat_client.h (caption, llm_rewrite): where the endpoint is, how many requests may be in
+// flight, the timeouts, the retries and the environment variable holding the API key, with
+// their checks, the same keys for every such stage.
 #include <string>
 #include <vector>
 
