@@ -56,6 +56,9 @@ def main():
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # The headers and the body go out in two writes: with Nagle's algorithm the body waits
+        # for the client's delayed ACK of the headers, 40 ms per reply on Linux.
+        disable_nagle_algorithm = True
 
         def log_message(self, *unused):
             pass
@@ -143,8 +146,13 @@ def main():
                              "message": {"role": "assistant", "content": text}}],
             }))
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        # socketserver listens with a backlog of 5: a client opening more connections at once
+        # has the rest's SYNs dropped and resent a second later.
+        request_queue_size = 128
+
+    server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 
