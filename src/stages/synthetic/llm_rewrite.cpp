@@ -293,9 +293,8 @@ StageSpec llm_rewrite_spec() {
         } else {
           return p.error("output", "must be field, text or document");
         }
-        s.output_field = p.get_string("output_field").empty()
-                             ? std::string(preset->output_field)
-                             : p.get_string("output_field");
+        s.output_field = p.get_string("output_field").empty() ? std::string(preset->output_field)
+                                                              : p.get_string("output_field");
         s.keep_source = p.get_bool("keep_source");
         s.parent_id_field = p.get_string("parent_id_field");
         if (s.output == RewriteOutput::kDocument && s.parent_id_field.empty()) {

@@ -31,9 +31,10 @@ Result<PromptTemplate> PromptTemplate::parse(std::string_view text) {
     }
     std::string_view field = text.substr(i + 1, close - i - 1);
     if (field != kField) {
-      return Status::errorf("unknown field {{{}}} (the only one is {{document}}; write '{{{{' and "
-                            "'}}}}' for braces)",
-                            field);
+      return Status::errorf(
+          "unknown field {{{}}} (the only one is {{document}}; write '{{{{' and "
+          "'}}}}' for braces)",
+          field);
     }
     t.literals_.emplace_back();
     i = close;

@@ -108,20 +108,44 @@ constexpr std::string_view kKnowledgeList =
     "instructions.";
 
 // The headings NeMo's extract-knowledge pipeline removes from its replies (LineRemover).
-constexpr std::array<std::string_view, 4> kPassageLines = {"Passage:", "Passage 1:", "Passage 2:",
-                                                           "Passage 3:"};
+constexpr std::array<std::string_view, 4> kPassageLines = {
+    "Passage:", "Passage 1:", "Passage 2:", "Passage 3:"};
 
 const std::array<RewritePreset, 5> kPresets = {{
-    {"wikipedia", "WikipediaParaphrasingStage", kAssistant, kWikipedia, "rephrased",
-     RewritePost::kPrefix, "Here is a paraphrased version:", {}},
-    {"diverse_qa", "DiverseQAStage", kAssistant, kDiverseQa, "diverse_qa", RewritePost::kDiverseQa,
-     "Here are the questions and answers based on the provided text:", {}},
-    {"distill", "DistillStage", kCarefulAssistant, kDistill, "distill", RewritePost::kPrefix,
-     "Paraphrased Text:", {}},
+    {"wikipedia",
+     "WikipediaParaphrasingStage",
+     kAssistant,
+     kWikipedia,
+     "rephrased",
+     RewritePost::kPrefix,
+     "Here is a paraphrased version:",
+     {}},
+    {"diverse_qa",
+     "DiverseQAStage",
+     kAssistant,
+     kDiverseQa,
+     "diverse_qa",
+     RewritePost::kDiverseQa,
+     "Here are the questions and answers based on the provided text:",
+     {}},
+    {"distill",
+     "DistillStage",
+     kCarefulAssistant,
+     kDistill,
+     "distill",
+     RewritePost::kPrefix,
+     "Paraphrased Text:",
+     {}},
     {"extract_knowledge", "ExtractKnowledgeStage", kAssistant, kExtractKnowledge,
      "extract_knowledge", RewritePost::kRemoveLines, "", kPassageLines},
-    {"knowledge_list", "KnowledgeListStage", kAssistant, kKnowledgeList, "knowledge_list",
-     RewritePost::kKnowledgeList, "", {}},
+    {"knowledge_list",
+     "KnowledgeListStage",
+     kAssistant,
+     kKnowledgeList,
+     "knowledge_list",
+     RewritePost::kKnowledgeList,
+     "",
+     {}},
 }};
 
 }  // namespace

@@ -16,9 +16,9 @@
 #include "io/chat_client.h"
 #include "io/chat_messages.h"
 #include "media/frame_windows.h"
-#include "stages/chat_endpoint.h"
 #include "media/video_codecs.h"
 #include "stages/builtin_stages.h"
+#include "stages/chat_endpoint.h"
 #include "stages/video/clip_fields.h"
 
 namespace winnow {

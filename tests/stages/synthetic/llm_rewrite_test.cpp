@@ -4,9 +4,9 @@
 // (rewrite_reference.py) on fixed and random replies; the QA draws are the same on every run;
 // the reply lands in a field, the text or a new document; rate limits and server errors are
 // retried, and a malformed reply is an error record naming the document (or ends the stage).
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <fmt/format.h>
 #include <simdjson.h>
 
 #include <cstdlib>
@@ -184,10 +184,10 @@ TEST(LlmRewrite, APromptOrPromptFileReplacesThePresetsWithPythonsBraces) {
 // case of the reference goes through HTTP and back as the model's answer.
 TEST(LlmRewrite, PostProcessingFollowsNemosRules) {
   std::string json;
-  ASSERT_EQ(run_command("/usr/bin/python3 " + kSource +
-                            "/tests/stages/synthetic/rewrite_reference.py 60",
-                        &json),
-            0);
+  ASSERT_EQ(
+      run_command("/usr/bin/python3 " + kSource + "/tests/stages/synthetic/rewrite_reference.py 60",
+                  &json),
+      0);
   simdjson::dom::parser parser;
   simdjson::dom::element expected = parser.parse(json);
   std::vector<std::string> cases;
@@ -197,10 +197,9 @@ TEST(LlmRewrite, PostProcessingFollowsNemosRules) {
        {"wikipedia", "distill", "extract_knowledge", "knowledge_list", "diverse_qa"}) {
     SCOPED_TRACE(preset);
     RewriteRun run;
-    rewrite(run, url, cases,
-            {{"preset", preset},
-             {"prompt", std::string("{document}")},
-             {"max_num_pairs", int64_t(3)}});
+    rewrite(
+        run, url, cases,
+        {{"preset", preset}, {"prompt", std::string("{document}")}, {"max_num_pairs", int64_t(3)}});
     ASSERT_TRUE(run.status.is_ok()) << run.status.message();
     const std::string field = preset == "wikipedia" ? "rephrased" : preset;
     size_t row = 0;
@@ -245,10 +244,12 @@ TEST(LlmRewrite, QaDrawsAreTheSameOnEveryRunAndVaryByDocument) {
   const std::vector<std::string> texts(24, qa);
   RewriteRun first, second;
   rewrite(first, stub.base_url(), texts,
-          {{"preset", std::string("diverse_qa")}, {"prompt", std::string("{document}")},
+          {{"preset", std::string("diverse_qa")},
+           {"prompt", std::string("{document}")},
            {"concurrency", int64_t(8)}});
   rewrite(second, stub.base_url(), texts,
-          {{"preset", std::string("diverse_qa")}, {"prompt", std::string("{document}")},
+          {{"preset", std::string("diverse_qa")},
+           {"prompt", std::string("{document}")},
            {"concurrency", int64_t(1)}});
   ASSERT_TRUE(first.status.is_ok() && second.status.is_ok());
   std::set<std::string> outputs;
@@ -270,8 +271,8 @@ TEST(LlmRewrite, QaDrawsAreTheSameOnEveryRunAndVaryByDocument) {
 
 TEST(LlmRewrite, TheReplyCanReplaceTheTextOrBecomeANewDocument) {
   const OpenAiStub& stub = echo_stub().stub;
-  const std::vector<std::string> texts = {"Here is a paraphrased version: \"One.\"",
-                                          "no opening", "Here is a paraphrased version: Three."};
+  const std::vector<std::string> texts = {"Here is a paraphrased version: \"One.\"", "no opening",
+                                          "Here is a paraphrased version: Three."};
   const std::map<std::string, StageParams::Value> base = {{"prompt", std::string("{document}")}};
 
   auto with = [&](std::map<std::string, StageParams::Value> extra) {
@@ -304,7 +305,8 @@ TEST(LlmRewrite, TheReplyCanReplaceTheTextOrBecomeANewDocument) {
 
   RewriteRun kept;
   rewrite(kept, stub.base_url(), texts,
-          with({{"output", std::string("document")}, {"keep_source", true},
+          with({{"output", std::string("document")},
+                {"keep_source", true},
                 {"output_field", std::string("wiki")}}));
   ASSERT_TRUE(kept.status.is_ok()) << kept.status.message();
   EXPECT_EQ(reasons_of(*kept.batch, kept.reasons),
