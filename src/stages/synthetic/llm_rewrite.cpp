@@ -10,6 +10,7 @@
 // record naming the document (on_error: skip) or ends the run (fail).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -62,6 +63,8 @@ class LlmRewrite final : public Stage {
         missing_prefix_(context.declare_reason("missing_prefix")),
         no_qa_pairs_(context.declare_reason("no_qa_pairs")),
         empty_reply_(context.declare_reason("empty_reply")),
+        requests_key_(context.stage_name() + "/requests"),
+        retries_key_(context.stage_name() + "/retries"),
         rewritten_(s_.output == RewriteOutput::kDocument ? context.declare_fan_out("rewritten")
                                                          : kKept) {}
 
@@ -77,8 +80,11 @@ class LlmRewrite final : public Stage {
       s_.prompt->render(batch.text(r), request.prompt);
       return ChatClient::Request{r, chat_text_request_json(request, s_.system_prompt)};
     };
+    uint64_t requests = 0, retries = 0;
     auto done = [&](uint64_t tag, ChatReply reply) {
       Answer& answer = answers[tag];
+      ++requests;
+      retries += uint64_t(std::max(0, reply.attempts - 1));
       if (!reply.ok) {
         answer.text = fmt::format("{} after {} attempt{}", reply.error, reply.attempts,
                                   reply.attempts == 1 ? "" : "s");
@@ -95,6 +101,9 @@ class LlmRewrite final : public Stage {
       answer.text = std::move(text).value();
     };
     ChatClient(s_.endpoint.client, slots_).run(next, done);
+    // Per step in stats.json: documents sent, and the attempts beyond each one's first.
+    batch.stage_counts[requests_key_] += requests;
+    batch.stage_counts[retries_key_] += retries;
 
     // Failures in row order, so that under fail the same document is named on every run.
     for (size_t r = 0; r < batch.size(); ++r) {
@@ -180,7 +189,9 @@ class LlmRewrite final : public Stage {
   RewriteSettings s_;
   RequestSlots slots_;
   bool skip_errors_;
-  ReasonId endpoint_failed_, bad_reply_, missing_prefix_, no_qa_pairs_, empty_reply_, rewritten_;
+  ReasonId endpoint_failed_, bad_reply_, missing_prefix_, no_qa_pairs_, empty_reply_;
+  std::string requests_key_, retries_key_;
+  ReasonId rewritten_;
 };
 
 Result<std::string> read_prompt_file(const StageParams& p) {

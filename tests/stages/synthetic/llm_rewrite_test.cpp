@@ -328,6 +328,8 @@ TEST(LlmRewrite, ServerErrorsAndRateLimitsAreRetried) {
     EXPECT_EQ(field_of(*run.batch, "rephrased", row), std::string(run.batch->text(row)));
   }
   EXPECT_EQ(read_log(dir.file("log.jsonl")).size(), 7u);  // 4 documents, 3 retries
+  EXPECT_EQ(run.batch->stage_counts["llm_rewrite/requests"], 4u);
+  EXPECT_EQ(run.batch->stage_counts["llm_rewrite/retries"], 3u);
 }
 
 TEST(LlmRewrite, AMalformedReplyIsAnErrorRecordUnderSkipAndEndsTheStageUnderFail) {
