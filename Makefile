@@ -35,6 +35,7 @@ bench: build
 	@$(BUILD)/bench/token_count_bench $(BUILD)/bench/filters/docs.txt
 	@bench/hf_tokenizer.sh $(BUILD)
 	@bench/pii_redact.sh $(BUILD)
+	@bench/megatron_tokens.sh $(BUILD)
 	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
 	@bench/warc_extract.sh $(BUILD)
 	@bench/warc_dedup.sh $(BUILD)

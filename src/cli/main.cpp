@@ -148,8 +148,10 @@ int main(int argc, char** argv) {
                       "fixed worker counts: every unpinned step gets --threads workers");
     command->add_flag("--no-fuse", no_fuse,
                       "run every stage as its own step (replaces fuse: true; output is the same)");
-    command->add_option("--output-format", format, "jsonl, jsonl.gz, jsonl.zst or parquet")
-        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst", "parquet"}));
+    command
+        ->add_option("--output-format", format,
+                     "jsonl, jsonl.gz, jsonl.zst, parquet or megatron (with output.tokenizer)")
+        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst", "parquet", "megatron"}));
     command->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
         ->check(CLI::IsMember({"fail", "skip"}));
     command->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");

@@ -41,6 +41,10 @@ Result<KMeansResult> train_kmeans(const float* x, size_t n, size_t d, const KMea
 
 // The nearest centroid of each row: highest inner product (inner_product) or smallest squared
 // L2 distance, ties to the smaller centroid index; `score` gets that inner product or distance.
+// Decided as exact arithmetic would, whatever BLAS computed the float products: centroids within
+// the float error of the best are compared again in double (kmeans_assign.cpp), and the score is
+// the double value rounded to float. So labels and scores do not depend on the BLAS, its
+// blocking or the thread count, and a GPU's products can be settled the same way.
 void assign_nearest(const float* x, size_t n, size_t d, const float* centroids, size_t k,
                     bool inner_product, int threads, int64_t* labels, float* score);
 

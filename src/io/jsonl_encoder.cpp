@@ -202,11 +202,12 @@ void JsonlEncoder::write_row_error(DocBatch& batch, size_t i, const DropReason& 
 void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
                           const std::string& shard_name) const {
   // Most documents are written back as they came: one allocation for the whole batch.
-  batch.encoded_kept.reserve(batch.raw_bytes().size() + batch.size());
+  if (options_.write_kept) batch.encoded_kept.reserve(batch.raw_bytes().size() + batch.size());
   std::string extra;
   for (size_t i = 0; i < batch.size(); ++i) {
     const bool media = batch.kind(i) != ItemKind::kDocument;
     if (batch.kept(i)) {
+      if (!options_.write_kept) continue;
       if (media) {
         write_media_item(batch.encoded_kept, batch, i, file, shard_name, {});
       } else {

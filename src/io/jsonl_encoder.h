@@ -17,6 +17,9 @@ struct EncodeOptions {
   std::string text_field = "text";
   std::string id_field = "id";
   bool write_rejected = true;
+  // false: kept rows are left to another encoder (megatron output's token ids:
+  // pipeline/megatron_encoder.h); rejected rows and errors are encoded as ever.
+  bool write_kept = true;
 };
 
 class JsonlEncoder {

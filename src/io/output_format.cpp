@@ -27,17 +27,27 @@ std::optional<ParquetCodec> parquet_codec_from_name(std::string_view name) {
 }
 
 std::string_view OutputFormat::name() const {
+  if (megatron_tokens()) return "megatron";
   return parquet() ? std::string_view("parquet") : format_extension(compression).substr(1);
 }
 
 std::string_view OutputFormat::extension() const {
+  if (megatron_tokens()) return ".bin";
   return parquet() ? std::string_view(".parquet") : format_extension(compression);
+}
+
+std::string_view OutputFormat::rejected_extension() const {
+  return megatron_tokens() ? format_extension(compression) : extension();
 }
 
 std::optional<OutputFormat> OutputFormat::with_name(std::string_view name) const {
   OutputFormat format = *this;
   if (name == "parquet") {
     format.table = TableFormat::kParquet;
+    return format;
+  }
+  if (name == "megatron") {
+    format.table = TableFormat::kMegatron;
     return format;
   }
   auto compression = compression_from_format(name);

@@ -69,7 +69,41 @@ std::string ShardOutput::kept_path() const {
                                       : part_path(paths_.kept, options_.format.extension(), part_);
 }
 
+Status ShardOutput::write_kept_tokens(const DocBatch& batch) {
+  std::string_view bytes = batch.encoded_kept;
+  std::vector<uint64_t> run_sizes;  // the documents of `bytes` from run_start on, for one pair
+  size_t run_start = 0;
+  size_t doc_start = 0;
+  auto flush_run = [&](size_t run_end) -> Status {
+    if (!tokens_) {
+      auto created = MegatronDatasetWriter::create(kept_path(), options_.format.megatron.dtype);
+      if (!created.is_ok()) return created.status();
+      tokens_ = std::move(created).value();
+    }
+    Status status = tokens_->add_documents(bytes.substr(run_start, run_end - run_start), run_sizes);
+    run_sizes.clear();
+    run_start = run_end;
+    return status;
+  };
+  for (size_t doc_end : batch.encoded_kept_ends) {
+    const uint64_t size = doc_end - doc_start;
+    if (options_.max_file_bytes > 0 && part_bytes_ > 0 &&
+        part_bytes_ + size > options_.max_file_bytes) {
+      WINNOW_RETURN_IF_ERROR(flush_run(doc_start));
+      WINNOW_RETURN_IF_ERROR(tokens_->commit());
+      tokens_.reset();
+      ++part_;
+      part_bytes_ = 0;
+    }
+    run_sizes.push_back(size);
+    part_bytes_ += size;
+    doc_start = doc_end;
+  }
+  return flush_run(bytes.size());
+}
+
 Status ShardOutput::write_kept(const DocBatch& batch) {
+  if (options_.format.megatron_tokens()) return write_kept_tokens(batch);
   const Compression compression = options_.format.compression;
   ParquetTable* table = kept_table_.get();
   if (options_.max_file_bytes == 0) {
@@ -222,8 +256,17 @@ Status ShardOutput::write(const DocBatch& batch) {
 }
 
 Status ShardOutput::commit(const CompletionMarker& marker) {
-  WINNOW_RETURN_IF_ERROR(
-      append(kept_, kept_path(), options_.format.compression, {}, kept_table_.get()));
+  if (options_.format.megatron_tokens()) {
+    if (!tokens_) {  // a shard with no records: an empty pair
+      auto created = MegatronDatasetWriter::create(kept_path(), options_.format.megatron.dtype);
+      if (!created.is_ok()) return created.status();
+      tokens_ = std::move(created).value();
+    }
+    WINNOW_RETURN_IF_ERROR(tokens_->commit());
+  } else {
+    WINNOW_RETURN_IF_ERROR(
+        append(kept_, kept_path(), options_.format.compression, {}, kept_table_.get()));
+  }
   for (auto* sink : {&kept_, &rejected_, &errors_}) {
     if (*sink) WINNOW_RETURN_IF_ERROR((*sink)->finish());
   }

@@ -9,6 +9,7 @@
 #include "core/doc_batch.h"
 #include "core/run_counts.h"
 #include "io/byte_sink.h"
+#include "io/megatron_dataset.h"
 #include "io/output_format.h"
 #include "io/parquet_table.h"
 #include "io/tar_writer.h"
@@ -54,6 +55,13 @@ struct ShardOutputOptions {
 // never on batch sizes. A JSON Lines part is committed when full; Parquet parts are all
 // written at commit, with one schema for the shard. The marker still comes last.
 //
+// With the megatron format the kept documents' encoded bytes are their token ids (one
+// document per encoded_kept_ends entry, pipeline/megatron_encoder.h), written to
+// "<name>.bin" with its "<name>.idx" (io/megatron_dataset.h), committed at commit() before the
+// marker; with max_file_bytes the pairs are "<name>-p00000.bin/.idx", ..., cut between
+// documents at that many .bin bytes, each pair committed when full. A shard that kept nothing
+// still has its (empty) pair.
+//
 // A kept clip (transcode_clips made its bytes) goes to the anchor's layout instead:
 // OUT/clips/<id>.mp4, OUT/previews/<id>.jpg and OUT/metas/<id>.json (io/clip_meta.h), each
 // written whole under a temporary name and renamed.
@@ -91,6 +99,7 @@ class ShardOutput {
   Status append(std::unique_ptr<ByteSink>& sink, const std::string& path, Compression compression,
                 std::string_view bytes, ParquetTable* table = nullptr);
   Status write_kept(const DocBatch& batch);
+  Status write_kept_tokens(const DocBatch& batch);
   Status write_media(const DocBatch& batch);
   std::string kept_path() const;
   Status write_sample(const Payload& payload);
@@ -104,6 +113,7 @@ class ShardOutput {
   uint64_t part_ = 0;        // index of the kept part being written
   uint64_t part_bytes_ = 0;  // uncompressed bytes in it so far
   std::unique_ptr<ByteSink> kept_;
+  std::unique_ptr<MegatronDatasetWriter> tokens_;  // megatron output only
   std::unique_ptr<ByteSink> rejected_;
   std::unique_ptr<ByteSink> errors_;
   std::unique_ptr<TarWriter> tar_;

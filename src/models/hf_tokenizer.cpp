@@ -3,6 +3,7 @@
 #include <simdjson.h>
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -70,9 +71,17 @@ class HfTokenizer final : public TextTokenizer {
           [&](int64_t id) { out.push_back(id); });
     });
   }
+  void encode_without_specials(std::string_view text, std::vector<int64_t>& ids) const override {
+    thread_local std::string repaired;
+    if (repair_utf8(text, repaired)) text = repaired;
+    raw_added_.split(
+        text, [&](std::string_view span, size_t offset) { encode_span(span, offset == 0, ids); },
+        [&](int64_t id) { ids.push_back(id); });
+  }
   size_t max_length() const override { return max_length_; }
   int64_t pad_id() const override { return pad_id_; }
-  size_t vocabulary_size() const override { return model_->vocabulary_size(); }
+  // HF's len(tokenizer): the model's ids and the added tokens beyond them.
+  size_t vocabulary_size() const override { return vocabulary_size_; }
 
   Status parse(const simdjson::dom::element& root, const std::string& origin);
 
@@ -110,6 +119,7 @@ class HfTokenizer final : public TextTokenizer {
   std::vector<int64_t> prefix_, suffix_;
   size_t max_length_ = 0;
   int64_t pad_id_ = 0;
+  size_t vocabulary_size_ = 0;
 };
 
 Status HfTokenizer::parse_post_processor(const simdjson::dom::element& post,
@@ -196,6 +206,16 @@ Status HfTokenizer::parse(const simdjson::dom::element& root, const std::string&
       !status.is_ok()) {
     return error(origin, status.message());
   }
+  vocabulary_size_ = model_->vocabulary_size();
+  simdjson::dom::array added;
+  if (!root["added_tokens"].get(added)) {
+    for (simdjson::dom::element entry : added) {
+      int64_t id;
+      if (!entry["id"].get(id) && id >= 0) {
+        vocabulary_size_ = std::max(vocabulary_size_, static_cast<size_t>(id) + 1);
+      }
+    }
+  }
   uint64_t number;
   simdjson::dom::object truncation;
   if (!root["truncation"].get(truncation) && !truncation["max_length"].get(number)) {
@@ -256,6 +276,11 @@ class SentencePieceTextTokenizer final : public TextTokenizer {
     }
     ids.insert(ids.end(), pieces.begin(), pieces.begin() + static_cast<std::ptrdiff_t>(room));
     ids.insert(ids.end(), suffix.begin(), suffix.end());
+  }
+  void encode_without_specials(std::string_view text, std::vector<int64_t>& ids) const override {
+    thread_local std::vector<int> pieces;
+    spm->encode(text, pieces);
+    ids.insert(ids.end(), pieces.begin(), pieces.end());
   }
   size_t max_length() const override { return 0; }
   int64_t pad_id() const override { return pad; }

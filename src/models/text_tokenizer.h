@@ -23,6 +23,9 @@ class TextTokenizer {
   // tokens in all (0: the tokenizer's own truncation, if any).
   virtual void encode(std::string_view text, std::vector<int64_t>& ids,
                       size_t max_length = 0) const = 0;
+  // Appends the ids of `text` without the post-processor's special tokens (HF's encode(text,
+  // add_special_tokens=False)): added tokens written in the text are still found. Never truncated.
+  virtual void encode_without_specials(std::string_view text, std::vector<int64_t>& ids) const = 0;
   // Tokens of `text` as encode() gives them, never truncated (what a token count filter counts).
   virtual size_t count(std::string_view text) const;
   // The truncation length the tokenizer sets itself (0: none).

@@ -253,4 +253,11 @@ void WordPieceTokenizer::encode(std::string_view text, std::vector<int64_t>& ids
   });
 }
 
+void WordPieceTokenizer::encode_without_specials(std::string_view text,
+                                                 std::vector<int64_t>& ids) const {
+  raw_added_.split(
+      text, [&](std::string_view span, size_t) { encode_normalized_span(span, ids); },
+      [&](int64_t id) { ids.push_back(id); });
+}
+
 }  // namespace winnow

@@ -52,6 +52,7 @@ class WordPieceTokenizer final : public TextTokenizer {
   // Tokens of `text` as encode() gives them but never truncated (what a token count filter
   // counts: HF's encode without truncation, special tokens included).
   size_t count(std::string_view text) const override;
+  void encode_without_specials(std::string_view text, std::vector<int64_t>& ids) const override;
 
   // The truncation length tokenizer.json sets (0: none).
   size_t max_length() const override { return max_length_; }

@@ -158,10 +158,13 @@ const ConfigKey kKeys[] = {
     // --- output ---------------------------------------------------------------------------
     {"output", "path", "a folder", [](C c) { return c.output_path; }, "",
      "the output folder; a run resumes in it, shard by shard", "-o, --output"},
-    {"output", "format", "jsonl | jsonl.gz | jsonl.zst | parquet",
+    {"output", "format", "jsonl | jsonl.gz | jsonl.zst | parquet | megatron",
      [](C c) { return std::string(c.output_format.name()); },
      "", "the kept and rejected tables' format (error records are always plain JSON Lines); "
-     "parquet keeps a Parquet input's columns and types and adds typed annotation columns",
+     "parquet keeps a Parquet input's columns and types and adds typed annotation columns; "
+     "megatron writes the kept documents' token ids as Megatron-LM indexed datasets "
+     "(<name>.bin + <name>.idx, uint16 for a vocabulary under 65,500 ids, else int32; one "
+     "document per sequence) and the rejected ones as jsonl.zst",
      "--output-format"},
     {"output", "compression_level", "an integer, 0 to 9 (gzip) or 19 (zstd); parquet: 0 to 22 (zstd)",
      [](C c) { return std::to_string(c.compression_level); }, "", "0: the codec's default", ""},
@@ -176,8 +179,25 @@ const ConfigKey kKeys[] = {
      ""},
     {"output", "max_file_bytes", "an integer, 0 or more",
      [](C c) { return std::to_string(c.max_file_bytes); }, "",
-     "more than 0: kept output in parts of at most about this much JSONL each, cut between "
-     "items",
+     "more than 0: kept output in parts of at most about this much JSONL each (megatron: "
+     ".bin bytes), cut between items",
+     ""},
+    {"output", "tokenizer", "a path", [](C c) { return c.output_format.megatron.tokenizer; }, "",
+     "megatron: the tokenizer.json (or a model folder holding one, or spm.model / "
+     "tokenizer.model) the token ids come from: Hugging Face's encode(text), never truncated",
+     ""},
+    {"output", "add_special_tokens", "true or false",
+     [](C c) { return yes_no(c.output_format.megatron.add_special_tokens); }, "",
+     "megatron: put the tokenizer's post-processor tokens (BOS, [CLS]...) around each document; "
+     "false, as NeMo's MegatronTokenizerWriter: only the text's own tokens",
+     ""},
+    {"output", "append_eod", "true or false",
+     [](C c) { return yes_no(c.output_format.megatron.append_eod); }, "",
+     "megatron: append eod_id after each document that has tokens (Megatron's --append-eod)",
+     ""},
+    {"output", "eod_id", "an integer",
+     [](C c) { return std::to_string(c.output_format.megatron.eod_id); }, "",
+     "megatron: the end-of-document token's id (e.g. the tokenizer's eos), needed by append_eod",
      ""},
     {"output", "max_tar_bytes", "an integer, 0 or more",
      [](C c) { return std::to_string(c.max_tar_bytes); }, "",

@@ -17,6 +17,7 @@
 #include "io/parquet_schemas.h"
 #include "io/shard_output.h"
 #include "pipeline/global_passes.h"
+#include "pipeline/megatron_encoder.h"
 #include "pipeline/output_layout.h"
 #include "pipeline/pass_runner.h"
 #include "pipeline/progress_display.h"
@@ -98,6 +99,7 @@ class PipelineRun {
   std::vector<BuiltStage> stages_;
   std::unique_ptr<JsonlParser> parser_;
   std::unique_ptr<JsonlEncoder> encoder_;
+  std::unique_ptr<MegatronEncoder> token_encoder_;  // output.format: megatron
   // the passes: what the identify passes left (where the writing pass begins), the writing pass
   GlobalPassOutcome global_;
   std::unique_ptr<PassRunner> pass_;
@@ -138,6 +140,24 @@ Status PipelineRun::choose_inputs() {
   }
   on_error_ = options_.on_error.value_or(config_.on_error);
   batch_size_ = options_.batch_size.value_or(config_.batch_size);
+  if (format_.megatron_tokens()) {
+    // Token ids are for documents: a run whose output is media items has no text to give.
+    if (config_.output_kind() != ItemKind::kDocument) {
+      return Status::errorf(
+          "output.format megatron writes documents' token ids; this pipeline "
+          "outputs {} items",
+          item_kind_name(config_.output_kind()));
+    }
+    auto loaded = MegatronEncoder::load(format_.megatron);
+    if (!loaded.is_ok()) return loaded.status();
+    token_encoder_ = std::move(loaded).value();
+    format_.megatron.dtype = token_encoder_->dtype();
+  }
+  // Under megatron the kept rows are the token encoder's; rejected rows and errors stay JSONL.
+  encoder_ = std::make_unique<JsonlEncoder>(
+      EncodeOptions{config_.text_field, config_.id_field, config_.write_rejected,
+                    !format_.megatron_tokens()},
+      reasons_);
 
   auto inputs = discover_inputs(options_.inputs.empty() ? config_.input_paths : options_.inputs,
                                 config_.input_files());
@@ -275,8 +295,6 @@ Status PipelineRun::build_stages() {
                        stage_resources_.at(index), record_fields_of(sc)});
     ++index;
   }
-  encoder_ = std::make_unique<JsonlEncoder>(
-      EncodeOptions{config_.text_field, config_.id_field, config_.write_rejected}, reasons_);
   return Status::ok();
 }
 
@@ -312,6 +330,7 @@ Status PipelineRun::run_writing_pass() {
                               [this](DocBatch& batch) {
                                 encoder_->encode(batch, inputs_[batch.shard].path,
                                                  layout_->shard(batch.shard).name);
+                                if (token_encoder_) return token_encoder_->encode_kept(batch);
                                 return Status::ok();
                               },
                               {},

@@ -24,9 +24,10 @@ OutputLayout::OutputLayout(std::string dir, const std::vector<InputFile>& inputs
     ++stem_uses[stems.back()];
   }
   std::string ext(format.extension());
+  std::string rejected_ext(format.rejected_extension());
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string name = stem_uses[stems[i]] > 1 ? fmt::format("{:05}-{}", i, stems[i]) : stems[i];
-    shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + ext,
+    shards_.push_back({dir_ + "/" + name + ext, rejected_dir() + "/" + name + rejected_ext,
                        errors_dir() + "/" + name + ".jsonl", done_dir() + "/" + name + ".json",
                        name, files_dir(), dir_});
   }
@@ -70,7 +71,7 @@ Status clean_folder(const std::string& dir, bool all_outputs, bool any_name = fa
 // The shard name a kept file belongs to: "a" for "a.jsonl.zst" and for its part
 // "a-p00003.jsonl.zst" (or .parquet); empty for anything else.
 std::string kept_shard_name(const std::string& file) {
-  for (std::string_view ext : {".jsonl.zst", ".jsonl.gz", ".jsonl", ".parquet"}) {
+  for (std::string_view ext : {".jsonl.zst", ".jsonl.gz", ".jsonl", ".parquet", ".bin", ".idx"}) {
     if (file.size() <= ext.size() || file.compare(file.size() - ext.size(), ext.size(), ext) != 0) {
       continue;
     }

@@ -1,7 +1,9 @@
 #pragma once
 // OutputLayout: where each shard's files go in the output folder.
-//   OUT/<name>.jsonl[.gz|.zst]           kept documents (or <name>.parquet: io/output_format.h)
-//   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason (or .parquet)
+//   OUT/<name>.jsonl[.gz|.zst]           kept documents (or <name>.parquet: io/output_format.h,
+//                                        or <name>.bin + <name>.idx: io/megatron_dataset.h)
+//   OUT/rejected/<name>.jsonl[.gz|.zst]  dropped documents with their reason (or .parquet; JSON
+//                                        Lines under megatron)
 //   OUT/errors/<name>.jsonl              records that could not be read
 //   OUT/files/<name>[-<key>.<ext>]        kept media items' bytes (image input)
 //   OUT/clips/<id>.mp4, OUT/metas/<id>.json, OUT/previews/<id>.jpg, OUT/summary.json

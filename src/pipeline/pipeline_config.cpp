@@ -248,7 +248,8 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
       auto chosen = config.output_format.with_name(format);
       if (!chosen) {
         return r.error(output["format"],
-                       "output format must be one of jsonl, jsonl.gz, jsonl.zst, parquet; got '" +
+                       "output format must be one of jsonl, jsonl.gz, jsonl.zst, parquet, "
+                       "megatron; got '" +
                            format + "'");
       }
       config.output_format = *chosen;
@@ -286,6 +287,16 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
         r.read(output, "max_file_bytes", config.max_file_bytes, "a non-negative integer"));
     WINNOW_RETURN_IF_ERROR(
         r.read(output, "max_tar_bytes", config.max_tar_bytes, "a non-negative integer"));
+    MegatronSettings& megatron = config.output_format.megatron;
+    WINNOW_RETURN_IF_ERROR(r.read(output, "tokenizer", megatron.tokenizer, "a string"));
+    WINNOW_RETURN_IF_ERROR(
+        r.read(output, "add_special_tokens", megatron.add_special_tokens, "true or false"));
+    WINNOW_RETURN_IF_ERROR(r.read(output, "append_eod", megatron.append_eod, "true or false"));
+    WINNOW_RETURN_IF_ERROR(r.read(output, "eod_id", megatron.eod_id, "an integer"));
+    if (megatron.append_eod && megatron.eod_id < 0) {
+      return r.error(output["append_eod"],
+                     "append_eod needs eod_id, the end-of-document token's id");
+    }
   }
   if (YAML::Node on_error = root["on_error"]) {
     std::string policy = on_error.IsScalar() ? on_error.Scalar() : "";
@@ -445,6 +456,11 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
       config.id_field, static_cast<int>(config.output_format.compression), config.compression_level,
       config.write_rejected, config.seed, config.max_line_bytes, config.max_file_bytes);
   if (config.max_tar_bytes > 0) key += fmt::format("|tar:{}", config.max_tar_bytes);
+  if (config.output_format.megatron_tokens()) {
+    const MegatronSettings& megatron = config.output_format.megatron;
+    key += fmt::format("|megatron:{}|{}|{}|{}", megatron.tokenizer, megatron.add_special_tokens,
+                       megatron.append_eod, megatron.append_eod ? megatron.eod_id : -1);
+  }
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {
     for (const char* name :

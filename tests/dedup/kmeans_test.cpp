@@ -1,5 +1,6 @@
 // train_kmeans / assign_nearest: separated blobs are found; the result is bit-identical for
-// 1, 2 and 4 threads; max_points_per_centroid caps what the fit sees.
+// 1, 2 and 4 threads; max_points_per_centroid caps what the fit sees; near-tied centroids are
+// decided as exact arithmetic decides them (a long double brute force).
 #include "dedup/kmeans.h"
 
 #include <gtest/gtest.h>
@@ -78,6 +79,65 @@ TEST(KMeans, MaxPointsPerCentroidCapsTheFit) {
   EXPECT_EQ(fit->trained_on, 200u);
   o.clusters = 3000;
   EXPECT_FALSE(train_kmeans(x.data(), 2000, 8, o).is_ok());
+}
+
+// Centroids in pairs a few float ulps apart (and one exact copy), rows near them: the float
+// products cannot tell many pairs apart, so the float argmax is often the wrong one of the two.
+// assign_nearest must give the argmax of the exact products (long double here), ties to the
+// smaller index, and their value as the score.
+TEST(KMeans, NearTiedCentroidsAreDecidedAsExactArithmeticWould) {
+  std::mt19937 rng(17);
+  std::normal_distribution<float> normal;
+  for (size_t d : {1, 7, 97, 384}) {
+    const size_t pairs = 20, k = 2 * pairs + 1, n = 517;
+    std::vector<float> centroids(k * d);
+    for (size_t p = 0; p < pairs; ++p) {
+      for (size_t j = 0; j < d; ++j) {
+        float v = normal(rng);
+        centroids[2 * p * d + j] = v;
+        // A few ulps off, in a random direction: the pair's products differ by about the
+        // float rounding of the products themselves.
+        float off = v * (1 + 4e-7f * normal(rng));
+        centroids[(2 * p + 1) * d + j] = off;
+      }
+    }
+    // The last centroid is an exact copy of centroid 6: a true tie, which goes to 6.
+    std::copy(centroids.begin() + 6 * d, centroids.begin() + 7 * d, centroids.end() - d);
+    std::vector<float> x(n * d);
+    for (size_t i = 0; i < n; ++i) {
+      size_t near = 2 * (i % pairs);
+      for (size_t j = 0; j < d; ++j) x[i * d + j] = centroids[near * d + j] + 0.01f * normal(rng);
+    }
+    for (bool inner_product : {true, false}) {
+      for (int threads : {1, 2}) {
+        std::vector<int64_t> labels(n);
+        std::vector<float> score(n);
+        assign_nearest(x.data(), n, d, centroids.data(), k, inner_product, threads,
+                       labels.data(), score.data());
+        size_t won_by_the_perturbed_member = 0;
+        for (size_t i = 0; i < n; ++i) {
+          int64_t best = -1;
+          long double best_value = 0;
+          for (size_t c = 0; c < k; ++c) {
+            long double dot = 0, dist = 0;
+            for (size_t j = 0; j < d; ++j) {
+              long double a = x[i * d + j], b = centroids[c * d + j];
+              dot += a * b;
+              dist += (a - b) * (a - b);
+            }
+            long double value = inner_product ? dot : -dist;
+            if (best < 0 || value > best_value) best = static_cast<int64_t>(c), best_value = value;
+          }
+          ASSERT_EQ(labels[i], best) << "d " << d << " row " << i << " inner " << inner_product;
+          double expected = static_cast<double>(inner_product ? best_value : -best_value);
+          ASSERT_NEAR(score[i], expected, 1e-6 * std::max(1.0, std::abs(expected)));
+          won_by_the_perturbed_member += best % 2 == 1;
+        }
+        // Both members of the pairs win somewhere: the test is about near ties.
+        if (d > 1) EXPECT_GT(won_by_the_perturbed_member, 0u) << d;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -227,10 +227,12 @@ inline std::vector<std::string> vocabulary_from(const std::vector<std::string>& 
   return vocab;
 }
 
-// HF's ids for each text (special tokens added, the file's truncation applied).
+// HF's ids for each text (special tokens added unless `add_special_tokens` is false, the
+// file's truncation applied).
 inline std::vector<std::vector<int64_t>> hf_reference_ids(const std::string& dir,
                                                           const std::string& tokenizer_json_path,
-                                                          const std::vector<std::string>& texts) {
+                                                          const std::vector<std::string>& texts,
+                                                          bool add_special_tokens = true) {
   std::string json = "[";
   for (size_t i = 0; i < texts.size(); ++i) {
     if (i) json += ",";
@@ -240,7 +242,8 @@ inline std::vector<std::vector<int64_t>> hf_reference_ids(const std::string& dir
   write_file(dir + "/texts.json", json);
   std::string out;
   std::string command = "node " + kSource + "/tests/models/hf_tokenize.js " + hf_tokenizers_dir() +
-                        " " + tokenizer_json_path + " " + dir + "/texts.json " + dir + "/ids.json";
+                        " " + tokenizer_json_path + " " + dir + "/texts.json " + dir + "/ids.json" +
+                        (add_special_tokens ? "" : " no_special_tokens");
   if (run_command(command, &out) != 0) {
     throw std::runtime_error("HF tokenizers under node failed (scripts/setup fetches them): " +
                              out);

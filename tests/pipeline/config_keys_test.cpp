@@ -104,6 +104,10 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"output.write_rejected", "false"},
       {"output.max_file_bytes", "4000"},
       {"output.max_tar_bytes", "5000000"},
+      {"output.tokenizer", "model/tokenizer.json"},
+      {"output.add_special_tokens", "true"},
+      {"output.append_eod", "true"},
+      {"output.eod_id", "2"},
       {"autoscale.enabled", "false"},
       {"autoscale.interval_ms", "50"},
       {"autoscale.headroom", "2.5"},
@@ -153,8 +157,10 @@ TEST_F(ConfigKeysTest, ThePortingGuideNamesStagesAndKeysThatExist) {
   std::istringstream lines(guide.substr(guide.find("\n## Stages")));
   std::string line;
   size_t stages_named = 0;
-  // The last cell of a row, up to its first " (": "`a`, `b`" names stages a and b.
-  const std::regex stage_row(R"(\|\s*((?:`[a-z0-9_]+`(?:, )?)+)(?: \(.*\))?\s*\|\s*$)");
+  // The last cell of a row, up to its first " (": "`a`, `b`" names stages a and b. The
+  // parenthesis stays inside the cell, so a row whose first cell names options is not read as
+  // naming stages.
+  const std::regex stage_row(R"(\|\s*((?:`[a-z0-9_]+`(?:, )?)+)(?: \([^|]*\))?\s*\|\s*$)");
   const std::regex name_in_backticks("`([a-z0-9_]+)`");
   while (std::getline(lines, line)) {
     std::smatch row;

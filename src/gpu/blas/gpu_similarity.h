@@ -5,11 +5,14 @@
 // Each thread reuses one context per device (cuBLAS handle, streams, buffers) across calls.
 //
 // These are float products: cuBLAS sums in another order than OpenBLAS, so results agree with
-// the CPU within 1e-5 (tests/gpu/blas/gpu_similarity_gpu_test.cpp), not bit for bit. A decision
-// taken at a threshold could therefore differ for a pair sitting on it, and the pipeline's
-// output must not depend on the device: semantic_dedup does not call these yet (the benchmark
-// and the tests do). Wiring them in needs a CPU re-check of every row whose maximum lies within
-// a tolerance of a threshold (and of near-tied centroids), which keeps the output exact.
+// the CPU's float products within 1e-5 (tests/gpu/blas/gpu_similarity_gpu_test.cpp), not bit
+// for bit. A decision taken at a threshold could therefore differ for a pair sitting on it, and
+// the pipeline's output must not depend on the device: semantic_dedup does not call these yet
+// (the benchmark and the tests do). The CPU assignment (dedup/kmeans_assign.cpp) already settles
+// near-tied centroids in double, so its labels no longer depend on the products' rounding;
+// wiring the device in needs the same from the device (every centroid within the float error of
+// the best, not only the best) and a host re-check of every row whose maximum similarity lies
+// within that error of a threshold.
 //
 // A separate library (winnow_gpu_blas), linked only where it is used: cuBLAS is ~700 MB of
 // shared libraries that every process linking it would load at start.

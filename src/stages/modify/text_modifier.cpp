@@ -6,14 +6,6 @@ namespace winnow {
 
 namespace {
 
-// FOLLOW-UP: written before "Stage counts:" (DocBatch::stage_counts) reached main. It adds to
-// that member when DocBatch has it and compiles to nothing until then; once main has it, this
-// becomes `batch.stage_counts[key] += n` (and modifiers_test's CountsInStatsJson is enabled).
-template <class Batch>
-void add_count(Batch& batch, const std::string& key, uint64_t n) {
-  if constexpr (requires { batch.stage_counts; }) batch.stage_counts[key] += n;
-}
-
 class ModifierStage final : public Stage {
  public:
   ModifierStage(std::unique_ptr<TextModifier> modifier, bool counts_added, StageContext& context)
@@ -49,9 +41,9 @@ class ModifierStage final : public Stage {
       batch.set_text(i, out);
     }
     // Zero entries too, so that every modifier's step shows its counts in stats.json.
-    add_count(batch, changed_key_, changed);
-    add_count(batch, removed_key_, removed);
-    if (!added_key_.empty()) add_count(batch, added_key_, added);
+    batch.stage_counts[changed_key_] += changed;
+    batch.stage_counts[removed_key_] += removed;
+    if (!added_key_.empty()) batch.stage_counts[added_key_] += added;
     return Status::ok();
   }
 

@@ -42,6 +42,13 @@ class PiiRedactStage final : public Stage {
         column_(context.stage_name()),
         pii_(context.declare_reason("pii")) {
     for (PiiAction action : config_.actions) any_drop_ |= action == PiiAction::kDrop;
+    // stats.json's counts of this step: "<stage>/<ENTITY>" entities found, and the documents
+    // whose text was rewritten.
+    for (size_t k = 0; k < kPiiEntityCount; ++k) {
+      count_keys_[k] = context.stage_name() + "/" +
+                       std::string(pii_entity_name(static_cast<PiiEntity>(k)));
+    }
+    changed_key_ = context.stage_name() + "/documents_changed";
   }
 
   Status process(DocBatch& batch) override {
@@ -49,6 +56,8 @@ class PiiRedactStage final : public Stage {
         config_.annotate ? &batch.annotation(column_, AnnotationType::kInt) : nullptr;
     std::vector<PiiSpan> spans;
     std::string rewritten;
+    std::array<uint64_t, kPiiEntityCount> found{};
+    uint64_t changed = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       std::string_view text = batch.text(i);
@@ -57,6 +66,7 @@ class PiiRedactStage final : public Stage {
       if (spans.empty()) continue;
       bool drop = false;
       for (const PiiSpan& span : spans) {
+        ++found[static_cast<size_t>(span.entity)];
         drop |= any_drop_ && action_of(span.entity) == PiiAction::kDrop;
       }
       if (drop) {
@@ -87,7 +97,12 @@ class PiiRedactStage final : public Stage {
       }
       rewritten.append(text.substr(from));
       batch.set_text(i, rewritten);
+      ++changed;
     }
+    for (size_t k = 0; k < kPiiEntityCount; ++k) {
+      if (found[k]) batch.stage_counts[count_keys_[k]] += found[k];
+    }
+    if (changed) batch.stage_counts[changed_key_] += changed;
     return Status::ok();
   }
 
@@ -100,6 +115,8 @@ class PiiRedactStage final : public Stage {
   std::string column_;
   ReasonId pii_;
   bool any_drop_ = false;
+  std::array<std::string, kPiiEntityCount> count_keys_;
+  std::string changed_key_;
 };
 
 }  // namespace

@@ -295,10 +295,7 @@ TEST_F(ModifiersRun, RewritesAndDrops) {
 // Each modifier step's counts in stats.json, summed over the batches, hand-derived from the
 // texts: "**" twice (4); "https://example.com/page" (24) and the 20 code points of
 // "https://only.example"; "Terms of use\n\n" (14) and the 17 of the lorem ipsum document.
-// FOLLOW-UP: disabled until "Stage counts:" (DocBatch::stage_counts, steps[i].counts in
-// stats.json) is on main; after `git merge main`, drop the DISABLED_ prefix and the add_count
-// shim in src/stages/modify/text_modifier.cpp.
-TEST_F(ModifiersRun, DISABLED_CountsInStatsJson) {
+TEST_F(ModifiersRun, CountsInStatsJson) {
   simdjson::dom::parser parser;
   simdjson::dom::element stats = parser.load(dir_.file("out/stats.json"));
   std::map<std::string, std::map<std::string, uint64_t>> counts;

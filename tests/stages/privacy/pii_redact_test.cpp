@@ -35,14 +35,22 @@ TEST(PiiRedact, RedactsWithTypedPlaceholders) {
   ReasonTable reasons;
   StageContext context(reasons, "pii", 0, 42);
   auto stage = make({{"annotate", true}}, context);
-  auto batch = make_text_batch({kDoc, kClean});
+  auto batch = make_text_batch({kDoc, kClean, kDoc});
   ASSERT_TRUE(stage->process(*batch).is_ok());
+  // Counts per entity and documents changed, keyed by the stage's name.
+  EXPECT_EQ(batch->stage_counts,
+            (std::map<std::string, uint64_t>{{"pii/EMAIL_ADDRESS", 2}, {"pii/PHONE_NUMBER", 2},
+                                             {"pii/CREDIT_CARD", 2}, {"pii/IBAN_CODE", 2},
+                                             {"pii/US_SSN", 2}, {"pii/IP_ADDRESS", 2},
+                                             {"pii/URL_CREDENTIALS", 2},
+                                             {"pii/documents_changed", 2}}));
   EXPECT_EQ(batch->text(0),
             "Mail <EMAIL_ADDRESS> or call <PHONE_NUMBER>. Card <CREDIT_CARD>, IBAN <IBAN_CODE>, "
             "SSN <US_SSN>, host <IP_ADDRESS>, repo <URL_CREDENTIALS>/x.git");
   EXPECT_EQ(batch->text(1), kClean);
   EXPECT_FALSE(batch->text_changed(1));
-  EXPECT_EQ(batch->kept_count(), 2u);
+  EXPECT_EQ(batch->kept_count(), 3u);
+  EXPECT_EQ(batch->text(2), batch->text(0));
   const AnnotationColumn* counts = batch->find_annotation("pii");
   ASSERT_NE(counts, nullptr);
   EXPECT_EQ(counts->int_at(0), 7);
@@ -190,6 +198,18 @@ stages:
   simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
   EXPECT_EQ(uint64_t(stats["totals"]["dropped_by_reason"]["scrub/pii"]), 1u);
   EXPECT_TRUE(bool(stats["reconciles"]));
+  // The step's counts: entities found per kind (the dropped document's card too) and the
+  // documents rewritten.
+  simdjson::dom::element counts;
+  for (simdjson::dom::element step : stats["steps"].get_array()) {
+    if (std::string_view(step["name"]) == "scrub") counts = step["counts"];
+  }
+  ASSERT_TRUE(counts.is_object());
+  EXPECT_EQ(uint64_t(counts["EMAIL_ADDRESS"]), 2u);
+  EXPECT_EQ(uint64_t(counts["IP_ADDRESS"]), 1u);
+  EXPECT_EQ(uint64_t(counts["CREDIT_CARD"]), 1u);
+  EXPECT_EQ(uint64_t(counts["documents_changed"]), 1u);
+  EXPECT_TRUE(counts["PHONE_NUMBER"].error() == simdjson::NO_SUCH_FIELD);
 }
 
 }  // namespace
