@@ -58,6 +58,7 @@ class LlmRewrite final : public Stage {
       : s_(std::move(settings)),
         slots_(s_.endpoint.concurrency),
         skip_errors_(context.skip_errors()),
+        name_(context.stage_name()),
         endpoint_failed_(context.declare_error("endpoint_failed")),
         bad_reply_(context.declare_error("bad_reply")),
         missing_prefix_(context.declare_reason("missing_prefix")),
@@ -109,7 +110,7 @@ class LlmRewrite final : public Stage {
     for (size_t r = 0; r < batch.size(); ++r) {
       if (!answers[r].sent || answers[r].ok) continue;
       const std::string message =
-          fmt::format("llm_rewrite: document {}: {}", batch.id(r), answers[r].text);
+          fmt::format("{}: document {}: {}", name_, batch.id(r), answers[r].text);
       if (!skip_errors_) {
         return Status::errorf(
             "{} (on_error: fail; set on_error: skip to log such documents to errors/ and go on)",
@@ -189,6 +190,7 @@ class LlmRewrite final : public Stage {
   RewriteSettings s_;
   RequestSlots slots_;
   bool skip_errors_;
+  std::string name_;  // the stage's name in the pipeline, for messages
   ReasonId endpoint_failed_, bad_reply_, missing_prefix_, no_qa_pairs_, empty_reply_;
   std::string requests_key_, retries_key_;
   ReasonId rewritten_;
