@@ -59,6 +59,16 @@ void init_http() {
   (void)once;
 }
 
+std::string chat_completions_url(std::string endpoint) {
+  constexpr std::string_view kRoute = "/chat/completions";
+  if (endpoint.size() >= kRoute.size() &&
+      endpoint.compare(endpoint.size() - kRoute.size(), kRoute.size(), kRoute) == 0) {
+    return endpoint;
+  }
+  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
+  return endpoint + std::string(kRoute);
+}
+
 bool RequestSlots::try_acquire() {
   std::lock_guard lock(mutex_);
   if (free_ == 0) return false;
@@ -225,16 +235,26 @@ void ChatClient::run(const std::function<std::optional<Request>()>& next,
       std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
       continue;
     }
+    auto finish_done = [&] {
+      size_t finished = 0;
+      int left = 0;
+      while (CURLMsg* message = curl_multi_info_read(multi.get(), &left)) {
+        if (message->msg != CURLMSG_DONE) continue;
+        finish(message->easy_handle, message->data.result);
+        ++finished;
+      }
+      return finished;
+    };
     curl_multi_perform(multi.get(), &running);
+    // A reply that came in whole during that perform leaves nothing for poll to wake on, and
+    // curl_multi_poll then waits out its whole timeout: start what may start instead.
+    if (finish_done() > 0) continue;
     {
       WorkerWait for_replies;  // the endpoint's time, not this machine's
       curl_multi_poll(multi.get(), nullptr, 0, wait_ms, nullptr);
     }
     curl_multi_perform(multi.get(), &running);
-    int left = 0;
-    while (CURLMsg* message = curl_multi_info_read(multi.get(), &left)) {
-      if (message->msg == CURLMSG_DONE) finish(message->easy_handle, message->data.result);
-    }
+    finish_done();
   }
 }
 

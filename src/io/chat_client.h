@@ -72,6 +72,10 @@ class ChatClient {
   RequestSlots& slots_;
 };
 
+// The chat completions route of an OpenAI API base ("http://host:8000/v1" gets
+// "/chat/completions"); a URL that already ends with that route is taken as it is.
+std::string chat_completions_url(std::string endpoint);
+
 // Makes libcurl ready (curl_global_init, once per process, before any thread uses it).
 void init_http();
 

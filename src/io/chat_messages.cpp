@@ -57,6 +57,31 @@ std::string chat_request_json(const ChatRequestOptions& options,
   return out;
 }
 
+std::string chat_text_request_json(const ChatRequestOptions& options, std::string_view system) {
+  std::string out;
+  out.reserve(options.prompt.size() + system.size() + 256);
+  out += "{\"model\":";
+  append_json_string(out, options.model);
+  out += ",\"messages\":[";
+  if (!system.empty()) {
+    out += "{\"role\":\"system\",\"content\":";
+    append_json_string(out, system);
+    out += "},";
+  }
+  out += "{\"role\":\"user\",\"content\":";
+  append_json_string(out, options.prompt);
+  out += "}],\"max_tokens\":";
+  out += std::to_string(options.max_tokens);
+  out += ",\"temperature\":";
+  append_json_number(out, options.temperature);
+  out += ",\"top_p\":";
+  append_json_number(out, options.top_p);
+  out += ",\"seed\":";
+  out += std::to_string(options.seed);
+  out += '}';
+  return out;
+}
+
 Result<std::string> chat_reply_text(std::string_view body) {
   auto excerpt = [&] {
     std::string out;

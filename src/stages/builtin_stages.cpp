@@ -79,6 +79,7 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(clip_aesthetic_filter_spec());
   registry.add(pii_redact_spec());
   registry.add(decontaminate_spec());
+  registry.add(llm_rewrite_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images too: a
   // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
@@ -97,7 +98,7 @@ void register_builtin_stages(StageRegistry& registry) {
   // html_extract, the dedup stages); every other stage (images, video, Python) may read any.
   for (const char* name :
        {"text_length", "sample", "add_id", "chunk", "join", "unicode_fix", "exact_dedup",
-        "pii_redact"}) {
+        "pii_redact", "llm_rewrite"}) {
     text_readers.insert(name);
   }
   for (const StageSpec& spec : modifiers) text_readers.insert(spec.name);

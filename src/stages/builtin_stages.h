@@ -50,6 +50,8 @@ StageSpec caption_spec();  // video/caption.cpp
 StageSpec pii_redact_spec();
 // Benchmark decontamination (issue #36): decontaminate/decontaminate.cpp.
 StageSpec decontaminate_spec();
+// Synthetic data (issue #36): synthetic/llm_rewrite.cpp.
+StageSpec llm_rewrite_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 

@@ -1,5 +1,5 @@
 // examples/video_captions.yaml through the real binary against a local OpenAI-compatible stub
-// (tests/stages/video/openai_stub_server.py): every kept clip's meta holds its captions, the
+// (tests/stages/openai_stub_server.py): every kept clip's meta holds its captions, the
 // metas and clips are byte-identical at one and two threads, and when the endpoint keeps
 // failing each clip is an error record in errors/ naming it and the HTTP status (on_error:
 // skip, the funnel still reconciles) or the run stops naming it (fail).
@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "synthetic_video.h"
-#include "stages/video/openai_stub.h"
+#include "stages/openai_stub.h"
 #include "test_support.h"
 
 namespace winnow::testing {

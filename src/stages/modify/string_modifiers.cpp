@@ -246,6 +246,14 @@ class UrlRemover final : public TextModifier {
 
 }  // namespace
 
+bool remove_markdown(std::string_view text, std::string& out) {
+  return MarkdownRemover().rewrite(text, out).changed;
+}
+
+bool remove_quotation(std::string_view text, std::string& out) {
+  return QuotationRemover().rewrite(text, out).changed;
+}
+
 StageSpec line_remover_spec() {
   return modifier_spec(
       "line_remover",

@@ -45,6 +45,12 @@ using TextModifierFactory =
 StageSpec modifier_spec(std::string name, std::string summary, std::vector<ParamSpec> params,
                         TextModifierFactory make, bool counts_added = false);
 
+// markdown_remover's and quotation_remover's rules on one text, for a stage that
+// post-processes text of its own (llm_rewrite's replies): true when the rule changed the text,
+// which `out` then holds (otherwise `out` is unspecified).
+bool remove_markdown(std::string_view text, std::string& out);
+bool remove_quotation(std::string_view text, std::string& out);
+
 // The modifiers (one family per file under stages/modify/).
 StageSpec boilerplate_string_modifier_spec();  // boilerplate_string_modifier.cpp
 StageSpec line_remover_spec();                 // string_modifiers.cpp

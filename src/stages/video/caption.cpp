@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <deque>
 #include <memory>
 
@@ -19,6 +18,7 @@
 #include "media/frame_windows.h"
 #include "media/video_codecs.h"
 #include "stages/builtin_stages.h"
+#include "stages/chat_endpoint.h"
 #include "stages/video/clip_fields.h"
 
 namespace winnow {
@@ -197,16 +197,6 @@ class Caption final : public Stage {
   ReasonId endpoint_failed_, bad_reply_, undecodable_;
 };
 
-std::string completions_url(std::string endpoint) {
-  constexpr std::string_view kRoute = "/chat/completions";
-  if (endpoint.size() >= kRoute.size() &&
-      endpoint.compare(endpoint.size() - kRoute.size(), kRoute.size(), kRoute) == 0) {
-    return endpoint;
-  }
-  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-  return endpoint + std::string(kRoute);
-}
-
 }  // namespace
 
 StageSpec caption_spec() {
@@ -225,8 +215,6 @@ StageSpec caption_spec() {
       "curl error (errors/ under on_error: skip; the run stops under fail). Errors "
       "endpoint_failed, bad_reply; reason undecodable.",
       {
-          {"endpoint", ParamType::kString, "http://127.0.0.1:8000/v1",
-           "the server's OpenAI API base (/chat/completions is added) or the full route"},
           {"model", ParamType::kString, "Qwen/Qwen2.5-VL-7B-Instruct", "the served model's name"},
           {"prompt", ParamType::kString,
            "Elaborate on the visual and narrative elements of the video in detail.",
@@ -237,25 +225,13 @@ StageSpec caption_spec() {
           {"jpeg_qscale", ParamType::kInt, "5", "JPEG quantiser, 2 (best) to 31"},
           {"max_tokens", ParamType::kInt, "512", "longest caption, in tokens"},
           {"temperature", ParamType::kFloat, "0", "sampling temperature (0: greedy)"},
-          {"concurrency", ParamType::kInt, "8", "requests in flight, all workers together"},
-          {"timeout_s", ParamType::kFloat, "300", "limit on one attempt, in seconds"},
-          {"connect_timeout_s", ParamType::kFloat, "10", "limit on connecting, in seconds"},
-          {"max_retries", ParamType::kInt, "3", "further attempts after a retryable failure"},
-          {"backoff_s", ParamType::kFloat, "1", "wait before the first retry, doubled each time"},
-          {"max_backoff_s", ParamType::kFloat, "30",
-           "longest wait between attempts (a 429's or 503's Retry-After is honoured up to it)"},
-          {"api_key_env", ParamType::kString, "",
-           "environment variable holding the API key (sent as a bearer token, never logged); "
-           "empty: none"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         CaptionSettings s;
-        s.client.url = completions_url(p.get_string("endpoint"));
-        s.client.timeout_s = p.get_float("timeout_s");
-        s.client.connect_timeout_s = p.get_float("connect_timeout_s");
-        s.client.max_retries = static_cast<int>(p.get_int("max_retries"));
-        s.client.backoff_s = p.get_float("backoff_s");
-        s.client.max_backoff_s = p.get_float("max_backoff_s");
+        auto endpoint = chat_endpoint_settings(p);
+        if (!endpoint.is_ok()) return endpoint.status();
+        s.client = endpoint->client;
+        s.concurrency = endpoint->concurrency;
         s.request.model = p.get_string("model");
         s.request.prompt = p.get_string("prompt");
         s.request.max_tokens = p.get_int("max_tokens");
@@ -265,11 +241,6 @@ StageSpec caption_spec() {
         s.sample_fps = p.get_float("sample_fps");
         s.max_side = static_cast<int>(p.get_int("max_side"));
         s.jpeg_qscale = static_cast<int>(p.get_int("jpeg_qscale"));
-        s.concurrency = static_cast<int>(p.get_int("concurrency"));
-        const std::string& endpoint = p.get_string("endpoint");
-        if (endpoint.rfind("http://", 0) != 0 && endpoint.rfind("https://", 0) != 0) {
-          return p.error("endpoint", "must be an http:// or https:// URL");
-        }
         if (s.request.model.empty()) return p.error("model", "must name the served model");
         if (s.window_frames < 1 || s.window_frames > 4096) {
           return p.error("window_frames", "must be 1 to 4096");
@@ -280,30 +251,12 @@ StageSpec caption_spec() {
           return p.error("jpeg_qscale", "must be 2 to 31");
         if (s.request.max_tokens < 1) return p.error("max_tokens", "must be 1 or more");
         if (s.request.temperature < 0) return p.error("temperature", "must be 0 or more");
-        if (s.concurrency < 1 || s.concurrency > 1024) {
-          return p.error("concurrency", "must be 1 to 1024");
-        }
-        if (!(s.client.timeout_s > 0)) return p.error("timeout_s", "must be above 0");
-        if (!(s.client.connect_timeout_s > 0)) {
-          return p.error("connect_timeout_s", "must be above 0");
-        }
-        if (s.client.max_retries < 0 || s.client.max_retries > 100) {
-          return p.error("max_retries", "must be 0 to 100");
-        }
-        if (s.client.backoff_s < 0) return p.error("backoff_s", "must be 0 or more");
-        if (s.client.max_backoff_s < s.client.backoff_s) {
-          return p.error("max_backoff_s", "must be at least backoff_s");
-        }
-        if (const std::string& name = p.get_string("api_key_env"); !name.empty()) {
-          const char* key = std::getenv(name.c_str());
-          // The variable is named, never its value.
-          if (!key || !*key) return p.error("api_key_env", "names " + name + ", which is not set");
-          s.client.api_key = key;
-        }
-        init_http();  // before the workers' threads use libcurl
         return std::unique_ptr<Stage>(new Caption(std::move(s), context));
       },
   };
+  // Where the endpoint is, requests in flight, timeouts, retries, the key's variable
+  // (stages/chat_endpoint.h, shared with llm_rewrite).
+  for (ParamSpec& p : chat_endpoint_params("300")) spec.params.push_back(std::move(p));
   spec.takes = ItemKind::kClip;
   spec.resources.cpus = 1;
   return spec;

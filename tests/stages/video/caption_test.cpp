@@ -14,7 +14,7 @@
 #include "synthetic_video.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"
-#include "stages/video/openai_stub.h"
+#include "stages/openai_stub.h"
 #include "test_support.h"
 
 namespace winnow::testing {

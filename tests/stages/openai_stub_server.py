@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""A small OpenAI-compatible chat completions server for the caption tests (stdlib only).
+"""A small OpenAI-compatible chat completions server for the caption and llm_rewrite tests
+(stdlib only).
 
 Listens on 127.0.0.1 on a port the OS chooses and prints that port on its first line. Each
 reply is made from the request alone, so a test can check what was sent: the number of images,
 each image's decoded size (from the JPEG's frame header) and a hash of the prompt and of the
 image bytes. Faults are scripted: --script 500,429,hang,malformed,400 answers the first
 requests that way, in order of arrival, and the rest with --then (ok by default); 429r2 is a
-429 with Retry-After: 2. Every request
-is logged as a JSON line to --log (behaviour, arrival time, what it carried).
+429 with Retry-After: 2; echo answers with the user message's text as it came (so a test
+chooses the reply through the document it sends). A message's content may be a string (text
+requests, llm_rewrite) or a list of parts (caption). Every request is logged as a JSON line to
+--log (behaviour, arrival time, what it carried: the system and user texts, model, sampling).
 """
 import argparse
 import base64
@@ -53,6 +56,9 @@ def main():
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # The headers and the body go out in two writes: with Nagle's algorithm the body waits
+        # for the client's delayed ACK of the headers, 40 ms per reply on Linux.
+        disable_nagle_algorithm = True
 
         def log_message(self, *unused):
             pass
@@ -80,12 +86,23 @@ def main():
             behaviour = script[n] if n < len(script) else args.then
             try:
                 request = json.loads(body)
-                content = request["messages"][0]["content"]
-                images = [part["image_url"]["url"] for part in content
-                          if part.get("type") == "image_url"]
-                prompt = "".join(part["text"] for part in content if part.get("type") == "text")
+                images, prompt, system, roles = [], "", None, []
+                for message in request["messages"]:
+                    roles.append(message["role"])
+                    content = message["content"]
+                    if isinstance(content, str):
+                        text = content
+                    else:
+                        images += [part["image_url"]["url"] for part in content
+                                   if part.get("type") == "image_url"]
+                        text = "".join(part["text"] for part in content
+                                       if part.get("type") == "text")
+                    if message["role"] == "system":
+                        system = text
+                    elif message["role"] == "user":
+                        prompt += text
             except (ValueError, KeyError, IndexError, TypeError):
-                request, images, prompt = {}, [], ""
+                request, images, prompt, system, roles = {}, [], "", None, []
             decoded = [base64.b64decode(url.split(",", 1)[1]) for url in images
                        if url.startswith("data:image/jpeg;base64,")]
             sizes = [jpeg_size(d) for d in decoded]
@@ -95,9 +112,10 @@ def main():
                 "n": n, "behaviour": behaviour, "t": arrived, "path": self.path,
                 "images": len(images), "jpegs": len(decoded), "frames": frames_hash,
                 "sizes": ["%dx%d" % s if s else "?" for s in sizes],
-                "prompt": prompt, "model": request.get("model"),
+                "prompt": prompt, "system": system, "roles": roles,
+                "model": request.get("model"), "seed": request.get("seed"),
                 "max_tokens": request.get("max_tokens"),
-                "temperature": request.get("temperature"),
+                "temperature": request.get("temperature"), "top_p": request.get("top_p"),
                 "authorization": self.headers.get("Authorization", ""),
             }
             if args.log:
@@ -116,8 +134,11 @@ def main():
                            json.dumps({"error": {"message": "scripted %s" % behaviour}}),
                            retry_after=retry_after)
                 return
-            text = "images=%d sizes=%s prompt=%s frames=%s" % (
-                len(decoded), ",".join(entry["sizes"]), prompt_hash, frames_hash)
+            if behaviour == "echo":
+                text = prompt
+            else:
+                text = "images=%d sizes=%s prompt=%s frames=%s" % (
+                    len(decoded), ",".join(entry["sizes"]), prompt_hash, frames_hash)
             self.reply(200, json.dumps({
                 "id": "chatcmpl-%d" % n, "object": "chat.completion",
                 "model": request.get("model"),
@@ -125,8 +146,13 @@ def main():
                              "message": {"role": "assistant", "content": text}}],
             }))
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+        # socketserver listens with a backlog of 5: a client opening more connections at once
+        # has the rest's SYNs dropped and resent a second later.
+        request_queue_size = 128
+
+    server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

@@ -1,7 +1,8 @@
 #pragma once
-// Starts tests/stages/video/openai_stub_server.py (an OpenAI-compatible chat server that
+// Starts tests/stages/openai_stub_server.py (an OpenAI-compatible chat server that
 // answers from the request, with scripted faults) on 127.0.0.1 at a port the OS chooses, and
-// stops it when the object dies. The caption tests talk to it through the real HTTP stack.
+// stops it when the object dies. The caption and llm_rewrite tests talk to it through the real
+// HTTP stack.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +27,7 @@ class OpenAiStub {
       close(fds[0]);
       close(fds[1]);
       std::vector<std::string> argv = {"python3",
-                                       kSource + "/tests/stages/video/openai_stub_server.py"};
+                                       kSource + "/tests/stages/openai_stub_server.py"};
       argv.insert(argv.end(), args.begin(), args.end());
       std::vector<char*> c;
       for (auto& a : argv) c.push_back(a.data());
