@@ -139,7 +139,9 @@ TEST(KMeans, NearTiedCentroidsAreDecidedAsExactArithmeticWould) {
           won_by_the_perturbed_member += best % 2 == 1;
         }
         // Both members of the pairs win somewhere: the test is about near ties.
-        if (d > 1) EXPECT_GT(won_by_the_perturbed_member, 0u) << d;
+        if (d > 1) {
+          EXPECT_GT(won_by_the_perturbed_member, 0u) << d;
+        }
       }
     }
   }
