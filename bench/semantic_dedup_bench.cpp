@@ -1,6 +1,6 @@
 // Semantic dedup's compute core, against baselines measured in the same run:
-//   1. k-means: winnow's train_kmeans (faiss::Clustering over winnow's deterministic blocked
-//      assignment) vs faiss's own Clustering + IndexFlatIP with the same settings (spherical,
+//   1. k-means: winnow's train_kmeans (Lloyd's with key-drawn sample and start, exact
+//      fixed-point centroid sums, the blocked assignment) vs faiss's own Clustering + IndexFlatIP with the same settings (spherical,
 //      seed, niter, max_points_per_centroid, tol 0 so both run every iteration), both with all
 //      threads (faiss: OpenMP + OpenBLAS threads).
 //   2. within-cluster pruning: the FLOP rate of prune_cluster (one thread, blocked sgemm +
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   o.seed = 42;
   o.threads = threads;
   t0 = now();
-  auto fit = train_kmeans(x.data(), n, d, o);
+  auto fit = train_kmeans(x.data(), nullptr, n, d, o);
   const double ours_s = now() - t0;
   if (!fit.is_ok()) {
     fmt::print("k-means failed: {}\n", fit.status().message());

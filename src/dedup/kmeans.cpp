@@ -1,107 +1,106 @@
 #include "dedup/kmeans.h"
 
-#include <faiss/Clustering.h>
-#include <faiss/Index.h>
-#include <faiss/impl/FaissAssert.h>
-#include <faiss/utils/random.h>
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
-#include "dedup/blas_gemm.h"
+#include "core/hash.h"
+#include "dedup/centroid_sums.h"
 
 namespace winnow {
 
 namespace {
 
-// The assignment index faiss::Clustering calls: exact nearest centroid, by blocks.
-class BlockFlatIndex final : public faiss::Index {
- public:
-  BlockFlatIndex(int d, bool inner_product, int threads)
-      : faiss::Index(d, inner_product ? faiss::METRIC_INNER_PRODUCT : faiss::METRIC_L2),
-        threads_(threads) {}
+constexpr uint64_t kSampleSeed = 0x6b6d65616e73ull;  // the cap's draw, apart from the start's
 
-  void add(idx_t n, const float* x) override {
-    centroids_.insert(centroids_.end(), x, x + n * d);
-    ntotal += n;
-  }
-  void reset() override {
-    centroids_.clear();
-    ntotal = 0;
-  }
-  void search(idx_t n, const float* x, idx_t k, float* distances, idx_t* labels,
-              const faiss::SearchParameters*) const override {
-    FAISS_THROW_IF_NOT_MSG(k == 1, "BlockFlatIndex finds the nearest centroid only");
-    std::vector<int64_t> found(n);
-    assign_nearest(x, n, d, centroids_.data(), ntotal, metric_type == faiss::METRIC_INNER_PRODUCT,
-                   threads_, found.data(), distances);
-    std::copy(found.begin(), found.end(), labels);
-  }
-
- private:
-  std::vector<float> centroids_;
-  int threads_;
+// A row's draw: the seeded hash of its key, ties (never in practice) by key.
+struct Draw {
+  uint64_t hash;
+  uint64_t key;
+  size_t row;
+  bool operator<(const Draw& o) const { return hash != o.hash ? hash < o.hash : key < o.key; }
 };
+
+// The `count` rows of smallest draw, in draw order: a seeded choice that depends on the keys
+// only, not on the rows' order or on which process holds them.
+std::vector<size_t> smallest_draws(const uint64_t* keys, size_t n, size_t count, uint64_t seed) {
+  std::vector<Draw> draws(n);
+  for (size_t r = 0; r < n; ++r) {
+    const uint64_t key = keys ? keys[r] : r;
+    draws[r] = {hash_u64(key, seed), key, r};
+  }
+  count = std::min(count, n);
+  std::nth_element(draws.begin(), draws.begin() + static_cast<std::ptrdiff_t>(count), draws.end());
+  draws.resize(count);
+  std::sort(draws.begin(), draws.end());
+  std::vector<size_t> rows(count);
+  for (size_t i = 0; i < count; ++i) rows[i] = draws[i].row;
+  return rows;
+}
+
+bool all_finite(const float* x, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(x[i])) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
-Result<KMeansResult> train_kmeans(const float* x, size_t n, size_t d,
+Result<KMeansResult> train_kmeans(const float* x, const uint64_t* keys, size_t n, size_t d,
                                   const KMeansOptions& options) {
-  if (options.clusters < 1 || n < options.clusters) {
-    return Status::errorf("k-means: {} points cannot make {} clusters", n, options.clusters);
-  }
-  faiss::ClusteringParameters cp;
-  cp.niter = 1;  // one iteration per call, so `tol` can stop it (faiss has no tolerance)
-  cp.seed = static_cast<int>(options.seed & 0x7fffffff);
-  cp.spherical = options.spherical;
-  cp.max_points_per_centroid = static_cast<int>(options.max_points_per_centroid);
-  cp.min_points_per_centroid = 0;  // the caller reports thin clusters; faiss would print
-  cp.verbose = false;
-  faiss::Clustering clustering(static_cast<int>(d), static_cast<int>(options.clusters), cp);
-  BlockFlatIndex index(static_cast<int>(d), options.spherical, options.threads);
+  const size_t k = options.clusters;
+  if (k < 1 || n < k) return Status::errorf("k-means: {} points cannot make {} clusters", n, k);
+  if (!all_finite(x, n * d)) return Status::error("k-means: an embedding holds NaN or infinity");
   KMeansResult result;
-  result.clusters = options.clusters;
-  result.trained_on = std::min(n, options.clusters * options.max_points_per_centroid);
-  // faiss's OpenMP loops (centroid sums, renormalisation) give the same result for any count.
-  const int saved_threads = omp_get_max_threads();
-  omp_set_num_threads(std::max(options.threads, 1));
-  // faiss draws its capped sample on every train() call; draw it once here, the way faiss does
-  // (rand_perm with the same seed, the first k x max_points_per_centroid rows), so the
-  // one-iteration calls below neither repeat the copy nor differ from one faiss call.
+  result.clusters = k;
+  // The training rows: all, or the k x max_points_per_centroid of smallest draw.
   std::vector<float> sample;
-  if (n > result.trained_on) {
-    std::vector<int> perm(n);
-    faiss::rand_perm(perm.data(), n, cp.seed);
-    sample.resize(result.trained_on * d);
-    for (size_t i = 0; i < result.trained_on; ++i) {
-      std::copy(x + size_t(perm[i]) * d, x + size_t(perm[i] + 1) * d, sample.data() + i * d);
+  std::vector<size_t> sampled_rows;
+  const float* rows = x;
+  size_t m = n;
+  const size_t cap = k * std::max<size_t>(options.max_points_per_centroid, 1);
+  if (n > cap) {
+    sampled_rows = smallest_draws(keys, n, cap, options.seed ^ kSampleSeed);
+    std::sort(sampled_rows.begin(), sampled_rows.end());  // the input's order
+    sample.resize(cap * d);
+    for (size_t i = 0; i < cap; ++i) {
+      std::copy(x + sampled_rows[i] * d, x + (sampled_rows[i] + 1) * d, sample.data() + i * d);
     }
-    x = sample.data();
-    n = result.trained_on;
+    rows = sample.data();
+    m = cap;
   }
-  try {
-    for (int iteration = 0; iteration < std::max(options.max_iter, 1); ++iteration) {
-      // Later calls start from the centroids of the last one (faiss uses them as the
-      // initialisation) and draw the same training sample (same seed).
-      clustering.train(static_cast<faiss::Index::idx_t>(n), x, index);
-      double objective = clustering.iteration_stats.back().obj;
-      result.objective.push_back(objective);
-      result.iterations = iteration + 1;
-      if (iteration > 0) {
-        double previous = result.objective[result.objective.size() - 2];
-        if (std::abs(previous - objective) <= options.tol * std::max(std::abs(objective), 1e-30)) {
-          break;
-        }
+  result.trained_on = m;
+  // Initial centroids: the k training rows of smallest draw.
+  std::vector<uint64_t> train_keys(m);
+  for (size_t i = 0; i < m; ++i) {
+    const size_t r = sample.empty() ? i : sampled_rows[i];
+    train_keys[i] = keys ? keys[r] : r;
+  }
+  result.centroids.resize(k * d);
+  std::vector<size_t> initial = smallest_draws(train_keys.data(), m, k, options.seed);
+  for (size_t i = 0; i < k; ++i) {
+    std::copy(rows + initial[i] * d, rows + (initial[i] + 1) * d, result.centroids.data() + i * d);
+  }
+  const CentroidScale scale = centroid_scale(rows, m * d);
+  std::vector<int64_t> labels(m);
+  std::vector<float> scores(m);
+  for (int iteration = 0; iteration < std::max(options.max_iter, 1); ++iteration) {
+    assign_nearest(rows, m, d, result.centroids.data(), k, options.spherical, options.threads,
+                   labels.data(), scores.data());
+    CentroidSums sums(k, d, scale);
+    sums.add(rows, m, labels.data(), scores.data());
+    const double objective = sums.objective();
+    result.objective.push_back(objective);
+    result.iterations = iteration + 1;
+    sums.update(result.centroids, options.spherical);
+    if (iteration > 0) {
+      const double previous = result.objective[result.objective.size() - 2];
+      if (std::abs(previous - objective) <= options.tol * std::max(std::abs(objective), 1e-30)) {
+        break;
       }
-      if (n == options.clusters) break;  // faiss just copies the points
     }
-  } catch (const faiss::FaissException& e) {
-    omp_set_num_threads(saved_threads);
-    return Status::errorf("k-means (faiss): {}", e.what());
   }
-  omp_set_num_threads(saved_threads);
-  result.centroids = std::move(clustering.centroids);
   return result;
 }
 

@@ -1,15 +1,16 @@
 #pragma once
-// K-means on faiss (faiss::Clustering), seeded and deterministic for any thread count.
-//
-// faiss's own assignment index (IndexFlat) lets OpenBLAS and OpenMP split its products by
-// thread count; here the assignment runs on an index of ours that multiplies fixed blocks of
-// rows on single-threaded BLAS (dedup/blas_gemm.h) and picks the nearest centroid with ties
-// to the smaller index. faiss's centroid update gives each thread whole centroids and adds
-// points in input order, so it is the same for any OpenMP thread count. Spherical k-means
-// normalises the centroids after each update and assigns by inner product.
-//
-// faiss fits on at most max_points_per_centroid x k points (a seeded sample): that cap is an
-// explicit option here, reported by the caller, never silent.
+// K-means (Lloyd's), seeded, whose result does not depend on the thread count, on the rows'
+// order or on how they would be divided between processes:
+//  - the training sample (at most max_points_per_centroid x k rows, an explicit option the
+//    caller reports, never silent) and the initial centroids are the rows of smallest seeded
+//    hash of their key, a choice each process can make for its own rows;
+//  - the assignment is assign_nearest below: decided as exact arithmetic would (near ties
+//    settled in double), on fixed blocks of single-threaded BLAS (dedup/blas_gemm.h);
+//  - the centroid update sums in fixed point (dedup/centroid_sums.h), exact integers, so the
+//    centroids are the same bits for any summation order; an empty cluster is split off the
+//    largest, as faiss does. Spherical k-means normalises the centroids after each update and
+//    assigns by inner product.
+// bench/semantic_dedup_bench.cpp compares it with faiss's own k-means (time and objective).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -36,8 +37,10 @@ struct KMeansResult {
   size_t trained_on = 0;          // points the fit saw after the max_points_per_centroid cap
 };
 
-// Fits on `n` rows of `x` (n x d). Requires n >= options.clusters >= 1.
-Result<KMeansResult> train_kmeans(const float* x, size_t n, size_t d, const KMeansOptions& options);
+// Fits on `n` rows of `x` (n x d) whose keys are `keys` (the document keys; null: the row
+// indices). Requires n >= options.clusters >= 1 and finite values.
+Result<KMeansResult> train_kmeans(const float* x, const uint64_t* keys, size_t n, size_t d,
+                                  const KMeansOptions& options);
 
 // The nearest centroid of each row: highest inner product (inner_product) or smallest squared
 // L2 distance, ties to the smaller centroid index; `score` gets that inner product or distance.

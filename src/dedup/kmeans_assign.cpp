@@ -1,6 +1,5 @@
-// assign_nearest (dedup/kmeans.h), apart from the k-means training on faiss: the CPU reference
-// the GPU assignment is tested against, which the GPU-only build (cmake/gpu_only.cmake) compiles
-// without faiss.
+// assign_nearest (dedup/kmeans.h), apart from the training: the CPU reference the GPU
+// assignment is tested against, which the GPU-only build (cmake/gpu_only.cmake) compiles alone.
 //
 // Near ties. The products are float sgemm, whose rounding depends on how the library blocks
 // and orders the sums (OpenBLAS's kernel, cuBLAS, FMA or not). Whatever the order, a float dot

@@ -10,23 +10,24 @@ namespace winnow {
 
 namespace {
 
-// The fit's rows: every item, or a seeded draw by key (the same items for any input order or
-// rank count); when the draw is empty, every item.
+// The fit's rows and their keys: every item, or a seeded draw by key (the same items for any
+// input order or rank count); when the draw is empty, every item.
 const float* fit_rows(const MappedMatrix& matrix, const std::vector<SemanticItem>& items,
                       const SemanticOptions& options, std::vector<float>& sample,
-                      size_t& sampled) {
+                      std::vector<uint64_t>& keys) {
   const size_t n = items.size(), d = matrix.dims();
-  sampled = n;
-  if (options.sample_fraction >= 1.0) return matrix.data();
-  sampled = 0;
-  for (size_t r = 0; r < n; ++r) {
-    if (unit_interval(hash_u64(items[r].key, options.seed ^ 0x5eed)) < options.sample_fraction) {
-      sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
-      ++sampled;
+  keys.clear();
+  if (options.sample_fraction < 1.0) {
+    for (size_t r = 0; r < n; ++r) {
+      if (unit_interval(hash_u64(items[r].key, options.seed ^ 0x5eed)) < options.sample_fraction) {
+        sample.insert(sample.end(), matrix.row(r), matrix.row(r) + d);
+        keys.push_back(items[r].key);
+      }
     }
+    if (!keys.empty() || n == 0) return sample.data();
   }
-  if (sampled > 0 || n == 0) return sample.data();
-  sampled = n;  // too small a fraction of too few items: fit on them all
+  // All items (or too small a fraction of too few items: fit on them all).
+  for (const SemanticItem& item : items) keys.push_back(item.key);
   return matrix.data();
 }
 
@@ -74,7 +75,9 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
   SemanticClustering out;
   const size_t n = items.size(), d = matrix.dims();
   std::vector<float> sample;
-  const float* rows = fit_rows(matrix, items, options, sample, out.sampled);
+  std::vector<uint64_t> keys;
+  const float* rows = fit_rows(matrix, items, options, sample, keys);
+  out.sampled = keys.size();
   out.labels.assign(n, 0);
   if (n > 0) {
     KMeansOptions km;
@@ -85,7 +88,7 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
     km.spherical = options.spherical;
     km.max_points_per_centroid = options.max_points_per_centroid;
     km.threads = threads;
-    auto trained = train_kmeans(rows, out.sampled, d, km);
+    auto trained = train_kmeans(rows, keys.data(), out.sampled, d, km);
     if (!trained.is_ok()) {
       return Status::errorf("stage '{}': {}", options.stage_label, trained.status().message());
     }

@@ -1,14 +1,19 @@
 // train_kmeans / assign_nearest: separated blobs are found; the result is bit-identical for
-// 1, 2 and 4 threads; max_points_per_centroid caps what the fit sees; near-tied centroids are
-// decided as exact arithmetic decides them (a long double brute force).
+// 1, 2 and 4 threads, and for any order of the rows; max_points_per_centroid caps what the fit
+// sees; near-tied centroids are decided as exact arithmetic decides them (a long double brute
+// force); centroid sums are the same bits however the rows are divided.
 #include "dedup/kmeans.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
+
+#include "dedup/centroid_sums.h"
 
 namespace winnow {
 namespace {
@@ -47,7 +52,7 @@ TEST(KMeans, FindsSeparatedBlobsTheSameForAnyThreadCount) {
     o.max_iter = 50;
     o.seed = 11;
     o.threads = threads;
-    auto fit = train_kmeans(x.data(), n, d, o);
+    auto fit = train_kmeans(x.data(), nullptr, n, d, o);
     ASSERT_TRUE(fit.is_ok()) << fit.status().message();
     std::vector<int64_t> labels(n);
     std::vector<float> score(n);
@@ -74,11 +79,11 @@ TEST(KMeans, MaxPointsPerCentroidCapsTheFit) {
   KMeansOptions o;
   o.clusters = 4;
   o.max_points_per_centroid = 50;
-  auto fit = train_kmeans(x.data(), 2000, 8, o);
+  auto fit = train_kmeans(x.data(), nullptr, 2000, 8, o);
   ASSERT_TRUE(fit.is_ok());
   EXPECT_EQ(fit->trained_on, 200u);
   o.clusters = 3000;
-  EXPECT_FALSE(train_kmeans(x.data(), 2000, 8, o).is_ok());
+  EXPECT_FALSE(train_kmeans(x.data(), nullptr, 2000, 8, o).is_ok());
 }
 
 // Centroids in pairs a few float ulps apart (and one exact copy), rows near them: the float
@@ -134,9 +139,97 @@ TEST(KMeans, NearTiedCentroidsAreDecidedAsExactArithmeticWould) {
           won_by_the_perturbed_member += best % 2 == 1;
         }
         // Both members of the pairs win somewhere: the test is about near ties.
-        if (d > 1) EXPECT_GT(won_by_the_perturbed_member, 0u) << d;
+        if (d > 1) {
+          EXPECT_GT(won_by_the_perturbed_member, 0u) << d;
+        }
       }
     }
+  }
+}
+
+// The rows in another order, each with its key: the same centroids and labels bit for bit
+// (the sample and the start are drawn by key; the sums are exact), with and without the cap.
+TEST(KMeans, TheFitDependsOnTheKeysNotOnTheRowsOrder) {
+  std::vector<int> truth;
+  const size_t n = 1500, d = 19, k = 7;
+  auto x = blobs(5, n / 5, d, truth);
+  std::vector<uint64_t> keys(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = i * 0x9E3779B97F4A7C15ull + 1;  // distinct, unordered
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  std::vector<float> shuffled(n * d);
+  std::vector<uint64_t> shuffled_keys(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::copy(x.begin() + order[i] * d, x.begin() + (order[i] + 1) * d, shuffled.begin() + i * d);
+    shuffled_keys[i] = keys[order[i]];
+  }
+  for (size_t cap : {size_t{1000}, size_t{50}}) {
+    KMeansOptions o;
+    o.clusters = k;
+    o.max_iter = 20;
+    o.max_points_per_centroid = cap;
+    auto a = train_kmeans(x.data(), keys.data(), n, d, o);
+    auto b = train_kmeans(shuffled.data(), shuffled_keys.data(), n, d, o);
+    ASSERT_TRUE(a.is_ok() && b.is_ok());
+    EXPECT_EQ(a->centroids, b->centroids) << cap;
+    EXPECT_EQ(a->objective, b->objective) << cap;
+    EXPECT_EQ(a->trained_on, std::min(n, k * cap));
+  }
+}
+
+// Partial sums over any division of the rows, merged in any order, give the sums over all of
+// them: the same centroids and objective, bit for bit; and the centroid is the mean (checked
+// in long double) to the fixed point's precision.
+TEST(CentroidSums, AnyDivisionOfTheRowsGivesTheSameCentroids) {
+  std::mt19937 rng(23);
+  std::normal_distribution<float> normal;
+  const size_t n = 1001, d = 13, k = 5;
+  std::vector<float> x(n * d);
+  for (float& v : x) v = 3 * normal(rng);
+  std::vector<int64_t> labels(n);
+  std::vector<float> scores(n);
+  for (size_t i = 0; i < n; ++i) labels[i] = static_cast<int64_t>(rng() % (k - 1));  // k-1: empty
+  for (float& s : scores) s = std::abs(normal(rng));
+  const CentroidScale scale = centroid_scale(x.data(), x.size());
+  CentroidSums whole(k, d, scale);
+  whole.add(x.data(), n, labels.data(), scores.data());
+  CentroidSums parts(k, d, scale);
+  for (size_t cut : {size_t{700}, size_t{300}, size_t{0}}) {  // later rows first
+    const size_t end = cut == 700 ? n : cut == 300 ? 700 : 300;
+    CentroidSums part(k, d, scale);
+    part.add(x.data() + cut * d, end - cut, labels.data() + cut, scores.data() + cut);
+    parts.merge(part);
+  }
+  std::vector<float> a, b;
+  whole.update(a, false);
+  parts.update(b, false);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(whole.objective(), parts.objective());
+  EXPECT_EQ(whole.counts(), parts.counts());
+  // The means, the empty last cluster split off the largest.
+  size_t largest = 0;
+  for (size_t c = 1; c < k; ++c) {
+    if (whole.counts()[c] > whole.counts()[largest]) largest = c;
+  }
+  for (size_t c = 0; c + 1 < k; ++c) {
+    for (size_t j = 0; j < d; ++j) {
+      long double sum = 0;
+      size_t count = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (labels[i] == static_cast<int64_t>(c)) sum += x[i * d + j], ++count;
+      }
+      long double mean = sum / count;
+      if (c == largest) mean *= j % 2 == 0 ? 1 - 1.0L / 1024 : 1 + 1.0L / 1024;
+      EXPECT_NEAR(a[c * d + j], static_cast<double>(mean), 1e-6) << c << " " << j;
+    }
+  }
+  for (size_t j = 0; j < d; ++j) {
+    const double base = a[largest * d + j];
+    const double split = a[(k - 1) * d + j];
+    // The empty cluster took the largest's mean pushed the other way.
+    EXPECT_NEAR(split * (j % 2 == 0 ? 1 - 1.0 / 1024 : 1 + 1.0 / 1024),
+                base * (j % 2 == 0 ? 1 + 1.0 / 1024 : 1 - 1.0 / 1024), 1e-5);
   }
 }
 

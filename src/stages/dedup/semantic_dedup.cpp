@@ -1,6 +1,6 @@
 // semantic_dedup: SemDeDup as NeMo Curator runs it. Embeddings (a JSON array of numbers in the
 // input record, `embedding_field`) are L2-normalised and clustered with spherical k-means
-// (faiss); inside each cluster the items are ranked (hard: farthest from the centroid first)
+// (dedup/kmeans.h); inside each cluster the items are ranked (hard: farthest from the centroid first)
 // and an item is dropped when its cosine similarity to an item ranked before it is at least
 // 1 - eps. Two passes: identify (dedup/semantic_step.h), then remove (reason
 // semantic_duplicate; items without a usable embedding: bad_embedding).
@@ -62,7 +62,7 @@ StageSpec semantic_dedup_spec() {
   StageSpec spec{
       "semantic_dedup",
       "Drops semantic near-duplicates (SemDeDup, NeMo Curator's semantics): k-means on the "
-      "embeddings (faiss), then inside each cluster every item whose cosine similarity to a "
+      "embeddings, then inside each cluster every item whose cosine similarity to a "
       "better-ranked item is at least 1 - eps. Two passes: identify, then remove (reasons "
       "semantic_duplicate, bad_embedding).",
       {
@@ -79,7 +79,7 @@ StageSpec semantic_dedup_spec() {
           {"sample_fraction", ParamType::kFloat, "1.0",
            "fit k-means on this fraction of the items (a seeded draw by document key), assign all"},
           {"max_points_per_centroid", ParamType::kInt, "256",
-           "faiss fits on at most this many points per centroid (a seeded sample); logged"},
+           "k-means fits on at most this many points per centroid (a seeded draw by key); logged"},
           {"spherical", ParamType::kBool, "true",
            "spherical k-means (centroids normalised, assignment by cosine)"},
           {"normalize", ParamType::kBool, "true",
