@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "io/zstd_memory.h"
+
 namespace winnow {
 
 namespace {
@@ -274,7 +276,7 @@ class ZstdSink final : public ByteSink {
 
   ZstdSink(AtomicFile file, int level, CompressionThreads threads)
       : ByteSink(std::move(file)),
-        cctx_(ZSTD_createCCtx()),
+        cctx_(ZSTD_createCCtx_advanced(ZstdMemory::custom_mem())),
         out_(std::max(kOutChunk, ZSTD_CStreamOutSize())),
         threads_(threads),
         direct_(!threads.allowance || threads.max_threads <= 1) {
@@ -305,7 +307,9 @@ class ZstdSink final : public ByteSink {
   }
 
   Status finish() override {
-    if (!direct_) WINNOW_RETURN_IF_ERROR(hand_over(true));
+    // zstd's first call opens the frame: one that ends it at once would write the (empty)
+    // content size into the header, a different frame from a stream that was written to.
+    WINNOW_RETURN_IF_ERROR(direct_ ? pump({}, ZSTD_e_continue) : hand_over(true));
     WINNOW_RETURN_IF_ERROR(pump(filling_, ZSTD_e_end));  // the caller waits for the last job
     filling_.clear();
     WINNOW_RETURN_IF_ERROR(write_out());
