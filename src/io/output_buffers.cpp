@@ -10,6 +10,7 @@ namespace {
 struct Pool {
   std::mutex mutex;
   std::vector<std::string> buffers;
+  size_t bytes = 0;  // their capacities
 };
 
 Pool& pool() {
@@ -40,6 +41,7 @@ std::string OutputBuffers::take(size_t capacity) {
       }
     }
     if (best < p.buffers.size()) {
+      p.bytes -= p.buffers[best].capacity();
       buffer = std::move(p.buffers[best]);
       p.buffers[best] = std::move(p.buffers.back());
       p.buffers.pop_back();
@@ -55,7 +57,10 @@ void OutputBuffers::give_back(std::string&& buffer) {
   buffer.clear();
   Pool& p = pool();
   std::lock_guard lock(p.mutex);
-  if (p.buffers.size() < kMaxBuffers) p.buffers.push_back(std::move(buffer));
+  if (p.buffers.size() < kMaxBuffers && p.bytes + buffer.capacity() <= kMaxKeptBytes) {
+    p.bytes += buffer.capacity();
+    p.buffers.push_back(std::move(buffer));
+  }
 }
 
 void OutputBuffers::give_back(DocBatch& batch) {

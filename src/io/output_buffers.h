@@ -6,7 +6,8 @@
 // The encoder takes a buffer (empty, its capacity kept), the writer gives the batch's back once
 // their bytes are in the sinks. Process-wide, under a mutex: a few calls per batch. It holds
 // at most as many buffers as batches once had in flight (bounded by the pass's queues), and
-// drops any over kMaxBufferBytes, so its memory is what the run's peak already was.
+// drops any over kMaxBufferBytes or past kMaxBuffers / kMaxKeptBytes in all, so its memory is
+// what the run's peak already was.
 #include <cstddef>
 #include <string>
 
@@ -18,6 +19,7 @@ class OutputBuffers {
  public:
   static constexpr size_t kMaxBuffers = 64;
   static constexpr size_t kMaxBufferBytes = size_t{256} << 20;
+  static constexpr size_t kMaxKeptBytes = size_t{1} << 30;  // capacities of all kept, at most
 
   // An empty string: the smallest kept buffer of at least `capacity` bytes, else the largest
   // (reserve grows it), else a new one; in every case reserved to `capacity`.

@@ -66,6 +66,18 @@ TEST(OutputBuffers, KeepsAtMostItsLimit) {
   drain();
 }
 
+TEST(OutputBuffers, KeepsNoMoreBytesThanItsLimit) {
+  drain();
+  const size_t each = OutputBuffers::kMaxBufferBytes;  // the largest kept
+  for (size_t i = 0; i < OutputBuffers::kMaxKeptBytes / each + 2; ++i) {
+    std::string b;
+    b.reserve(each);  // reserved, never touched: costs no memory
+    OutputBuffers::give_back(std::move(b));
+  }
+  EXPECT_EQ(OutputBuffers::kept(), OutputBuffers::kMaxKeptBytes / each);
+  drain();
+}
+
 TEST(OutputBuffers, ABatchGivesBackItsEncodedOutputsAndIsLeftEmpty) {
   drain();
   DocBatch batch;
