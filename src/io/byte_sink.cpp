@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "io/zstd_memory.h"
+
 namespace winnow {
 
 namespace {
@@ -262,15 +264,22 @@ class GzipSink final : public ByteSink {
 // more the allowance has free (held until a later call sees fewer jobs running than threads
 // held). Past kJobsWaiting whole jobs waiting, the caller runs one: hands it over and waits.
 // So zstd's workers never run more jobs than the threads the sink and its caller hold.
+//
+// Copies: zstd copies what it is handed into its own job buffers, so a sink that can never take
+// a thread (no allowance, or a budget of one) hands the caller's bytes straight over and waits
+// at each job's end. Otherwise bytes wait in job-sized buffers that are reused, never moved
+// (a job handed over frees its buffer for the next), and compressed bytes leave in writes of
+// up to kOutChunk.
 class ZstdSink final : public ByteSink {
  public:
   static constexpr size_t kJobBytes = 4 << 20;
 
   ZstdSink(AtomicFile file, int level, CompressionThreads threads)
       : ByteSink(std::move(file)),
-        cctx_(ZSTD_createCCtx()),
-        out_(ZSTD_CStreamOutSize()),
-        threads_(threads) {
+        cctx_(ZSTD_createCCtx_advanced(ZstdMemory::custom_mem())),
+        out_(std::max(kOutChunk, ZSTD_CStreamOutSize())),
+        threads_(threads),
+        direct_(!threads.allowance || threads.max_threads <= 1) {
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(cctx_, ZSTD_c_nbWorkers, std::max(1, threads.max_threads));
@@ -283,14 +292,27 @@ class ZstdSink final : public ByteSink {
 
   Status write(std::string_view bytes) override {
     bytes_in_ += bytes.size();
-    waiting_.append(bytes);
+    if (direct_) return write_direct(bytes);
+    while (!bytes.empty()) {
+      if (filling_.capacity() < kJobBytes) filling_ = spare_buffer();
+      size_t take = std::min(bytes.size(), kJobBytes - filling_.size());
+      filling_.append(bytes.data(), take);
+      bytes.remove_prefix(take);
+      if (filling_.size() == kJobBytes) {
+        jobs_.push_back(std::move(filling_));
+        filling_ = std::string();
+      }
+    }
     return hand_over(false);
   }
 
   Status finish() override {
-    WINNOW_RETURN_IF_ERROR(hand_over(true));
-    WINNOW_RETURN_IF_ERROR(pump(waiting_, ZSTD_e_end));  // the caller waits for the last job
-    waiting_.clear();
+    // zstd's first call opens the frame: one that ends it at once would write the (empty)
+    // content size into the header, a different frame from a stream that was written to.
+    WINNOW_RETURN_IF_ERROR(direct_ ? pump({}, ZSTD_e_continue) : hand_over(true));
+    WINNOW_RETURN_IF_ERROR(pump(filling_, ZSTD_e_end));  // the caller waits for the last job
+    filling_.clear();
+    WINNOW_RETURN_IF_ERROR(write_out());
     give_back(held_);
     return file_.commit();
   }
@@ -312,20 +334,49 @@ class ZstdSink final : public ByteSink {
     return true;
   }
 
+  // No thread to take, ever: each job is handed over as its bytes come, and run while the
+  // caller waits (zstd starts it once its last byte is in). direct_in_job_ counts the bytes of
+  // the job being handed over.
+  Status write_direct(std::string_view bytes) {
+    while (!bytes.empty()) {
+      size_t take = std::min(bytes.size(), kJobBytes - direct_in_job_);
+      WINNOW_RETURN_IF_ERROR(pump(bytes.substr(0, take), ZSTD_e_continue));
+      bytes.remove_prefix(take);
+      direct_in_job_ += take;
+      if (direct_in_job_ == kJobBytes) {
+        direct_in_job_ = 0;
+        WINNOW_RETURN_IF_ERROR(wait_for_jobs());
+      }
+    }
+    return Status::ok();
+  }
+
+  // An empty buffer of kJobBytes capacity: one a handed-over job left, else a new one.
+  std::string spare_buffer() {
+    if (spare_.empty()) {
+      std::string fresh;
+      fresh.reserve(kJobBytes);
+      return fresh;
+    }
+    std::string buffer = std::move(spare_.back());
+    spare_.pop_back();
+    return buffer;
+  }
+
   // Hands whole jobs to zstd while threads are there to run them; with `all`, every whole job
   // (the caller running those no other thread is there for).
   Status hand_over(bool all) {
     WINNOW_RETURN_IF_ERROR(pump({}, ZSTD_e_continue));  // output of finished jobs
     unsigned running = running_jobs();
     if (held_ > static_cast<int>(running)) give_back(held_ - static_cast<int>(running));
-    size_t used = 0;
     Status status = Status::ok();
-    while (status.is_ok() && waiting_.size() - used >= kJobBytes) {
-      size_t jobs_waiting = (waiting_.size() - used) / kJobBytes;
+    while (status.is_ok() && !jobs_.empty()) {
       bool threaded = thread_for_a_job(running);
-      if (!threaded && !all && jobs_waiting < kJobsWaiting) break;
-      status = pump(std::string_view(waiting_).substr(used, kJobBytes), ZSTD_e_continue);
-      used += kJobBytes;
+      if (!threaded && !all && jobs_.size() < kJobsWaiting) break;
+      status = pump(jobs_.front(), ZSTD_e_continue);
+      jobs_.front().clear();
+      if (spare_.size() < kJobsWaiting) spare_.push_back(std::move(jobs_.front()));
+      jobs_.pop_front();
       ++running;
       if (!threaded && status.is_ok()) {
         status = wait_for_jobs();  // the caller's own thread ran it
@@ -333,22 +384,29 @@ class ZstdSink final : public ByteSink {
         give_back(held_);
       }
     }
-    waiting_.erase(0, used);
     return status;
   }
 
+  // Hands `bytes` to zstd; what it gives back gathers in out_, written when full.
   Status pump(std::string_view bytes, ZSTD_EndDirective mode) {
     ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
     while (true) {
-      ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+      ZSTD_outBuffer out{out_.data(), out_.size(), out_used_};
       size_t remaining = ZSTD_compressStream2(cctx_, &out, &in, mode);
       if (ZSTD_isError(remaining)) {
         return Status::errorf("zstd compression failed: {}", ZSTD_getErrorName(remaining));
       }
-      WINNOW_RETURN_IF_ERROR(file_.write(std::string_view(out_.data(), out.pos)));
+      out_used_ = out.pos;
+      if (out_.size() - out_used_ < ZSTD_CStreamOutSize()) WINNOW_RETURN_IF_ERROR(write_out());
       bool done = mode == ZSTD_e_end ? remaining == 0 : in.pos == in.size;
       if (done) return Status::ok();
     }
+  }
+
+  Status write_out() {
+    Status status = file_.write(std::string_view(out_.data(), out_used_));
+    out_used_ = 0;
+    return status;
   }
 
   // Until no zstd worker is compressing. zstd has no call that waits for its jobs without
@@ -366,9 +424,14 @@ class ZstdSink final : public ByteSink {
 
   ZSTD_CCtx* cctx_;
   std::vector<char> out_;
+  size_t out_used_ = 0;  // compressed bytes in out_ not written yet
   CompressionThreads threads_;
-  int held_ = 0;         // threads taken from the allowance for zstd's jobs
-  std::string waiting_;  // not handed to zstd yet
+  const bool direct_;    // no thread can ever be taken: bytes go straight to zstd
+  size_t direct_in_job_ = 0;
+  int held_ = 0;  // threads taken from the allowance for zstd's jobs
+  std::string filling_;             // the job being filled, not handed to zstd yet
+  std::deque<std::string> jobs_;    // whole jobs not handed to zstd yet, in order
+  std::vector<std::string> spare_;  // buffers of jobs handed over, for the next ones
 };
 
 }  // namespace

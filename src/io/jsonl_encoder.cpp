@@ -5,12 +5,17 @@
 #include "core/json_text.h"
 #include "core/utf8.h"
 #include "io/json_members.h"
+#include "io/output_buffers.h"
 #include "io/output_names.h"
 #include "io/shard_output.h"
 
 namespace winnow {
 
 namespace {
+
+// Bytes a rejected line may add to its record (the winnow_drop member), for the buffer's size:
+// a guess, not a bound (the buffer grows past it if need be).
+constexpr size_t kDropMemberRoom = 128;
 
 void append_annotation(std::string& out, const AnnotationColumn& column, size_t i) {
   append_json_string(out, column.name());
@@ -201,8 +206,18 @@ void JsonlEncoder::write_row_error(DocBatch& batch, size_t i, const DropReason& 
 
 void JsonlEncoder::encode(DocBatch& batch, const std::string& file,
                           const std::string& shard_name) const {
-  // Most documents are written back as they came: one allocation for the whole batch.
-  if (options_.write_kept) batch.encoded_kept.reserve(batch.raw_bytes().size() + batch.size());
+  // Most documents are written back as they came: one buffer for the whole batch, taken from
+  // those earlier batches were written from (io/output_buffers.h), large enough up front.
+  if (options_.write_kept && batch.encoded_kept.empty()) {
+    batch.encoded_kept = OutputBuffers::take(batch.raw_bytes().size() + batch.size());
+  }
+  if (options_.write_rejected && batch.encoded_rejected.empty()) {
+    size_t rejected_bytes = 0;  // the records, and room for winnow_drop on each
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!batch.kept(i)) rejected_bytes += batch.record(i).size() + kDropMemberRoom;
+    }
+    if (rejected_bytes > 0) batch.encoded_rejected = OutputBuffers::take(rejected_bytes);
+  }
   std::string extra;
   for (size_t i = 0; i < batch.size(); ++i) {
     const bool media = batch.kind(i) != ItemKind::kDocument;

@@ -1,6 +1,7 @@
 #include "pipeline/shard_writer.h"
 
 #include "io/input_reader.h"
+#include "io/output_buffers.h"
 
 namespace winnow {
 
@@ -87,6 +88,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
   examples_.offer(batch, reasons_);
   s.counts.output_bytes += batch.encoded_kept.size();
   documents_ += batch.source_records();
+  OutputBuffers::give_back(batch);  // its bytes are in the sinks: the next batches reuse them
   return Status::ok();
 }
 

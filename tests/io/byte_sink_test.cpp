@@ -251,6 +251,29 @@ TEST_P(ByteSinkTest, BorrowedThreadsChangeNoByteAndAllComeBack) {
   }
 }
 
+// A sink that hands bytes straight to zstd (no thread to lend) and one that holds them for
+// lent threads write the same frame, also for a stream with no bytes and one under a job.
+TEST(ByteSinkZstd, SameFrameWhetherBytesGoStraightToZstdOrWait) {
+  TempDir dir;
+  for (size_t size : {size_t{0}, size_t{1000}, size_t{(4u << 20) - 1}, size_t{(4u << 20) + 1}}) {
+    SCOPED_TRACE(size);
+    std::string data = make_data(size, 5);
+    std::string straight = dir.file("straight"), waiting = dir.file("waiting");
+    CountingAllowance none(0), lent(2);
+    for (auto [path, threads] : {std::pair{straight, CompressionThreads{&none, 1}},
+                                 std::pair{waiting, CompressionThreads{&lent, 3}}}) {
+      auto sink = ByteSink::create(path, Compression::kZstd, 3, threads);
+      ASSERT_TRUE(sink.is_ok()) << sink.status().message();
+      for (size_t pos = 0; pos < data.size(); pos += 65'537) {
+        ASSERT_TRUE((*sink)->write(std::string_view(data).substr(pos, 65'537)).is_ok());
+      }
+      ASSERT_TRUE((*sink)->finish().is_ok());
+    }
+    EXPECT_TRUE(read_file(straight) == read_file(waiting)) << "bytes differ";
+    EXPECT_EQ(read_decompressed(straight), data);
+  }
+}
+
 TEST(ByteSinkZstd, OneFrameWhateverTheWrites) {
   TempDir dir;
   // Several 128 KiB blocks and more than one window at level 1.
