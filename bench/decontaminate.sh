@@ -13,28 +13,13 @@
 # Needs: GNU time at /usr/bin/time, python3, man (for the corpus).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
-build_dir=$(abspath "${1:-$repo/build}")
-work_dir=$(abspath "${2:-$repo/build/bench/decontaminate}")
-copies=${BENCH_COPIES:-4}
+. "$(dirname "${BASH_SOURCE[0]}")/long_corpus_run.sh"
+long_corpus_init decontaminate 4 "$@"
 sizes=${TASK_NGRAMS:-10000 1000000 10000000}
-winnow=$build_dir/winnow
-[ -x "$winnow" ] || { echo "decontaminate: no winnow at $winnow" >&2; exit 1; }
-mkdir -p "$work_dir/in" "$work_dir/one" "$work_dir/tasks"
-
+mkdir -p "$work_dir/one" "$work_dir/tasks"
+long_corpus_input
 long=$work_dir/long.jsonl
-[ -f "$long" ] || python3 "$repo/bench/make_long_corpus" "$long" >&2
-if [ ! -f "$work_dir/in/.copies-$copies" ]; then
-  rm -f "$work_dir"/in/*.jsonl "$work_dir"/in/.copies-*
-  for _ in $(seq "$copies"); do cat "$long"; done > "$work_dir/in/docs.jsonl"
-  touch "$work_dir/in/.copies-$copies"
-fi
 printf '{"id":"one","text":"one short document"}\n' > "$work_dir/one/one.jsonl"
-text_bytes=$(python3 -c '
-import json, sys
-print(sum(len(json.loads(l)["text"].encode()) for l in open(sys.argv[1])))' "$work_dir/in/docs.jsonl")
-docs=$(wc -l < "$work_dir/in/docs.jsonl")
 
 # Task files: made-up words (no match), and real passages of the corpus.
 for n in $sizes; do
@@ -67,21 +52,7 @@ with open(sys.argv[2], "w") as out:
 PY
 
 printf 'stages: []\n' > "$work_dir/passthrough.yaml"
-measure() {  # PIPELINE INPUT RUNS -> "best_cpu_seconds max_rss_kb"
-  local best="" rss=0
-  for _ in $(seq "$3"); do
-    local out
-    out=$( { /usr/bin/time -f '%U %S %M' "$winnow" run "$1" --input "$2" \
-           --output "$work_dir/out" --overwrite --threads 1 --output-format jsonl -q \
-           >/dev/null; } 2>&1 | tail -1)
-    local t m
-    t=$(echo "$out" | awk '{print $1 + $2}')
-    m=$(echo "$out" | awk '{print $3}')
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  echo "$best $rss"
-}
+measure() { run_cpu "$1" "$2" jsonl "$3"; }  # PIPELINE INPUT RUNS -> "best_cpu_seconds max_rss_kb"
 pipeline() {  # NAME TASKFILE
   printf 'stages:\n  - {stage: decontaminate, name: dc, tasks: ["%s"], fields: [question]}\n' "$2" \
     > "$work_dir/$1.yaml"

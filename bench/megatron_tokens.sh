@@ -10,25 +10,11 @@
 # Needs: GNU time at /usr/bin/time, python3, man (for the corpus).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
-build_dir=$(abspath "${1:-$repo/build}")
-work_dir=$(abspath "${2:-$repo/build/bench/megatron}")
-copies=${BENCH_COPIES:-1}
-winnow=$build_dir/winnow
-[ -x "$winnow" ] || { echo "megatron_tokens: no winnow at $winnow" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/long_corpus_run.sh"
+long_corpus_init megatron 1 "$@"
 tokenizers="${WINNOW_CACHE:-$HOME/.cache/winnow}/tokenizer-files-3.7.2"
 [ -f "$tokenizers/llama3/tokenizer.json" ] || "$repo/scripts/fetch_tokenizer_files" >&2
-mkdir -p "$work_dir/in"
-
-long=$work_dir/long.jsonl
-[ -f "$long" ] || python3 "$repo/bench/make_long_corpus" "$long" >&2
-if [ ! -f "$work_dir/in/.copies-$copies" ]; then
-  rm -f "$work_dir"/in/*.jsonl "$work_dir"/in/.copies-*
-  for _ in $(seq "$copies"); do cat "$long"; done > "$work_dir/in/docs.jsonl"
-  touch "$work_dir/in/.copies-$copies"
-fi
-docs=$(wc -l < "$work_dir/in/docs.jsonl")
+long_corpus_input
 
 printf 'stages: []\n' > "$work_dir/passthrough.yaml"
 for name in llama3 gemma3; do
@@ -37,17 +23,7 @@ for name in llama3 gemma3; do
     > "$work_dir/$name.yaml"
 done
 
-cpu_seconds() {  # PIPELINE FORMAT -> best user+sys over 3 runs
-  local best=""
-  for _ in 1 2 3; do
-    local t
-    t=$( { /usr/bin/time -f '%U %S' "$winnow" run "$1" --input "$work_dir/in" \
-           --output "$work_dir/out" --overwrite --threads 1 --output-format "$2" -q \
-           >/dev/null; } 2>&1 | tail -1 | awk '{print $1 + $2}')
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-  done
-  echo "$best"
-}
+cpu_seconds() { run_cpu "$1" "$work_dir/in" "$2" 3 | cut -d" " -f1; }  # PIPELINE FORMAT, best of 3
 tokens_written() {  # the sequence lengths' sum in the run's .idx files
   python3 - "$work_dir/out" <<'PY'
 import glob, struct, sys

@@ -9,43 +9,15 @@
 # Needs: GNU time at /usr/bin/time, python3, man (for the corpus).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
-build_dir=$(abspath "${1:-$repo/build}")
-work_dir=$(abspath "${2:-$repo/build/bench/pii}")
-copies=${BENCH_COPIES:-4}
-winnow=$build_dir/winnow
-[ -x "$winnow" ] || { echo "pii_redact: no winnow at $winnow" >&2; exit 1; }
-mkdir -p "$work_dir/in"
-
-long=$work_dir/long.jsonl
-[ -f "$long" ] || python3 "$repo/bench/make_long_corpus" "$long" >&2
-if [ ! -f "$work_dir/in/.copies-$copies" ]; then
-  rm -f "$work_dir"/in/*.jsonl "$work_dir"/in/.copies-*
-  for _ in $(seq "$copies"); do cat "$long"; done > "$work_dir/in/docs.jsonl"
-  touch "$work_dir/in/.copies-$copies"
-fi
-# The documents' text bytes (what the detectors scan), not the JSON around them.
-text_bytes=$(python3 -c '
-import json, sys
-print(sum(len(json.loads(l)["text"].encode()) for l in open(sys.argv[1])))' "$work_dir/in/docs.jsonl")
-docs=$(wc -l < "$work_dir/in/docs.jsonl")
+. "$(dirname "${BASH_SOURCE[0]}")/long_corpus_run.sh"
+long_corpus_init pii 4 "$@"
+long_corpus_input
 
 printf 'stages: []\n' > "$work_dir/passthrough.yaml"
 printf 'stages:\n  - {stage: pii_redact}\n' > "$work_dir/redact.yaml"
 printf 'stages:\n  - {stage: pii_redact, action: replace}\n' > "$work_dir/replace.yaml"
 
-cpu_seconds() {  # PIPELINE -> best user+sys over 3 runs
-  local best=""
-  for _ in 1 2 3; do
-    local t
-    t=$( { /usr/bin/time -f '%U %S' "$winnow" run "$1" --input "$work_dir/in" \
-           --output "$work_dir/out" --overwrite --threads 1 --output-format jsonl -q \
-           >/dev/null; } 2>&1 | tail -1 | awk '{print $1 + $2}')
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-  done
-  echo "$best"
-}
+cpu_seconds() { run_cpu "$1" "$work_dir/in" jsonl 3 | cut -d" " -f1; }  # best of 3
 pass=$(cpu_seconds "$work_dir/passthrough.yaml")
 redact=$(cpu_seconds "$work_dir/redact.yaml")
 replace=$(cpu_seconds "$work_dir/replace.yaml")
