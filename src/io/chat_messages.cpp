@@ -31,6 +31,26 @@ void append_base64(std::string& out, std::string_view bytes) {
   }
 }
 
+namespace {
+
+// The request's closing members: max_tokens, temperature, top_p (text requests: the image
+// requests' bytes predate it) and seed, and the closing brace.
+void append_sampling(std::string& out, const ChatRequestOptions& options, bool top_p) {
+  out += ",\"max_tokens\":";
+  out += std::to_string(options.max_tokens);
+  out += ",\"temperature\":";
+  append_json_number(out, options.temperature);
+  if (top_p) {
+    out += ",\"top_p\":";
+    append_json_number(out, options.top_p);
+  }
+  out += ",\"seed\":";
+  out += std::to_string(options.seed);
+  out += '}';
+}
+
+}  // namespace
+
 std::string chat_request_json(const ChatRequestOptions& options,
                               const std::vector<std::string_view>& jpegs) {
   size_t bytes = options.prompt.size() + 256;
@@ -47,13 +67,8 @@ std::string chat_request_json(const ChatRequestOptions& options,
   }
   out += "{\"type\":\"text\",\"text\":";
   append_json_string(out, options.prompt);
-  out += "}]}],\"max_tokens\":";
-  out += std::to_string(options.max_tokens);
-  out += ",\"temperature\":";
-  append_json_number(out, options.temperature);
-  out += ",\"seed\":";
-  out += std::to_string(options.seed);
-  out += '}';
+  out += "}]}]";
+  append_sampling(out, options, /*top_p=*/false);
   return out;
 }
 
@@ -70,15 +85,8 @@ std::string chat_text_request_json(const ChatRequestOptions& options, std::strin
   }
   out += "{\"role\":\"user\",\"content\":";
   append_json_string(out, options.prompt);
-  out += "}],\"max_tokens\":";
-  out += std::to_string(options.max_tokens);
-  out += ",\"temperature\":";
-  append_json_number(out, options.temperature);
-  out += ",\"top_p\":";
-  append_json_number(out, options.top_p);
-  out += ",\"seed\":";
-  out += std::to_string(options.seed);
-  out += '}';
+  out += "}]";
+  append_sampling(out, options, /*top_p=*/true);
   return out;
 }
 
