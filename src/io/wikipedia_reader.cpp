@@ -83,11 +83,19 @@ class WikipediaReader::Impl {
     bool has_id = false;
   };
 
-  // libxml2 pulls the file's uncompressed bytes through this.
+  // libxml2 pulls the file's uncompressed bytes through this, a few KB at a time; they come
+  // from a larger staging buffer, so the decoder (bzip2 above all) works on large spans.
   static int read_bytes(void* context, char* buffer, int length) {
     auto* self = static_cast<Impl*>(context);
-    size_t n = self->source_->read(buffer, static_cast<size_t>(length));
-    if (n == 0 && self->source_->failed()) return -1;
+    if (self->staged_pos_ == self->staged_end_) {
+      self->staged_pos_ = self->staged_end_ = 0;
+      size_t n = self->source_->read(self->staged_.get(), kStagingBytes);
+      if (n == 0) return self->source_->failed() ? -1 : 0;
+      self->staged_end_ = n;
+    }
+    size_t n = std::min(static_cast<size_t>(length), self->staged_end_ - self->staged_pos_);
+    std::memcpy(buffer, self->staged_.get() + self->staged_pos_, n);
+    self->staged_pos_ += n;
     self->uncompressed_ += n;
     return static_cast<int>(n);
   }
@@ -114,6 +122,9 @@ class WikipediaReader::Impl {
   uint32_t shard_;
   WikipediaOptions options_;
   std::unique_ptr<ByteSource> source_;
+  static constexpr size_t kStagingBytes = 256 << 10;
+  std::unique_ptr<char[]> staged_ = std::make_unique_for_overwrite<char[]>(kStagingBytes);
+  size_t staged_pos_ = 0, staged_end_ = 0;
   xmlTextReaderPtr reader_ = nullptr;
   bool opened_ = false;
   bool finished_ = false;
