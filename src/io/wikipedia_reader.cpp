@@ -122,7 +122,7 @@ class WikipediaReader::Impl {
   uint32_t shard_;
   WikipediaOptions options_;
   std::unique_ptr<ByteSource> source_;
-  static constexpr size_t kStagingBytes = 256 << 10;
+  static constexpr size_t kStagingBytes = 4 << 20;
   std::unique_ptr<char[]> staged_ = std::make_unique_for_overwrite<char[]>(kStagingBytes);
   size_t staged_pos_ = 0, staged_end_ = 0;
   xmlTextReaderPtr reader_ = nullptr;
