@@ -147,6 +147,7 @@ class Stripper {
   }
 
   std::string page(std::string_view text) {
+    budget_ = 64 * text.size() + (1 << 20);
     std::vector<std::string> sections(1);
     run(text, &sections);
     std::string out;
@@ -274,16 +275,16 @@ class Stripper {
 
   // `{| ... |}` from `i` (at a line's start), nested tables counted. Returns the position
   // after the closing `|}`, or 0 when it is never closed (then it is text).
-  static size_t table_end(std::string_view s, size_t i) {
+  size_t table_end(std::string_view s, size_t i) {
     int depth = 0;
     size_t pos = i;
-    while (pos < s.size()) {
+    while (pos < s.size() && spend(1)) {
       size_t j = pos;
       while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
       if (s.substr(j).starts_with("{|")) ++depth;
       if (s.substr(j).starts_with("|}") && --depth == 0) return j + 2;
       size_t eol = s.find('\n', j);
-      if (eol == std::string_view::npos) break;
+      if (eol == std::string_view::npos || !spend(eol - j)) break;
       pos = eol + 1;
     }
     return 0;
@@ -291,9 +292,9 @@ class Stripper {
 
   // `{{...}}` or `{{{...}}}` from `i`, braces counted. Returns the position after it, 0 when
   // it is never closed.
-  static size_t braces_end(std::string_view s, size_t i) {
+  size_t braces_end(std::string_view s, size_t i) {
     long depth = 0;
-    for (size_t j = i; j < s.size(); ++j) {
+    for (size_t j = i; j < s.size() && spend(1); ++j) {
       if (s[j] == '{') {
         ++depth;
       } else if (s[j] == '}') {
@@ -304,10 +305,10 @@ class Stripper {
   }
 
   // `[[...]]` from `i`, nested links counted. Returns the position after it, 0 when unclosed.
-  static size_t link_end(std::string_view s, size_t i) {
+  size_t link_end(std::string_view s, size_t i) {
     long depth = 0;
     size_t j = i;
-    while (j + 1 < s.size()) {
+    while (j + 1 < s.size() && spend(1)) {
       if (s[j] == '[' && s[j + 1] == '[') {
         ++depth;
         j += 2;
@@ -415,7 +416,9 @@ class Stripper {
   // `<` at `i`: a comment, a tag, or text.
   size_t angle(std::string_view s, size_t i, std::string& out) {
     if (s.substr(i).starts_with("<!--")) {
+      if (budget_ == 0) return text(s, i, out);
       size_t end = s.find("-->", i + 4);
+      spend((end == std::string_view::npos ? s.size() : end) - i);
       return end == std::string_view::npos ? text(s, i, out) : end + 3;  // unclosed: text
     }
     const bool closing = i + 1 < s.size() && s[i + 1] == '/';
@@ -465,12 +468,15 @@ class Stripper {
 
   // The `</name>` closing the tag whose contents start at `from`, nested tags of the same name
   // counted (not in unparsed tags).
-  static bool find_close(std::string_view s, size_t from, std::string_view name,
-                         size_t& contents_end, size_t& after) {
+  bool find_close(std::string_view s, size_t from, std::string_view name, size_t& contents_end,
+                  size_t& after) {
     int depth = 1;
     const bool nests = !is_unparsed(name);
     size_t pos = from;
+    size_t scanned_from = pos;
     while ((pos = s.find('<', pos)) != std::string_view::npos) {
+      if (!spend(pos - scanned_from + 1)) return false;
+      scanned_from = pos;
       bool closing = pos + 1 < s.size() && s[pos + 1] == '/';
       size_t k = pos + (closing ? 2 : 1);
       if (starts_with_ci(s.substr(k), name)) {
@@ -528,6 +534,18 @@ class Stripper {
 
   std::vector<std::string> media_;
   std::vector<std::string> categories_;
+  // Scans for a closing mark (`}}`, `]]`, `|}`, `</tag>`) may each run to the page's end, and
+  // a page of unclosed openings would make them quadratic: a page gets a budget of scanned
+  // bytes (64 times its size), after which an unclosed-looking opening is text without a scan.
+  size_t budget_ = 0;
+  bool spend(size_t bytes) {
+    if (budget_ < bytes) {
+      budget_ = 0;
+      return false;
+    }
+    budget_ -= bytes;
+    return true;
+  }
 };
 
 }  // namespace
