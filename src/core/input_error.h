@@ -48,8 +48,11 @@ enum class InputError : uint8_t {
   // sample with the same name (each would give a second item with the same id and a tar with
   // two members of one name). Last, so stored batches keep the numbers of the others.
   kDuplicateKey,
+  // XML input (Wikipedia dumps): the XML parser stopped (not well-formed, or cut short). After
+  // the others, so stored batches keep their numbers.
+  kMalformedXml,
 };
-inline constexpr int kInputErrorCount = 28;
+inline constexpr int kInputErrorCount = 29;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -109,6 +112,8 @@ constexpr std::string_view input_error_name(InputError e) {
       return "bad_frame_rate";
     case InputError::kDuplicateKey:
       return "duplicate_key";
+    case InputError::kMalformedXml:
+      return "malformed_xml";
   }
   return "unknown";
 }

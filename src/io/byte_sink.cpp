@@ -448,6 +448,8 @@ Result<std::unique_ptr<ByteSink>> ByteSink::create(const std::string& final_path
       return std::unique_ptr<ByteSink>(new GzipSink(std::move(file).value(), level, threads));
     case Compression::kZstd:
       return std::unique_ptr<ByteSink>(new ZstdSink(std::move(file).value(), level, threads));
+    case Compression::kBzip2:
+      break;  // read only (Wikipedia dumps): no output format names it
   }
   return Status::error("unknown compression");
 }

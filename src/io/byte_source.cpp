@@ -1,5 +1,6 @@
 #include "io/byte_source.h"
 
+#include <bzlib.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -230,6 +231,91 @@ class ZstdSource final : public ByteSource {
   bool finished_ = false;
 };
 
+// bzip2 through libbz2. Concatenated streams read as one (Wikipedia's multistream dumps are
+// one bzip2 stream per 100 pages). bzip2 checks each block's CRC as it ends and the stream's at
+// its end; a file that ends inside a stream is truncated.
+class Bzip2Source final : public ByteSource {
+ public:
+  Bzip2Source() { std::memset(&stream_, 0, sizeof(stream_)); }
+  ~Bzip2Source() override {
+    if (stream_open_) BZ2_bzDecompressEnd(&stream_);
+  }
+
+  size_t read(char* dst, size_t capacity) override {
+    if (failed_ || finished_) return 0;
+    stream_.next_out = dst;
+    stream_.avail_out = static_cast<unsigned>(std::min<size_t>(capacity, 1u << 30));
+    const size_t wanted = stream_.avail_out;
+    while (stream_.avail_out > 0) {
+      if (in_pos_ == in_end_ && !refill_input()) {
+        if (failed_) break;  // a read error: hand back what was decoded before it
+        if (stream_open_ && drain()) continue;
+        finished_ = true;
+        if (stream_open_) {
+          fail(InputError::kTruncatedCompressed,
+               fmt::format("truncated bzip2 stream: the file ends inside a stream (at "
+                           "compressed byte {})",
+                           file_offset_));
+        }
+        break;
+      }
+      if (!stream_open_) {
+        if (BZ2_bzDecompressInit(&stream_, 0, 0) != BZ_OK) {
+          fail(InputError::kCorruptCompressed, "cannot start the bzip2 decoder");
+          break;
+        }
+        stream_open_ = true;
+      }
+      stream_.next_in = in_.get() + in_pos_;
+      stream_.avail_in = static_cast<unsigned>(in_end_ - in_pos_);
+      int rc = BZ2_bzDecompress(&stream_);
+      in_pos_ = in_end_ - stream_.avail_in;
+      if (rc == BZ_STREAM_END) {
+        close_stream();  // another stream may follow
+        continue;
+      }
+      if (rc != BZ_OK) {
+        fail(InputError::kCorruptCompressed,
+             fmt::format("corrupt bzip2 data near compressed byte {} (libbz2 error {})",
+                         compressed_bytes_read(), rc));
+        break;
+      }
+    }
+    // Bytes decoded before an error are handed out too; the error shows on the next read.
+    return wanted - stream_.avail_out;
+  }
+
+ private:
+  // Ends a stream; the output window (next_out, avail_out) is kept for the next one.
+  void close_stream() {
+    char* next_out = stream_.next_out;
+    unsigned avail_out = stream_.avail_out;
+    BZ2_bzDecompressEnd(&stream_);
+    std::memset(&stream_, 0, sizeof(stream_));
+    stream_.next_out = next_out;
+    stream_.avail_out = avail_out;
+    stream_open_ = false;
+  }
+
+  // At the end of the file inside a stream: output the decoder still holds. True when some came.
+  bool drain() {
+    unsigned before = stream_.avail_out;
+    stream_.next_in = nullptr;
+    stream_.avail_in = 0;
+    int rc = BZ2_bzDecompress(&stream_);
+    bool gave = stream_.avail_out < before;
+    if (rc == BZ_STREAM_END) {
+      close_stream();
+      return true;
+    }
+    return gave && rc == BZ_OK;
+  }
+
+  bz_stream stream_;
+  bool stream_open_ = false;
+  bool finished_ = false;
+};
+
 }  // namespace
 
 std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamError* error,
@@ -262,6 +348,9 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, StreamErro
       break;
     case Compression::kZstd:
       source = std::make_unique<ZstdSource>();
+      break;
+    case Compression::kBzip2:
+      source = std::make_unique<Bzip2Source>();
       break;
   }
   source->path_ = path;

@@ -1,6 +1,7 @@
 #pragma once
 // ByteSource: the uncompressed bytes of one input file, whatever its compression (detected from
-// magic bytes). Concatenated gzip members and zstd frames read as one stream. A corrupt or
+// magic bytes: plain, gzip, zstd, bzip2). Concatenated gzip members, zstd frames and bzip2
+// streams read as one stream. A corrupt or
 // truncated stream stops with an error naming the file and the compressed byte offset, unless
 // the caller asked to resume after a damaged gzip member (WARC files: one member per record).
 // Whatever the decoder made before the damage is handed out first (a truncated file keeps

@@ -10,6 +10,10 @@ Compression detect_compression(std::string_view b) {
   if (b.size() >= 4 && b.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4)) {
     return Compression::kZstd;
   }
+  // "BZh" and the block size digit 1-9.
+  if (b.size() >= 4 && b.substr(0, 3) == "BZh" && b[3] >= '1' && b[3] <= '9') {
+    return Compression::kBzip2;
+  }
   return Compression::kNone;
 }
 
@@ -21,6 +25,8 @@ std::string_view compression_name(Compression c) {
       return "gzip";
     case Compression::kZstd:
       return "zstd";
+    case Compression::kBzip2:
+      return "bzip2";
   }
   return "?";
 }
@@ -40,6 +46,8 @@ std::string_view format_extension(Compression c) {
       return ".jsonl.gz";
     case Compression::kZstd:
       return ".jsonl.zst";
+    case Compression::kBzip2:
+      return ".jsonl.bz2";  // never written: no output format names bzip2
   }
   return ".jsonl";
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Compression kinds of JSONL shards. Reading detects the kind from the first bytes (magic),
-// never from the name alone; writing takes it from the configured format.
+// Compression kinds of input and output files. Reading detects the kind from the first bytes
+// (magic), never from the name alone; writing takes it from the configured format. bzip2 is read
+// only (Wikipedia dumps): no output format names it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,7 +9,7 @@
 
 namespace winnow {
 
-enum class Compression { kNone, kGzip, kZstd };
+enum class Compression { kNone, kGzip, kZstd, kBzip2 };
 
 Compression detect_compression(std::string_view first_bytes);
 std::string_view compression_name(Compression c);

@@ -10,6 +10,7 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "parquet") return InputFormat::kParquet;
   if (name == "webdataset") return InputFormat::kWebdataset;
   if (name == "videos") return InputFormat::kVideos;
+  if (name == "wikipedia") return InputFormat::kWikipedia;
   return std::nullopt;
 }
 
@@ -29,6 +30,8 @@ std::string_view input_format_name(InputFormat format) {
       return "webdataset";
     case InputFormat::kVideos:
       return "videos";
+    case InputFormat::kWikipedia:
+      return "wikipedia";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -44,6 +47,7 @@ ItemKind input_format_kind(InputFormat format) {
 InputFormat InputReader::format_of(const std::string& path, InputFormat configured) {
   if (configured != InputFormat::kAuto) return configured;
   if (WarcReader::is_warc_path(path)) return InputFormat::kWarc;
+  if (WikipediaReader::is_wikipedia_path(path)) return InputFormat::kWikipedia;
   // By content, not name: Parquet files are often named without .parquet (part-0, data.pq).
   return ParquetReader::has_parquet_magic(path) ? InputFormat::kParquet : InputFormat::kJsonl;
 }
@@ -70,6 +74,9 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
       break;
     case InputFormat::kStored:
       stored_ = std::make_unique<StoredBatchReader>(path, shard_index);
+      break;
+    case InputFormat::kWikipedia:
+      wikipedia_ = std::make_unique<WikipediaReader>(path, shard_index, options.wikipedia);
       break;
     default:
       jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
@@ -100,6 +107,7 @@ std::unique_ptr<DocBatch> InputReader::next() {
   if (webdataset_) return webdataset_->next();
   if (video_) return video_->next();
   if (stored_) return stored_->next();
+  if (wikipedia_) return wikipedia_->next();
   return jsonl_->next();
 }
 
@@ -112,6 +120,7 @@ uint64_t InputReader::compressed_bytes_read() const {
   if (webdataset_) return webdataset_->compressed_bytes_read();
   if (video_) return video_->compressed_bytes_read();
   if (stored_) return stored_->compressed_bytes_read();
+  if (wikipedia_) return wikipedia_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }
 

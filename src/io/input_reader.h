@@ -6,7 +6,8 @@
 // WebDatasetReader, one image item per sample; Parquet files through
 // ParquetReader, whose batches hold raw lines (one JSON object per row) that the parse step
 // makes documents of as for JSONL; video files through VideoFileReader, one probed video item
-// per file.
+// per file; MediaWiki XML dumps (`wikipedia`) through WikipediaReader, one document per
+// article, already parsed like WARC's.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -22,12 +23,23 @@
 #include "io/video_file_reader.h"
 #include "io/warc_reader.h"
 #include "io/webdataset_reader.h"
+#include "io/wikipedia_reader.h"
 
 namespace winnow {
 
 // kStored: batches a pass stored for a later one (io/stored_batches.h); never named by users.
-enum class InputFormat { kAuto, kJsonl, kWarc, kImages, kParquet, kWebdataset, kVideos, kStored };
-// auto|jsonl|warc|images|parquet|webdataset|videos
+enum class InputFormat {
+  kAuto,
+  kJsonl,
+  kWarc,
+  kImages,
+  kParquet,
+  kWebdataset,
+  kVideos,
+  kStored,
+  kWikipedia,
+};
+// auto|jsonl|warc|images|parquet|webdataset|videos|wikipedia
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
 // The kind of item a format's reader makes: images for `images` and `webdataset`, videos for
@@ -35,7 +47,8 @@ std::string_view input_format_name(InputFormat format);
 ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
-  // auto: WARC by extension (.warc[.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL.
+  // auto: WARC by extension (.warc[.gz|.zst]), MediaWiki dumps by extension
+  // (.xml[.bz2|.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL.
   // WebDataset is named (`webdataset`): its items are images, which the stages' kind check
   // must know when the pipeline is loaded.
   InputFormat format = InputFormat::kAuto;
@@ -43,6 +56,7 @@ struct InputOptions {
   WarcOptions warc;
   MediaFileOptions media;
   ParquetOptions parquet;
+  WikipediaOptions wikipedia;
   size_t batch_records = 1024;  // WebDataset samples per batch
   size_t batch_bytes = 8 << 20;
 };
@@ -69,6 +83,7 @@ class InputReader {
   std::unique_ptr<WebDatasetReader> webdataset_;
   std::unique_ptr<VideoFileReader> video_;
   std::unique_ptr<StoredBatchReader> stored_;
+  std::unique_ptr<WikipediaReader> wikipedia_;
 };
 
 }  // namespace winnow

@@ -87,13 +87,16 @@ const ConfigKey kKeys[] = {
      "earlier run's bookkeeping (rejected/, errors/, _done/, _work/, global/, stats and "
      "metrics files)",
      "-i, --input"},
-    {"input", "format", "auto | jsonl | warc | images | parquet | webdataset | videos",
+    {"input", "format",
+     "auto | jsonl | warc | images | parquet | webdataset | videos | wikipedia",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
      "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
      "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
      "images makes one image item per file; webdataset reads tar shards (.tar, .tar.gz, "
      ".tar.zst...) as one image item per sample, its members grouped by key; videos makes one "
-     "video item per file (.mp4, .mkv, .mov, .webm, .avi, .m4v), probed with libavformat",
+     "video item per file (.mp4, .mkv, .mov, .webm, .avi, .m4v), probed with libavformat; "
+     "wikipedia (auto for .xml, .xml.bz2, .xml.gz, .xml.zst) reads MediaWiki XML dumps, one "
+     "document per article, its wikitext made plain text as NeMo's WikipediaExtractor does",
      ""},
     {"input", "text_field", "a string", [](C c) { return c.text_field; }, "",
      "the JSON field (Parquet: the string column) holding the text", ""},
@@ -134,6 +137,8 @@ const ConfigKey kKeys[] = {
      "more bytes)",
      ""},
     {"input", "warc", "a map (below)", nullptr, "the values below", "WARC input", ""},
+    {"input", "wikipedia", "a map (below)", nullptr, "the values below",
+     "MediaWiki XML dump input", ""},
 
     // --- input.warc -----------------------------------------------------------------------
     {"input.warc", "record_types", "a list of response, resource, conversion",
@@ -153,6 +158,16 @@ const ConfigKey kKeys[] = {
      [](C c) { return yes_no(c.warc.verify_digests); }, "",
      "check a record's sha1 WARC-Block-Digest (else its WARC-Payload-Digest): a mismatch makes "
      "the record an error (corrupt_warc); false saves the hashing",
+     ""},
+
+    // --- input.wikipedia ------------------------------------------------------------------
+    {"input.wikipedia", "namespaces", "a list of integers",
+     [](C c) { return yaml_list(c.wikipedia.namespaces); }, "",
+     "the page namespaces read (0: articles); pages of others are skipped and counted", ""},
+    {"input.wikipedia", "language", "a language code",
+     [](C c) { return c.wikipedia.language; }, "",
+     "the wiki's language: the url's host (https://<language>.wikipedia.org/wiki/...) and the "
+     "language field",
      ""},
 
     // --- output ---------------------------------------------------------------------------
@@ -246,7 +261,8 @@ const ConfigKey kKeys[] = {
 };
 // clang-format on
 
-const std::string_view kSections[] = {"", "input", "input.warc", "output", "autoscale", "stages[]"};
+const std::string_view kSections[] = {"",       "input",     "input.warc", "input.wikipedia",
+                                      "output", "autoscale", "stages[]"};
 
 }  // namespace
 

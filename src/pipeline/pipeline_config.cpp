@@ -8,6 +8,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "core/ascii.h"
 #include "core/hash.h"
 #include "core/number_text.h"
 #include "pipeline/config_keys.h"
@@ -139,17 +140,50 @@ Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& 
   return Status::ok();
 }
 
-// input.format and input.warc.
+// input.wikipedia.
+Status parse_wikipedia_options(const YAML::Node& input, ConfigReader& r, PipelineConfig& config) {
+  YAML::Node wiki = input["wikipedia"];
+  if (!wiki) return Status::ok();
+  WINNOW_RETURN_IF_ERROR(
+      r.check_keys(wiki, "input.wikipedia", config_keys_in("input.wikipedia")));
+  WikipediaOptions& options = config.wikipedia;
+  if (YAML::Node namespaces = wiki["namespaces"]) {
+    std::vector<std::string> list;
+    WINNOW_RETURN_IF_ERROR(r.read_string_list(wiki, "namespaces", list));
+    options.namespaces.clear();
+    for (const auto& text : list) {
+      std::optional<int> value = parse_number<int>(text);
+      if (!value) {
+        return r.error(namespaces, fmt::format("namespace '{}' is not an integer", text));
+      }
+      options.namespaces.push_back(*value);
+    }
+    if (options.namespaces.empty()) {
+      return r.error(namespaces, "namespaces must name at least one namespace");
+    }
+  }
+  if (YAML::Node language = wiki["language"]) {
+    std::string code = language.IsScalar() ? language.Scalar() : "";
+    bool valid = !code.empty() && code.size() <= 32;
+    for (char c : code) valid = valid && (is_ascii_alnum(c) || c == '-');
+    if (!valid) return r.error(language, "language must be a code such as en, de or zh-min-nan");
+    options.language = code;
+  }
+  return Status::ok();
+}
+
+// input.format, input.warc and input.wikipedia.
 Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConfig& config) {
   if (YAML::Node format = input["format"]) {
     auto parsed = input_format_from_name(format.IsScalar() ? format.Scalar() : "");
     if (!parsed)
       return r.error(format,
                      "input format must be one of auto, jsonl, warc, images, parquet, "
-                     "webdataset, videos");
+                     "webdataset, videos, wikipedia");
     config.input_format = *parsed;
     config.input_kind = input_format_kind(*parsed);
   }
+  WINNOW_RETURN_IF_ERROR(parse_wikipedia_options(input, r, config));
   YAML::Node warc = input["warc"];
   if (!warc) return Status::ok();
   WINNOW_RETURN_IF_ERROR(r.check_keys(warc, "input.warc", config_keys_in("input.warc")));
@@ -464,7 +498,7 @@ Result<PipelineConfig> PipelineConfig::load_string(const std::string& yaml,
   // Input format and WARC options (only when given, so JSONL fingerprints are unchanged).
   if (root.IsMap() && root["input"] && root["input"].IsMap()) {
     for (const char* name :
-         {"format", "warc", "max_file_bytes", "union_schemas", "max_image_pixels"}) {
+         {"format", "warc", "wikipedia", "max_file_bytes", "union_schemas", "max_image_pixels"}) {
       if (YAML::Node node = root["input"][name]) {
         key += fmt::format("|{}:", name);
         append_canonical(node, key);
@@ -486,12 +520,16 @@ Result<PipelineConfig> PipelineConfig::load_file(const std::string& path,
 
 InputOptions PipelineConfig::input_options(size_t batch_size) const {
   InputOptions options{input_format, {batch_size, batch_bytes, max_line_bytes}, warc, media};
+  options.wikipedia = wikipedia;
   options.warc.batch_records = batch_size;
   options.warc.batch_bytes = batch_bytes;
   options.warc.text_field = text_field;
   options.parquet.text_field = text_field;
   options.parquet.batch_records = batch_size;
   options.parquet.batch_bytes = batch_bytes;
+  options.wikipedia.text_field = text_field;
+  options.wikipedia.batch_records = batch_size;
+  options.wikipedia.batch_bytes = batch_bytes;
   options.batch_records = batch_size;
   options.batch_bytes = batch_bytes;
   return options;

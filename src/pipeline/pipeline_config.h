@@ -49,6 +49,7 @@ struct PipelineConfig {
   ItemKind input_kind = ItemKind::kDocument;  // what the reader makes (from input_format)
   WarcOptions warc;  // batch sizes and the text field are filled in by the executor
   MediaFileOptions media;
+  WikipediaOptions wikipedia;  // MediaWiki dumps; batch sizes and the text field as for warc
   bool follow_links = false;  // inside input folders (io/input_files.h)
   bool union_schemas = false;  // Parquet inputs with different columns (io/parquet_schemas.h)
   // Parquet files of at least twice this many MiB of compressed row groups are read as several

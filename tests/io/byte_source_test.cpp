@@ -491,5 +491,35 @@ TEST(ByteSource, DirectoryIsUnreadable) {
   }
 }
 
+// bzip2 (Wikipedia dumps): files written by Python's bz2 module (an independent encoder), two
+// streams concatenated as multistream dumps are, read back whole at any read size; cut short,
+// the bytes of whole blocks before the cut come out and the error names the file.
+TEST(ByteSource, Bzip2StreamsFromPythonReadAsOneAndCutFailsAsTruncated) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 60000; ++i) text += "line " + std::to_string(i * 7919 % 100003) + " Zürich\n";
+  write_file(dir.file("plain.txt"), text);
+  ASSERT_EQ(testing::run_command("python3 -c \"import bz2,sys; d=open(sys.argv[1],'rb').read(); h=len(d)//3; "
+                        "open(sys.argv[2],'wb').write(bz2.compress(d[:h],1)+bz2.compress(d[h:],1))\" " +
+                        dir.file("plain.txt") + " " + dir.file("multi.bz2")),
+            0);
+  for (size_t capacity : {7, 4096, 1 << 20}) {
+    SCOPED_TRACE(capacity);
+    ReadResult r = read_all(dir.file("multi.bz2"), capacity);
+    EXPECT_EQ(r.compression, Compression::kBzip2);
+    EXPECT_FALSE(r.failed) << r.error.message;
+    EXPECT_EQ(r.bytes, text);
+  }
+  std::string whole = testing::read_file(dir.file("multi.bz2"));
+  write_file(dir.file("cut.bz2"), whole.substr(0, whole.size() - 100));
+  ReadResult r = read_all(dir.file("cut.bz2"), 4096);
+  EXPECT_TRUE(r.failed);
+  EXPECT_EQ(r.error.kind, InputError::kTruncatedCompressed);
+  EXPECT_THAT(r.error.message, ::testing::HasSubstr(dir.file("cut.bz2")));
+  // The first stream (a third of the text) decoded whole before the cut in the second.
+  EXPECT_GE(r.bytes.size(), text.size() / 3);
+  EXPECT_EQ(r.bytes, text.substr(0, r.bytes.size()));
+}
+
 }  // namespace
 }  // namespace winnow

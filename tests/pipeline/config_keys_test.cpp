@@ -19,7 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // A pipeline file setting every declared key with a value of its own (`value_of`), nested by
-// section ("input.warc" inside "input").
+// section ("input.warc" and "input.wikipedia" inside "input").
 std::string pipeline_setting_every_key(
     const std::function<std::optional<std::string>(const ConfigKey&)>& value_of) {
   YAML::Node root(YAML::NodeType::Map);
@@ -31,6 +31,8 @@ std::string pipeline_setting_every_key(
       root[std::string(key.name)] = parsed;
     } else if (key.section == "input.warc") {
       root["input"]["warc"][std::string(key.name)] = parsed;
+    } else if (key.section == "input.wikipedia") {
+      root["input"]["wikipedia"][std::string(key.name)] = parsed;
     } else {
       root[std::string(key.section)][std::string(key.name)] = parsed;
     }
@@ -96,6 +98,8 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"input.warc.status_codes", "[200, 404]"},
       {"input.warc.max_record_bytes", "3000"},
       {"input.warc.verify_digests", "false"},
+      {"input.wikipedia.namespaces", "[0, 14]"},
+      {"input.wikipedia.language", "de"},
       {"output.path", "elsewhere"},
       {"output.format", "jsonl.gz"},
       {"output.compression_level", "5"},

@@ -55,7 +55,8 @@ Status TaskNgramBuilder::add_file(const std::string& path) {
   // column as the text.
   options.parquet.text_field = options_.fields.front();
   options.parquet.columns = options_.fields;
-  if (InputReader::format_of(path, InputFormat::kAuto) == InputFormat::kWarc) {
+  const InputFormat format = InputReader::format_of(path, InputFormat::kAuto);
+  if (format == InputFormat::kWarc || format == InputFormat::kWikipedia) {
     return Status::errorf("task file '{}': a task file is JSON Lines or Parquet", path);
   }
   const uint64_t texts_before = texts_;
