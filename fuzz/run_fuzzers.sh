@@ -25,7 +25,7 @@ build() {  # name, sources, libraries; rebuilt only when a source is newer
   (cd "$root" && $cxx $flags -o "$target" fuzz/$name.cpp $sources $libs)
 }
 
-build warc_reader_fuzz "$core $io" "-lsimdjson -lfmt -lz -lzstd -lcrypto"
+build warc_reader_fuzz "$core $io" "-lsimdjson -lfmt -lz -lzstd -lbz2 -lcrypto"
 build html_extract_fuzz "$core $text" "-lsimdjson -lfmt $(pkg-config --libs icu-uc uchardet gumbo libxml-2.0 libutf8proc) -lcld2"
 
 status=0
