@@ -90,8 +90,9 @@ Status SemanticStep::observe(const DocBatch& batch) {
 // Across ranks each rank logged the items of its own shards. Every rank gathers them all and
 // computes the same result from the same key-sorted items (rank 0 writes it): identical to one
 // process by construction. This holds every embedding on every rank, as one process holds
-// them all; k-means with reduced centroid sums and clusters pruned on their own ranks would
-// divide the work, and is not built yet.
+// them all. The fit itself is ready to divide (dedup/centroid_sums.h: exact sums each rank
+// could make of its own rows); the exchange of those sums and clusters pruned on their own
+// ranks are not built yet.
 Status SemanticStep::gather_items(dist::Comm& comm) {
   std::string mine;
   Status read = log_->for_each([&](const LoggedItem& item) {
