@@ -19,14 +19,10 @@ std::optional<std::string> MediaFileReader::image_media_type(std::string_view he
 }
 
 std::unique_ptr<DocBatch> MediaFileReader::next() {
-  if (step_ >= 2) return nullptr;
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard_;
-  batch->sequence = static_cast<uint64_t>(step_);
-  if (step_++ == 1) {
-    batch->end_of_shard = true;
-    return batch;
-  }
+  // One batch holds the file's one item; the next is the end marker.
+  auto batch = batches_.next(item_read_);
+  if (!batch || batch->end_of_shard) return batch;
+  item_read_ = true;
   auto error = [&](InputError kind, std::string message, std::string_view excerpt = {}) {
     batch->errors.push_back({kind, 0, 0, fmt::format("{}: {}", path_, message),
                              std::string(excerpt.substr(0, 64))});

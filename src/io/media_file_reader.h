@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/doc_batch.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -36,7 +37,8 @@ class MediaFileReader {
   std::string path_;
   uint32_t shard_;
   MediaFileOptions options_;
-  int step_ = 0;  // 0: the item, 1: the end marker, 2: done
+  ShardBatches batches_{shard_};
+  bool item_read_ = false;
   uint64_t bytes_read_ = 0;
 };
 

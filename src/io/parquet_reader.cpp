@@ -11,6 +11,7 @@
 
 #include "io/duckdb_session.h"
 #include "io/json_transport_type.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -78,10 +79,8 @@ class ParquetReader::Impl {
   }
 
   std::unique_ptr<DocBatch> next() {
-    if (end_emitted_) return nullptr;
-    auto batch = std::make_unique<DocBatch>();
-    batch->shard = shard_;
-    batch->sequence = sequence_++;
+    auto batch = batches_.next(false);
+    if (!batch) return nullptr;
     if (!opened_) {
       opened_ = true;
       finished_ = !open(*batch);
@@ -108,9 +107,7 @@ class ParquetReader::Impl {
       batch->raw_lines.push_back({offset, data.size() - offset, rows_read_, 0});
     }
     if (batch->raw_lines.empty() && batch->errors.empty() && finished_) {
-      batch->end_of_shard = true;
-      end_emitted_ = true;
-      return batch;
+      return batches_.end_here(std::move(batch));
     }
     auto buffer = std::make_unique_for_overwrite<char[]>(data.size() + kRecordPadding);
     std::memcpy(buffer.get(), data.data(), data.size());
@@ -345,6 +342,7 @@ class ParquetReader::Impl {
 
   std::string path_;
   uint32_t shard_;
+  ShardBatches batches_{shard_};
   ParquetOptions options_;
   std::unique_ptr<DuckdbSession> session_;
   duckdb_prepared_statement statement_ = nullptr;
@@ -354,9 +352,8 @@ class ParquetReader::Impl {
   duckdb_data_chunk chunk_ = nullptr;
   duckdb_vector vector_ = nullptr;
   idx_t chunk_size_ = 0, chunk_row_ = 0;
-  bool opened_ = false, finished_ = false, end_emitted_ = false;
+  bool opened_ = false, finished_ = false;
   bool may_hold_non_finite_ = false;
-  uint64_t sequence_ = 0;
   uint64_t rows_read_ = 0, total_rows_ = 0, file_size_ = 0;
   std::vector<uint64_t> row_group_rows_;
 };

@@ -27,15 +27,8 @@ void ShardReader::add_error(DocBatch& batch, InputError kind, std::string messag
 }
 
 std::unique_ptr<DocBatch> ShardReader::next() {
-  if (end_emitted_) return nullptr;
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard_;
-  batch->sequence = sequence_++;
-  if (finished_) {
-    batch->end_of_shard = true;
-    end_emitted_ = true;
-    return batch;
-  }
+  auto batch = batches_.next(finished_);
+  if (!batch || batch->end_of_shard) return batch;
   if (!opened_) {
     opened_ = true;
     StreamError error;
@@ -127,9 +120,7 @@ std::unique_ptr<DocBatch> ShardReader::next() {
   if (finished_ && batch->raw_lines.empty() && batch->errors.empty()) {
     // The file ended exactly at the last batch's end: this one is the end marker, not an
     // empty batch every stage would be handed (a model stage pays for a batch, empty or not).
-    batch->end_of_shard = true;
-    end_emitted_ = true;
-    return batch;
+    return batches_.end_here(std::move(batch));
   }
   batch->set_raw_buffer(std::move(buffer), size);
   return batch;

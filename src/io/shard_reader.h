@@ -9,6 +9,7 @@
 
 #include "core/doc_batch.h"
 #include "io/byte_source.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -32,13 +33,12 @@ class ShardReader {
   std::string path_;
   uint32_t shard_;
   ReaderOptions options_;
+  ShardBatches batches_{shard_};
   std::unique_ptr<ByteSource> source_;
   bool opened_ = false;
   bool finished_ = false;  // the stream has ended (or failed)
-  bool end_emitted_ = false;
   bool discarding_ = false;  // inside an over-long line, dropping bytes up to its newline
   std::string carry_;        // the partial line left after the previous batch
-  uint64_t sequence_ = 0;
   uint64_t next_line_ = 1;
   uint64_t stream_offset_ = 0;  // uncompressed offset of carry_'s first byte
   uint64_t total_bytes_ = 0;

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/doc_batch.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -29,7 +30,8 @@ class VideoFileReader {
  private:
   std::string path_;
   uint32_t shard_;
-  int step_ = 0;  // 0: the item, 1: the end marker, 2: done
+  ShardBatches batches_{shard_};
+  bool item_read_ = false;
   uint64_t bytes_read_ = 0;
 };
 

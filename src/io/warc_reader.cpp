@@ -11,6 +11,7 @@
 #include "io/content_decoding.h"
 #include "io/header_field.h"
 #include "io/http_response_head.h"
+#include "io/shard_batches.h"
 #include "io/warc_digest.h"
 #include "io/warc_header_parser.h"
 #include "io/warc_record_builder.h"
@@ -163,14 +164,13 @@ class WarcReader::Impl {
 
   std::string path_;
   uint32_t shard_;
+  ShardBatches batches_{shard_};
   WarcOptions options_;
   WarcRecordFilter filter_;
   std::unique_ptr<ByteSource> source_;
   std::unique_ptr<BufferedInput> input_;
   bool opened_ = false;
   bool finished_ = false;
-  bool end_emitted_ = false;
-  uint64_t sequence_ = 0;
   uint64_t record_index_ = 0;  // records started so far (the next record's DocKey row)
   std::string pending_version_;
   uint64_t pending_offset_ = 0;
@@ -405,15 +405,8 @@ Ended WarcReader::Impl::decode_payload(DocBatch& batch, const Record& record, si
 }
 
 std::unique_ptr<DocBatch> WarcReader::Impl::next() {
-  if (end_emitted_) return nullptr;
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard_;
-  batch->sequence = sequence_++;
-  if (finished_) {
-    batch->end_of_shard = true;
-    end_emitted_ = true;
-    return batch;
-  }
+  auto batch = batches_.next(finished_);
+  if (!batch || batch->end_of_shard) return batch;
   if (!opened_) {
     opened_ = true;
     StreamError error;

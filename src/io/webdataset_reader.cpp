@@ -12,6 +12,7 @@
 
 #include "core/image_header.h"
 #include "core/utf8.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -64,15 +65,8 @@ class WebDatasetReader::Impl {
   }
 
   std::unique_ptr<DocBatch> next() {
-    if (done_) return nullptr;
-    auto batch = std::make_unique<DocBatch>();
-    batch->shard = shard_;
-    batch->sequence = sequence_++;
-    if (finished_) {
-      batch->end_of_shard = true;
-      done_ = true;
-      return batch;
-    }
+    auto batch = batches_.next(finished_);
+    if (!batch || batch->end_of_shard) return batch;
     if (!archive_ && !open(*batch)) {
       finished_ = true;
       return batch;
@@ -316,12 +310,11 @@ class WebDatasetReader::Impl {
 
   std::string path_;
   uint32_t shard_;
+  ShardBatches batches_{shard_};
   WebDatasetOptions options_;
   archive* archive_ = nullptr;
-  uint64_t sequence_ = 0;
   uint64_t row_ = 0;
   bool finished_ = false;
-  bool done_ = false;
   // The member read ahead (the first of the next sample).
   bool have_member_ = false;
   PendingMember member_;

@@ -11,6 +11,7 @@
 #include "core/ascii.h"
 #include "core/json_text.h"
 #include "io/byte_source.h"
+#include "io/shard_batches.h"
 
 namespace winnow {
 
@@ -120,6 +121,7 @@ class WikipediaReader::Impl {
 
   std::string path_;
   uint32_t shard_;
+  ShardBatches batches_{shard_};
   WikipediaOptions options_;
   std::unique_ptr<ByteSource> source_;
   static constexpr size_t kStagingBytes = 4 << 20;
@@ -128,8 +130,6 @@ class WikipediaReader::Impl {
   xmlTextReaderPtr reader_ = nullptr;
   bool opened_ = false;
   bool finished_ = false;
-  bool end_emitted_ = false;
-  uint64_t sequence_ = 0;
   uint64_t uncompressed_ = 0;
   uint64_t page_index_ = 0;  // pages begun so far
   uint64_t last_whole_index_ = 0;  // the last page whose end was read (1-based), for errors
@@ -337,15 +337,8 @@ void WikipediaReader::Impl::fail(DocBatch& batch) {
 }
 
 std::unique_ptr<DocBatch> WikipediaReader::Impl::next() {
-  if (end_emitted_) return nullptr;
-  auto batch = std::make_unique<DocBatch>();
-  batch->shard = shard_;
-  batch->sequence = sequence_++;
-  if (finished_) {
-    batch->end_of_shard = true;
-    end_emitted_ = true;
-    return batch;
-  }
+  auto batch = batches_.next(finished_);
+  if (!batch || batch->end_of_shard) return batch;
   if (!opened_ && !open(*batch)) {
     finished_ = true;
     return batch;
