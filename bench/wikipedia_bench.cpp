@@ -19,25 +19,15 @@
 #include <string>
 
 #include "bench_support.h"
+#include "core/html_escape.h"
 #include "io/byte_source.h"
 #include "io/wikipedia_reader.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using winnow::escape_html;
 using winnow::bench::thread_cpu_seconds;
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out.push_back(c);
-  }
-  return out;
-}
 
 std::string article(std::mt19937& rng, int n) {
   static const char* kWords[] = {"river", "city", "history", "century", "population", "music",
@@ -103,7 +93,7 @@ void write_dump(const std::string& path, int pages) {
     out << "  <page>\n    <title>Page " << i << "</title>\n    <ns>0</ns>\n    <id>" << i
         << "</id>\n" << (redirect ? "    <redirect title=\"Page 1\" />\n" : "")
         << "    <revision>\n      <id>" << i * 10
-        << "</id>\n      <text xml:space=\"preserve\">" << xml_escape(text)
+        << "</id>\n      <text xml:space=\"preserve\">" << escape_html(text)
         << "</text>\n    </revision>\n  </page>\n";
   }
   out << "</mediawiki>\n";

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 
+#include "core/html_escape.h"
 #include "io/wikitext_plain.h"
 #include "test_support.h"
 
@@ -22,21 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out.push_back(c);
-  }
-  return out;
-}
-
 std::string page_xml(const std::string& title, int ns, int id, const std::string& wikitext,
                      bool redirect = false) {
-  std::string out = "  <page>\n    <title>" + xml_escape(title) + "</title>\n    <ns>" +
+  std::string out = "  <page>\n    <title>" + escape_html(title) + "</title>\n    <ns>" +
                     std::to_string(ns) + "</ns>\n    <id>" + std::to_string(id) + "</id>\n";
   if (redirect) out += "    <redirect title=\"Alpha\" />\n";
   out += "    <revision>\n      <id>" + std::to_string(id * 100) +
@@ -45,7 +34,7 @@ std::string page_xml(const std::string& title, int ns, int id, const std::string
     out += "      <text bytes=\"0\" xml:space=\"preserve\" />\n";
   } else {
     out += "      <text bytes=\"" + std::to_string(wikitext.size()) +
-           "\" xml:space=\"preserve\">" + xml_escape(wikitext) + "</text>\n";
+           "\" xml:space=\"preserve\">" + escape_html(wikitext) + "</text>\n";
   }
   out += "    </revision>\n  </page>\n";
   return out;

@@ -266,42 +266,30 @@ StageSpec line_remover_spec() {
 }
 
 StageSpec markdown_remover_spec() {
-  return modifier_spec(
+  return fixed_modifier_spec<MarkdownRemover>(
       "markdown_remover",
       "NeMo MarkdownRemover: per line, `**bold**`, `*italic*` and `_underline_` become their "
-      "text and `[label](url)` its url.",
-      {}, [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
-        return std::unique_ptr<TextModifier>(new MarkdownRemover());
-      });
+      "text and `[label](url)` its url.");
 }
 
 StageSpec newline_normalizer_spec() {
-  return modifier_spec(
+  return fixed_modifier_spec<NewlineNormalizer>(
       "newline_normalizer",
       "NeMo NewlineNormalizer: three or more newlines become two (`\\n` runs, then `\\r\\n` "
-      "runs).",
-      {}, [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
-        return std::unique_ptr<TextModifier>(new NewlineNormalizer());
-      });
+      "runs).");
 }
 
 StageSpec quotation_remover_spec() {
-  return modifier_spec(
+  return fixed_modifier_spec<QuotationRemover>(
       "quotation_remover",
       "NeMo QuotationRemover: removes the double quotes around a whole text, unless its first "
-      "line ends in one.",
-      {}, [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
-        return std::unique_ptr<TextModifier>(new QuotationRemover());
-      });
+      "line ends in one.");
 }
 
 StageSpec url_remover_spec() {
-  return modifier_spec(
+  return fixed_modifier_spec<UrlRemover>(
       "url_remover",
-      "NeMo UrlRemover: removes http://, https:// and www. URLs up to the next white space.", {},
-      [](const StageParams&, StageContext&) -> Result<std::unique_ptr<TextModifier>> {
-        return std::unique_ptr<TextModifier>(new UrlRemover());
-      });
+      "NeMo UrlRemover: removes http://, https:// and www. URLs up to the next white space.");
 }
 
 }  // namespace winnow

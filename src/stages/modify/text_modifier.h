@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/stage.h"
@@ -44,6 +45,16 @@ using TextModifierFactory =
 // declares it). `counts_added`: also count chars_added.
 StageSpec modifier_spec(std::string name, std::string summary, std::vector<ParamSpec> params,
                         TextModifierFactory make, bool counts_added = false);
+
+// The spec of a modifier that takes no parameters: one default-constructed Modifier.
+template <typename Modifier>
+StageSpec fixed_modifier_spec(std::string name, std::string summary) {
+  return modifier_spec(std::move(name), std::move(summary), {},
+                       [](const StageParams&, StageContext&)
+                           -> Result<std::unique_ptr<TextModifier>> {
+                         return std::unique_ptr<TextModifier>(new Modifier());
+                       });
+}
 
 // markdown_remover's and quotation_remover's rules on one text, for a stage that
 // post-processes text of its own (llm_rewrite's replies): true when the rule changed the text,
