@@ -29,7 +29,8 @@ bool hidden(const std::string& name) { return name.empty() || name[0] == '.' || 
 bool looks_like_records(const std::string& name) {
   return name.find(".jsonl") != std::string::npos || name.ends_with(".json") ||
          name.ends_with(".gz") || name.ends_with(".zst") || name.ends_with(".warc") ||
-         name.ends_with(".parquet") || name.ends_with(".xml") || name.ends_with(".xml.bz2");
+         name.ends_with(".parquet") || name.ends_with(".xml") || name.ends_with(".xml.bz2") ||
+         (name.starts_with("arXiv_src_") && name.ends_with(".tar"));  // arXiv's bulk tars
 }
 
 bool looks_like_image(const std::string& name) {
@@ -187,7 +188,7 @@ Status Discovery::add_named(std::string path, bool from_pattern) {
                                 ? "tar (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2, .tar.xz)"
                             : selection_.wanted == InputFiles::kVideos
                                 ? "video (.mp4, .mkv, .mov, .webm, .avi, .m4v)"
-                                : ".jsonl, .warc[.gz|.zst], .parquet or .xml[.bz2]");
+                                : ".jsonl, .warc[.gz|.zst], .parquet, .xml[.bz2] or arXiv_src_*.tar");
     }
     return Status::ok();
   }

@@ -11,6 +11,7 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "webdataset") return InputFormat::kWebdataset;
   if (name == "videos") return InputFormat::kVideos;
   if (name == "wikipedia") return InputFormat::kWikipedia;
+  if (name == "arxiv") return InputFormat::kArxiv;
   return std::nullopt;
 }
 
@@ -32,6 +33,8 @@ std::string_view input_format_name(InputFormat format) {
       return "videos";
     case InputFormat::kWikipedia:
       return "wikipedia";
+    case InputFormat::kArxiv:
+      return "arxiv";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -48,6 +51,7 @@ InputFormat InputReader::format_of(const std::string& path, InputFormat configur
   if (configured != InputFormat::kAuto) return configured;
   if (WarcReader::is_warc_path(path)) return InputFormat::kWarc;
   if (WikipediaReader::is_wikipedia_path(path)) return InputFormat::kWikipedia;
+  if (ArxivReader::is_arxiv_path(path)) return InputFormat::kArxiv;
   // By content, not name: Parquet files are often named without .parquet (part-0, data.pq).
   return ParquetReader::has_parquet_magic(path) ? InputFormat::kParquet : InputFormat::kJsonl;
 }
@@ -77,6 +81,9 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
       break;
     case InputFormat::kWikipedia:
       wikipedia_ = std::make_unique<WikipediaReader>(path, shard_index, options.wikipedia);
+      break;
+    case InputFormat::kArxiv:
+      arxiv_ = std::make_unique<ArxivReader>(path, shard_index, options.arxiv);
       break;
     default:
       jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
@@ -108,6 +115,7 @@ std::unique_ptr<DocBatch> InputReader::next() {
   if (video_) return video_->next();
   if (stored_) return stored_->next();
   if (wikipedia_) return wikipedia_->next();
+  if (arxiv_) return arxiv_->next();
   return jsonl_->next();
 }
 
@@ -121,6 +129,7 @@ uint64_t InputReader::compressed_bytes_read() const {
   if (video_) return video_->compressed_bytes_read();
   if (stored_) return stored_->compressed_bytes_read();
   if (wikipedia_) return wikipedia_->compressed_bytes_read();
+  if (arxiv_) return arxiv_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }
 

@@ -7,7 +7,8 @@
 // ParquetReader, whose batches hold raw lines (one JSON object per row) that the parse step
 // makes documents of as for JSONL; video files through VideoFileReader, one probed video item
 // per file; MediaWiki XML dumps (`wikipedia`) through WikipediaReader, one document per
-// article, already parsed like WARC's.
+// article, already parsed like WARC's; arXiv's bulk source tars (`arxiv`) through ArxivReader,
+// one document per paper, likewise.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "core/doc_batch.h"
 #include "core/item_kind.h"
+#include "io/arxiv_reader.h"
 #include "io/media_file_reader.h"
 #include "io/parquet_reader.h"
 #include "io/shard_reader.h"
@@ -38,8 +40,9 @@ enum class InputFormat {
   kVideos,
   kStored,
   kWikipedia,
+  kArxiv,
 };
-// auto|jsonl|warc|images|parquet|webdataset|videos|wikipedia
+// auto|jsonl|warc|images|parquet|webdataset|videos|wikipedia|arxiv
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
 // The kind of item a format's reader makes: images for `images` and `webdataset`, videos for
@@ -48,7 +51,8 @@ ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
   // auto: WARC by extension (.warc[.gz|.zst]), MediaWiki dumps by extension
-  // (.xml[.bz2|.gz|.zst]), Parquet by its first bytes (PAR1), else JSONL.
+  // (.xml[.bz2|.gz|.zst]), arXiv bulk tars by name (arXiv_src_*.tar), Parquet by its first
+  // bytes (PAR1), else JSONL.
   // WebDataset is named (`webdataset`): its items are images, which the stages' kind check
   // must know when the pipeline is loaded.
   InputFormat format = InputFormat::kAuto;
@@ -57,6 +61,7 @@ struct InputOptions {
   MediaFileOptions media;
   ParquetOptions parquet;
   WikipediaOptions wikipedia;
+  ArxivOptions arxiv;
   size_t batch_records = 1024;  // WebDataset samples per batch
   size_t batch_bytes = 8 << 20;
 };
@@ -84,6 +89,7 @@ class InputReader {
   std::unique_ptr<VideoFileReader> video_;
   std::unique_ptr<StoredBatchReader> stored_;
   std::unique_ptr<WikipediaReader> wikipedia_;
+  std::unique_ptr<ArxivReader> arxiv_;
 };
 
 }  // namespace winnow

@@ -88,7 +88,7 @@ const ConfigKey kKeys[] = {
      "metrics files)",
      "-i, --input"},
     {"input", "format",
-     "auto | jsonl | warc | images | parquet | webdataset | videos | wikipedia",
+     "auto | jsonl | warc | images | parquet | webdataset | videos | wikipedia | arxiv",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
      "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
      "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
@@ -96,7 +96,9 @@ const ConfigKey kKeys[] = {
      ".tar.zst...) as one image item per sample, its members grouped by key; videos makes one "
      "video item per file (.mp4, .mkv, .mov, .webm, .avi, .m4v), probed with libavformat; "
      "wikipedia (auto for .xml, .xml.bz2, .xml.gz, .xml.zst) reads MediaWiki XML dumps, one "
-     "document per article, its wikitext made plain text as NeMo's WikipediaExtractor does",
+     "document per article, its wikitext made plain text as NeMo's WikipediaExtractor does; "
+     "arxiv (auto for arXiv_src_*.tar) reads arXiv's bulk source tars, one document per paper, "
+     "its LaTeX made text as NeMo's ArxivExtractor does",
      ""},
     {"input", "text_field", "a string", [](C c) { return c.text_field; }, "",
      "the JSON field (Parquet: the string column) holding the text", ""},
@@ -109,7 +111,8 @@ const ConfigKey kKeys[] = {
      "a longer JSON line is an error (line_too_long) and is never buffered whole", ""},
     {"input", "max_file_bytes", "an integer, 1 or more",
      [](C c) { return std::to_string(c.media.max_bytes); }, "",
-     "images: a larger file, webdataset: a larger tar member, is an error (record_too_large)",
+     "images: a larger file, webdataset: a larger tar member, arxiv: a larger paper (or .tex "
+     "file in it), is an error (record_too_large)",
      ""},
     {"input", "max_image_pixels", "an integer, 1 or more",
      [](C c) { return std::to_string(c.media.max_pixels); }, "",

@@ -179,7 +179,7 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
     if (!parsed)
       return r.error(format,
                      "input format must be one of auto, jsonl, warc, images, parquet, "
-                     "webdataset, videos, wikipedia");
+                     "webdataset, videos, wikipedia, arxiv");
     config.input_format = *parsed;
     config.input_kind = input_format_kind(*parsed);
   }
@@ -530,6 +530,10 @@ InputOptions PipelineConfig::input_options(size_t batch_size) const {
   options.wikipedia.text_field = text_field;
   options.wikipedia.batch_records = batch_size;
   options.wikipedia.batch_bytes = batch_bytes;
+  options.arxiv.text_field = text_field;
+  options.arxiv.batch_records = batch_size;
+  options.arxiv.batch_bytes = batch_bytes;
+  options.arxiv.max_paper_bytes = media.max_bytes;
   options.batch_records = batch_size;
   options.batch_bytes = batch_bytes;
   return options;

@@ -56,7 +56,8 @@ Status TaskNgramBuilder::add_file(const std::string& path) {
   options.parquet.text_field = options_.fields.front();
   options.parquet.columns = options_.fields;
   const InputFormat format = InputReader::format_of(path, InputFormat::kAuto);
-  if (format == InputFormat::kWarc || format == InputFormat::kWikipedia) {
+  if (format == InputFormat::kWarc || format == InputFormat::kWikipedia ||
+      format == InputFormat::kArxiv) {
     return Status::errorf("task file '{}': a task file is JSON Lines or Parquet", path);
   }
   const uint64_t texts_before = texts_;
