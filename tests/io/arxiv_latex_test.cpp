@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/json_text.h"
+#include "core/utf8.h"
 #include "test_support.h"
 
 namespace winnow::testing {
@@ -96,6 +97,56 @@ TEST(ArxivLatex, SameTextsAsNemosRulesInPython) {
     EXPECT_EQ(arxiv_id_from_name(stems[s]), std::string(id.get_string().value())) << stems[s];
     ++s;
   }
+}
+
+// Real LaTeX and TeX from the machine's packages (automake's texinfo.tex, gdb's refcard...):
+// each file alone and all of them as one paper, against the rules in Python's re.
+TEST(ArxivLatex, RealTexFilesFromInstalledPackagesAsPython) {
+  TempDir dir;
+  std::string out;
+  ASSERT_EQ(run_command("find /usr/share /usr/lib -xdev \\( -name '*.tex' -o -name '*.tex.gz' "
+                        "\\) -size -2M 2>/dev/null | sort | head -20 > " +
+                            dir.file("found.txt"),
+                        &out),
+            0);
+  std::vector<std::string> files;
+  for (const std::string& path : split_lines(read_file(dir.file("found.txt")))) {
+    std::string text = path.ends_with(".gz") ? read_decompressed(path) : read_file(path);
+    if (is_valid_utf8(text)) files.push_back(std::move(text));
+  }
+  if (files.empty()) GTEST_SKIP() << "no UTF-8 .tex files installed here";
+  std::vector<std::vector<std::string>> papers;
+  for (const std::string& f : files) papers.push_back({f});
+  papers.push_back(files);
+  std::string request = "{\"papers\":[";
+  for (size_t i = 0; i < papers.size(); ++i) {
+    request += i ? ",[" : "[";
+    for (size_t f = 0; f < papers[i].size(); ++f) {
+      if (f) request += ",";
+      append_json_string(request, papers[i][f]);
+    }
+    request += "]";
+  }
+  request += "],\"stems\":[]}";
+  write_file(dir.file("request.json"), request);
+  ASSERT_EQ(run_command("python3 " + kSource + "/tests/io/arxiv_reference.py < " +
+                            dir.file("request.json") + " > " + dir.file("reply.json"),
+                        &out),
+            0)
+      << out;
+  simdjson::dom::parser parser;
+  simdjson::dom::element reply = parser.load(dir.file("reply.json"));
+  size_t index = 0;
+  for (simdjson::dom::element expected : reply["texts"].get_array()) {
+    ArxivText got = arxiv_paper_text(papers[index]);
+    if (expected.is_null()) {
+      EXPECT_NE(got.outcome, ArxivTextOutcome::kText) << "paper " << index;
+    } else {
+      EXPECT_EQ(got.text, std::string(expected.get_string().value())) << "paper " << index;
+    }
+    ++index;
+  }
+  EXPECT_EQ(index, papers.size());
 }
 
 TEST(ArxivLatex, ReadsFromTheFirstSectionToTheBibliographyWithMacrosExpanded) {
