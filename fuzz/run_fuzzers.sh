@@ -10,7 +10,7 @@ mkdir -p "$out"
 cxx=${FUZZ_CXX:-clang++-14}
 flags="-std=c++20 -g -O1 -fsanitize=fuzzer,address -I$root/src -I$out/generated $(pkg-config --cflags icu-uc uchardet gumbo libxml-2.0 libutf8proc)"
 core="src/core/doc_batch.cpp src/core/arena.cpp src/core/json_text.cpp src/core/utf8.cpp src/core/ascii.cpp"
-warc="src/io/warc_reader.cpp src/io/buffered_input.cpp src/io/warc_header_parser.cpp src/io/header_field.cpp src/io/http_response_head.cpp src/io/chunked_decoding.cpp src/io/content_decoding.cpp src/io/warc_record_filter.cpp src/io/warc_record_builder.cpp src/io/warc_digest.cpp src/core/sha1.cpp"
+warc="src/io/warc_reader.cpp src/io/buffered_input.cpp src/io/warc_header_parser.cpp src/io/header_field.cpp src/io/http_response_head.cpp src/io/chunked_decoding.cpp src/io/content_decoding.cpp src/io/warc_record_filter.cpp src/io/warc_record_builder.cpp src/io/warc_digest.cpp src/io/shard_batches.cpp src/core/sha1.cpp"
 io="$warc src/io/byte_source.cpp src/io/compression.cpp src/io/jsonl_parser.cpp src/io/wide_json_numbers.cpp"
 text="src/text/charset.cpp src/text/html_document.cpp src/text/html_gumbo.cpp src/text/html_libxml2.cpp src/text/html_scanner.cpp src/text/html_event_sink.cpp src/text/justext.cpp src/text/html_plain_text.cpp src/text/stop_words.cpp src/text/unicode_space.cpp src/text/html_extractor.cpp src/text/cld2_language.cpp"
 

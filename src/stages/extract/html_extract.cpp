@@ -42,14 +42,12 @@ class HtmlExtractStage final : public Stage {
   HtmlExtractStage(HtmlExtractOptions options, std::shared_ptr<const StopWordTable> stop_words,
                    std::string content_type_field, bool drop_unknown_language, bool annotate,
                    double max_document_seconds, StageContext& context)
-      : shared_(std::make_shared<const SharedExtractor>(std::move(options),
-                                                        std::move(stop_words))),
+      : shared_(std::make_shared<const SharedExtractor>(std::move(options), std::move(stop_words))),
         extractor_(shared_->extractor),
         content_type_field_(std::move(content_type_field)),
         drop_unknown_language_(drop_unknown_language),
         annotate_(annotate),
-        watched_(max_document_seconds > 0 &&
-                 extractor_.options().parser == HtmlParser::kGumbo),
+        watched_(max_document_seconds > 0 && extractor_.options().parser == HtmlParser::kGumbo),
         limit_(std::chrono::duration_cast<std::chrono::nanoseconds>(
             std::chrono::duration<double>(max_document_seconds))),
         language_column_(context.stage_name() + "_language"),
@@ -124,6 +122,105 @@ class HtmlExtractStage final : public Stage {
 
 }  // namespace
 
+namespace {
+
+// jusText's thresholds and the container pass, checked.
+Status read_justext_options(const StageParams& p, JusTextOptions& o) {
+  auto at_least_zero = [&](const char* key, size_t& out) -> Status {
+    int64_t v = p.get_int(key);
+    if (v < 0) return p.error(key, "must be 0 or more");
+    out = static_cast<size_t>(v);
+    return Status::ok();
+  };
+  WINNOW_RETURN_IF_ERROR(at_least_zero("length_low", o.length_low));
+  WINNOW_RETURN_IF_ERROR(at_least_zero("length_high", o.length_high));
+  if (o.length_high < o.length_low) return p.error("length_high", "must be at least length_low");
+  WINNOW_RETURN_IF_ERROR(at_least_zero("max_heading_distance", o.max_heading_distance));
+  for (const char* key : {"stopwords_low", "stopwords_high", "max_link_density"}) {
+    double d = p.get_float(key);
+    if (!(d >= 0.0 && d <= 1.0)) return p.error(key, "must lie between 0 and 1");
+  }
+  o.stopwords_low = p.get_float("stopwords_low");
+  o.stopwords_high = p.get_float("stopwords_high");
+  if (o.stopwords_high < o.stopwords_low) {
+    return p.error("stopwords_high", "must be at least stopwords_low");
+  }
+  o.max_link_density = p.get_float("max_link_density");
+  o.no_headings = p.get_bool("no_headings");
+  o.code_in_context = p.get_bool("code_in_context");
+  o.container = p.get_bool("container");
+  o.container_share = p.get_float("container_share");
+  if (!(o.container_share > 0.5 && o.container_share <= 1.0)) {
+    return p.error("container_share", "must be above 0.5 and at most 1");
+  }
+  o.container_max_link_density = p.get_float("container_max_link_density");
+  if (!(o.container_max_link_density >= 0.0 && o.container_max_link_density <= 1.0)) {
+    return p.error("container_max_link_density", "must lie between 0 and 1");
+  }
+  return Status::ok();
+}
+
+// The algorithm, parser, language and page bounds, checked.
+Status read_extract_options(const StageParams& p, HtmlExtractOptions& o) {
+  auto algorithm = p.get_choice<HtmlAlgorithm>(
+      "algorithm", {{"justext", HtmlAlgorithm::kJusText}, {"plain", HtmlAlgorithm::kPlain}});
+  if (!algorithm.is_ok()) return algorithm.status();
+  o.algorithm = *algorithm;
+  if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
+    o.parser = *parser;
+  } else {
+    return p.error("parser",
+                   "must be libxml2, scanner or gumbo; got '" + p.get_string("parser") + "'");
+  }
+  WINNOW_RETURN_IF_ERROR(read_justext_options(p, o.justext));
+  o.language = p.get_string("language");
+  if (p.get_int("max_input_bytes") < 1024) {
+    return p.error("max_input_bytes", "must be at least 1024");
+  }
+  o.max_input_bytes = static_cast<size_t>(p.get_int("max_input_bytes"));
+  if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
+  o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
+  return Status::ok();
+}
+
+// The stop-word lists the options need: loaded once, shared by the stage's workers.
+Result<std::shared_ptr<const StopWordTable>> load_stop_words(const StageParams& p,
+                                                             const HtmlExtractOptions& o) {
+  StopWordSource source;
+  if (!parse_stop_word_source(p.get_string("stop_words"), source)) {
+    return p.error("stop_words",
+                   "must be snowball, frequency or both; got '" + p.get_string("stop_words") + "'");
+  }
+  auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
+  if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
+  if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0 &&
+      source == StopWordSource::kSnowball) {
+    return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
+                                        p.get_string("stopwords_dir") +
+                                        "' (Debian: liblingua-stopwords-perl)");
+  }
+  if (!o.language.empty() && o.algorithm == HtmlAlgorithm::kJusText && !table->find(o.language)) {
+    return p.error("language", "no stop-word list for '" + o.language + "'");
+  }
+  return std::make_shared<const StopWordTable>(std::move(table).value());
+}
+
+Result<std::unique_ptr<Stage>> create_html_extract(const StageParams& p, StageContext& context) {
+  HtmlExtractOptions o;
+  WINNOW_RETURN_IF_ERROR(read_extract_options(p, o));
+  double max_document_seconds = p.get_float("max_document_seconds");
+  if (!(max_document_seconds >= 0 && max_document_seconds <= 86400)) {
+    return p.error("max_document_seconds", "must be 0 (no limit) to 86400");
+  }
+  auto stop_words = load_stop_words(p, o);
+  if (!stop_words.is_ok()) return stop_words.status();
+  return std::unique_ptr<Stage>(new HtmlExtractStage(
+      std::move(o), std::move(stop_words).value(), p.get_string("content_type_field"),
+      p.get_bool("drop_unknown_language"), p.get_bool("annotate"), max_document_seconds, context));
+}
+
+}  // namespace
+
 StageSpec html_extract_spec() {
   StageSpec spec{
       "html_extract",
@@ -177,90 +274,7 @@ StageSpec html_extract_spec() {
           {"annotate", ParamType::kBool, "false",
            "justext: record the stop-word language in <stage>_language"},
       },
-      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
-        HtmlExtractOptions o;
-        auto algorithm = p.get_choice<HtmlAlgorithm>(
-            "algorithm", {{"justext", HtmlAlgorithm::kJusText}, {"plain", HtmlAlgorithm::kPlain}});
-        if (!algorithm.is_ok()) return algorithm.status();
-        o.algorithm = *algorithm;
-        if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
-          o.parser = *parser;
-        } else {
-          return p.error("parser",
-                         "must be libxml2, scanner or gumbo; got '" + p.get_string("parser") + "'");
-        }
-        auto positive = [&](const char* key, int64_t& out) -> Status {
-          out = p.get_int(key);
-          if (out < 0) return p.error(key, "must be 0 or more");
-          return Status::ok();
-        };
-        int64_t v;
-        WINNOW_RETURN_IF_ERROR(positive("length_low", v));
-        o.justext.length_low = static_cast<size_t>(v);
-        WINNOW_RETURN_IF_ERROR(positive("length_high", v));
-        o.justext.length_high = static_cast<size_t>(v);
-        if (o.justext.length_high < o.justext.length_low) {
-          return p.error("length_high", "must be at least length_low");
-        }
-        WINNOW_RETURN_IF_ERROR(positive("max_heading_distance", v));
-        o.justext.max_heading_distance = static_cast<size_t>(v);
-        for (const char* key : {"stopwords_low", "stopwords_high", "max_link_density"}) {
-          double d = p.get_float(key);
-          if (!(d >= 0.0 && d <= 1.0)) return p.error(key, "must lie between 0 and 1");
-        }
-        o.justext.stopwords_low = p.get_float("stopwords_low");
-        o.justext.stopwords_high = p.get_float("stopwords_high");
-        if (o.justext.stopwords_high < o.justext.stopwords_low) {
-          return p.error("stopwords_high", "must be at least stopwords_low");
-        }
-        o.justext.max_link_density = p.get_float("max_link_density");
-        o.justext.no_headings = p.get_bool("no_headings");
-        o.justext.code_in_context = p.get_bool("code_in_context");
-        o.justext.container = p.get_bool("container");
-        o.justext.container_share = p.get_float("container_share");
-        if (!(o.justext.container_share > 0.5 && o.justext.container_share <= 1.0)) {
-          return p.error("container_share", "must be above 0.5 and at most 1");
-        }
-        o.justext.container_max_link_density = p.get_float("container_max_link_density");
-        if (!(o.justext.container_max_link_density >= 0.0 &&
-              o.justext.container_max_link_density <= 1.0)) {
-          return p.error("container_max_link_density", "must lie between 0 and 1");
-        }
-        StopWordSource source;
-        if (!parse_stop_word_source(p.get_string("stop_words"), source)) {
-          return p.error("stop_words", "must be snowball, frequency or both; got '" +
-                                           p.get_string("stop_words") + "'");
-        }
-        o.language = p.get_string("language");
-        if (p.get_int("max_input_bytes") < 1024) {
-          return p.error("max_input_bytes", "must be at least 1024");
-        }
-        o.max_input_bytes = static_cast<size_t>(p.get_int("max_input_bytes"));
-        if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
-        o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
-        double max_document_seconds = p.get_float("max_document_seconds");
-        if (!(max_document_seconds >= 0 && max_document_seconds <= 86400)) {
-          return p.error("max_document_seconds", "must be 0 (no limit) to 86400");
-        }
-
-        auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
-        if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
-        if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0 &&
-            source == StopWordSource::kSnowball) {
-          return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
-                                              p.get_string("stopwords_dir") +
-                                              "' (Debian: liblingua-stopwords-perl)");
-        }
-        if (!o.language.empty() && o.algorithm == HtmlAlgorithm::kJusText &&
-            !table->find(o.language)) {
-          return p.error("language", "no stop-word list for '" + o.language + "'");
-        }
-        auto shared = std::make_shared<const StopWordTable>(std::move(table).value());
-        return std::unique_ptr<Stage>(new HtmlExtractStage(
-            std::move(o), std::move(shared), p.get_string("content_type_field"),
-            p.get_bool("drop_unknown_language"), p.get_bool("annotate"), max_document_seconds,
-            context));
-      },
+      create_html_extract,
   };
   spec.record_fields = [](const StageParams& p) {
     return RecordFields::of({p.get_string("content_type_field")});
