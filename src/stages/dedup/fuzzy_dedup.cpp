@@ -8,6 +8,114 @@
 
 namespace winnow {
 
+namespace {
+
+// A 1..1000 integer parameter into `out`, when given.
+Status read_small_count(const StageParams& p, const char* key, int& out) {
+  if (!p.given(key)) return Status::ok();
+  int64_t v = p.get_int(key);
+  if (v < 1 || v > 1000) return p.error(key, "must be 1 to 1000");
+  out = static_cast<int>(v);
+  return Status::ok();
+}
+
+// The preset, then the keys that override it.
+Result<MinHashParams> read_minhash_params(const StageParams& p, const StageContext& context) {
+  auto with = [](ShingleOptions shingles, int bands, int rows) {
+    MinHashParams params;
+    params.shingles = shingles;
+    params.bands = bands;
+    params.rows = rows;
+    return params;
+  };
+  auto preset =
+      p.get_choice<MinHashParams>("preset", {{"nemo", with({ShingleKind::kChars, 24}, 20, 13)},
+                                             {"fineweb", with({ShingleKind::kWords, 5}, 14, 8)}});
+  if (!preset.is_ok()) return preset.status();
+  MinHashParams mh = *preset;
+  if (p.given("shingles")) {
+    // Each kind with its usual length (NeMo's character 24-grams, word 5-grams).
+    auto kind = p.get_choice<ShingleOptions>(
+        "shingles", {{"chars", {ShingleKind::kChars, 24}}, {"words", {ShingleKind::kWords, 5}}});
+    if (!kind.is_ok()) return kind.status();
+    mh.shingles = *kind;
+  }
+  WINNOW_RETURN_IF_ERROR(read_small_count(p, "ngram", mh.shingles.n));
+  WINNOW_RETURN_IF_ERROR(read_small_count(p, "bands", mh.bands));
+  WINNOW_RETURN_IF_ERROR(read_small_count(p, "rows", mh.rows));
+  if (mh.hashes() > 4096) return p.error("bands", "bands x rows must be at most 4096");
+  auto scheme = p.get_choice<MinHashScheme>(
+      "scheme",
+      {{"classic", MinHashScheme::kClassic}, {"one_permutation", MinHashScheme::kOnePermutation}});
+  if (!scheme.is_ok()) return scheme.status();
+  mh.scheme = *scheme;
+  mh.seed = p.given("seed") ? static_cast<uint64_t>(p.get_int("seed")) : context.seed();
+  return mh;
+}
+
+// Which document of a group survives, and the Jaccard check.
+Status read_survivor(const StageParams& p, DedupStepOptions& o) {
+  auto survivor =
+      p.get_choice<SurvivorRule>("survivor", {{"smallest_key", SurvivorRule::kSmallestKey},
+                                              {"longest", SurvivorRule::kLongestText},
+                                              {"field", SurvivorRule::kHighestField}});
+  if (!survivor.is_ok()) return survivor.status();
+  o.survivor = *survivor;
+  if (o.survivor == SurvivorRule::kHighestField) {
+    if (p.get_string("survivor_field").empty()) {
+      return p.error("survivor_field", "is required with survivor: field");
+    }
+    o.survivor_field = p.get_string("survivor_field");
+  } else if (p.given("survivor_field")) {
+    return p.error("survivor_field", "is only used with survivor: field");
+  }
+  o.jaccard_threshold = p.get_float("jaccard_threshold");
+  if (o.jaccard_threshold < 0 || o.jaccard_threshold > 1) {
+    return p.error("jaccard_threshold", "must be between 0 (off) and 1");
+  }
+  return Status::ok();
+}
+
+// Signatures on a GPU when `device` asks for one or `auto` finds one in the run's budget.
+Status place_minhash(const StageParams& p, const StageContext& context, const MinHashParams& mh,
+                     FuzzyKeyer& keyer) {
+  enum class Device { kAuto, kGpu, kCpu };
+  auto device = p.get_choice<Device>(
+      "device", {{"auto", Device::kAuto}, {"gpu", Device::kGpu}, {"cpu", Device::kCpu}});
+  if (!device.is_ok()) return device.status();
+  if (*device == Device::kGpu ||
+      (*device == Device::kAuto && context.gpus() > 0 && mh.scheme == MinHashScheme::kClassic)) {
+    auto pool = GpuMinHashPool::create(keyer.signer());
+    if (pool.is_ok()) {
+      keyer.use_gpu(std::move(pool).value());
+    } else if (*device == Device::kGpu) {
+      return p.error("device", "gpu, but " + pool.status().message());
+    } else {
+      gpu::note_cpu_fallback("fuzzy_dedup's MinHash", pool.status().message());
+    }
+  } else if (*device == Device::kAuto && mh.scheme == MinHashScheme::kClassic) {
+    // No GPU in the budget: said once in a CUDA build (a CPU-only build stays quiet).
+    gpu::note_cpu_fallback("fuzzy_dedup's MinHash",
+                           gpu::device_count() > 0 ? "the run's GPU budget is 0" : "");
+  }
+  return Status::ok();
+}
+
+Result<std::unique_ptr<Stage>> create_fuzzy_dedup(const StageParams& p, StageContext& context) {
+  auto mh = read_minhash_params(p, context);
+  if (!mh.is_ok()) return mh.status();
+  auto options = dedup_common_options(p, "fuzzy");
+  if (!options.is_ok()) return options.status();
+  DedupStepOptions o = std::move(options).value();
+  WINNOW_RETURN_IF_ERROR(read_survivor(p, o));
+  auto keyer = std::make_unique<FuzzyKeyer>(*mh);
+  WINNOW_RETURN_IF_ERROR(place_minhash(p, context, *mh, *keyer));
+  auto step = std::make_unique<DedupStep>(std::move(keyer), std::move(o));
+  return std::unique_ptr<Stage>(new DedupStage(std::move(step), "fuzzy_duplicate", context));
+}
+
+}  // namespace
+
 StageSpec fuzzy_dedup_spec() {
   std::vector<ParamSpec> params = {
       {"preset", ParamType::kString, "nemo",
@@ -41,98 +149,7 @@ StageSpec fuzzy_dedup_spec() {
       "Drops near-duplicates (MinHash + LSH + connected components), keeping one document per "
       "group. Two passes: identify, then remove (reason fuzzy_duplicate).",
       std::move(params),
-      [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
-        MinHashParams mh;
-        const std::string& preset = p.get_string("preset");
-        if (preset == "nemo") {
-          mh.shingles = {ShingleKind::kChars, 24};
-          mh.bands = 20;
-          mh.rows = 13;
-        } else if (preset == "fineweb") {
-          mh.shingles = {ShingleKind::kWords, 5};
-          mh.bands = 14;
-          mh.rows = 8;
-        } else {
-          return p.error("preset", "must be nemo or fineweb, not '" + preset + "'");
-        }
-        if (p.given("shingles")) {
-          // Each kind with its usual length (NeMo's character 24-grams, word 5-grams).
-          auto kind = p.get_choice<ShingleOptions>(
-              "shingles", {{"chars", {ShingleKind::kChars, 24}}, {"words", {ShingleKind::kWords, 5}}});
-          if (!kind.is_ok()) return kind.status();
-          mh.shingles = *kind;
-        }
-        if (p.given("ngram")) {
-          int64_t n = p.get_int("ngram");
-          if (n < 1 || n > 1000) return p.error("ngram", "must be 1 to 1000");
-          mh.shingles.n = static_cast<int>(n);
-        }
-        if (p.given("bands")) {
-          int64_t b = p.get_int("bands");
-          if (b < 1 || b > 1000) return p.error("bands", "must be 1 to 1000");
-          mh.bands = static_cast<int>(b);
-        }
-        if (p.given("rows")) {
-          int64_t r = p.get_int("rows");
-          if (r < 1 || r > 1000) return p.error("rows", "must be 1 to 1000");
-          mh.rows = static_cast<int>(r);
-        }
-        if (mh.hashes() > 4096) return p.error("bands", "bands x rows must be at most 4096");
-        auto scheme = p.get_choice<MinHashScheme>(
-            "scheme", {{"classic", MinHashScheme::kClassic},
-                       {"one_permutation", MinHashScheme::kOnePermutation}});
-        if (!scheme.is_ok()) return scheme.status();
-        mh.scheme = *scheme;
-        mh.seed = p.given("seed") ? static_cast<uint64_t>(p.get_int("seed")) : context.seed();
-
-        auto options = dedup_common_options(p, "fuzzy");
-        if (!options.is_ok()) return options.status();
-        DedupStepOptions o = std::move(options).value();
-        const std::string& survivor = p.get_string("survivor");
-        if (survivor == "smallest_key") {
-          o.survivor = SurvivorRule::kSmallestKey;
-        } else if (survivor == "longest") {
-          o.survivor = SurvivorRule::kLongestText;
-        } else if (survivor == "field") {
-          o.survivor = SurvivorRule::kHighestField;
-          if (p.get_string("survivor_field").empty()) {
-            return p.error("survivor_field", "is required with survivor: field");
-          }
-          o.survivor_field = p.get_string("survivor_field");
-        } else {
-          return p.error("survivor",
-                         "must be smallest_key, longest or field, not '" + survivor + "'");
-        }
-        if (p.given("survivor_field") && o.survivor != SurvivorRule::kHighestField) {
-          return p.error("survivor_field", "is only used with survivor: field");
-        }
-        o.jaccard_threshold = p.get_float("jaccard_threshold");
-        if (o.jaccard_threshold < 0 || o.jaccard_threshold > 1) {
-          return p.error("jaccard_threshold", "must be between 0 (off) and 1");
-        }
-        auto keyer = std::make_unique<FuzzyKeyer>(mh);
-        const std::string& device = p.get_string("device");
-        if (device != "auto" && device != "gpu" && device != "cpu") {
-          return p.error("device", "must be auto, gpu or cpu, not '" + device + "'");
-        }
-        if (device == "gpu" ||
-            (device == "auto" && context.gpus() > 0 && mh.scheme == MinHashScheme::kClassic)) {
-          auto pool = GpuMinHashPool::create(keyer->signer());
-          if (pool.is_ok()) {
-            keyer->use_gpu(std::move(pool).value());
-          } else if (device == "gpu") {
-            return p.error("device", "gpu, but " + pool.status().message());
-          } else {
-            gpu::note_cpu_fallback("fuzzy_dedup's MinHash", pool.status().message());
-          }
-        } else if (device == "auto" && mh.scheme == MinHashScheme::kClassic) {
-          // No GPU in the budget: said once in a CUDA build (a CPU-only build stays quiet).
-          gpu::note_cpu_fallback("fuzzy_dedup's MinHash",
-                                 gpu::device_count() > 0 ? "the run's GPU budget is 0" : "");
-        }
-        auto step = std::make_unique<DedupStep>(std::move(keyer), std::move(o));
-        return std::unique_ptr<Stage>(new DedupStage(std::move(step), "fuzzy_duplicate", context));
-      },
+      create_fuzzy_dedup,
   };
   spec.record_fields = [](const StageParams& p) {
     return RecordFields::of({p.get_string("survivor_field")});
