@@ -66,6 +66,9 @@ class SemanticStep : public GlobalStep {
   const SemanticRemoval* removal(uint64_t key) const;
   // True when `key` had no usable embedding.
   bool bad(uint64_t key) const;
+  // After finish_identify(): the most embedding rows this rank held at once, its own loaded
+  // rows or the cluster rows it received in one round (across ranks each holds its share).
+  uint64_t rows_held() const { return rows_held_; }
 
   // Tests: called once the clusters are on disk, before they are read back.
   void set_after_spill(std::function<Status(const ClusterSpill&)> hook) {
@@ -77,16 +80,19 @@ class SemanticStep : public GlobalStep {
   static constexpr const char* kBadTable = "bad_embeddings.jsonl";
 
  private:
-  // duplicates.jsonl and bad_embeddings.jsonl, and removals_ / bad_ from them.
-  Status write_tables(const std::vector<ItemOutcome>& outcomes,
+  // duplicates.jsonl and bad_embeddings.jsonl (rank 0 writes): `removed`, the items removed
+  // at eps, and `bad`, both sorted by key.
+  Status write_tables(const std::vector<ItemOutcome>& removed,
                       const std::vector<std::pair<uint64_t, std::string>>& bad);
-  SemanticSummary summarise(const std::vector<ItemOutcome>& outcomes,
+  SemanticSummary summarise(const std::vector<uint64_t>& removed_at,
+                            const std::vector<ItemOutcome>& removed,
                             const std::vector<std::pair<uint64_t, std::string>>& bad,
                             size_t items, size_t dimension,
                             const SemanticClustering& clustering) const;
   Status write_summaries(const std::string& json, const std::string& run_json);
-  // Across ranks: every rank's logged items into this rank's log (collective).
-  Status gather_items(dist::Comm& comm);
+  // Collective: every rank's bad items, sorted, on rank 0 (other ranks get theirs only).
+  static Result<std::vector<std::pair<uint64_t, std::string>>> gather_bad(
+      dist::Comm& comm, const std::vector<std::pair<uint64_t, std::string>>& mine);
   // Writes OUT/global/<stage>/<name> (rank 0 only: every rank holds the same result).
   Status write_result_file(const std::string& name, const std::string& content) const;
 
@@ -96,6 +102,7 @@ class SemanticStep : public GlobalStep {
   GlobalStepContext context_;
   std::unique_ptr<EmbeddingLog> log_;
   std::atomic<uint64_t> observe_ns_{0};
+  uint64_t rows_held_ = 0;                  // see rows_held()
   std::vector<SemanticRemoval> removals_;  // sorted by key
   std::vector<uint64_t> bad_;              // sorted
   std::string summary_json_;
