@@ -134,7 +134,7 @@ Status SemanticStep::finish_identify() {
                                         options_.ranking, options_.memory_bytes / 2, spill);
     if (!sent.is_ok()) return sent.status();
     owned = std::move(sent).value();
-    rows_held_ = std::max<uint64_t>(rows_held_, owned.peak_round_rows);
+    rows_held_ += owned.peak_round_rows;  // its own rows stay mapped while the rounds run
   } else {
     WINNOW_RETURN_IF_ERROR(spill_ranked_clusters(*clustering, loaded.items, loaded.matrix,
                                                  options_.ranking, spill));

@@ -66,8 +66,8 @@ class SemanticStep : public GlobalStep {
   const SemanticRemoval* removal(uint64_t key) const;
   // True when `key` had no usable embedding.
   bool bad(uint64_t key) const;
-  // After finish_identify(): the most embedding rows this rank held at once, its own loaded
-  // rows or the cluster rows it received in one round (across ranks each holds its share).
+  // After finish_identify(): the most embedding rows this rank held at once: its own loaded
+  // rows plus the cluster rows it received in one round (one process: all of them).
   uint64_t rows_held() const { return rows_held_; }
 
   // Tests: called once the clusters are on disk, before they are read back.
