@@ -20,6 +20,10 @@
 //   remove:   removal() / bad() tell the stage which items to drop.
 // Nothing depends on arrival order or thread count: items are sorted by key before anything
 // is computed, products run in fixed blocks (dedup/blas_gemm.h), results are sorted by key.
+// Across ranks (context.comm) each rank runs the phases on its own items: the fit exchanges
+// exact centroid sums, step 3 sends each cluster to its owner rank, which prunes it
+// (dedup/semantic_owners.h), and each rank's removal() / bad() know its own documents; rank 0
+// writes the result, the same bytes as one process.
 #include <atomic>
 #include <functional>
 #include <memory>
