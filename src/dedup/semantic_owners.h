@@ -6,7 +6,7 @@
 //  - Owners: clusters largest first (ties: smaller index), each to the rank with the fewest rows
 //    so far (ties: smaller rank): the same map on every rank, from the cluster sizes alone.
 //  - Rounds: each owner takes its clusters, in that order, a round's worth at a time (at most
-//    `round_bytes` of rows, at least one cluster); every rank sends, in one all_to_all per
+//    `round_bytes` of rows, memory_mb / kClusterRoundShare in the step, at least one cluster); every rank sends, in one all_to_all per
 //    round, its members and rows of the round's clusters. The owner ranks each cluster's members
 //    (rank_members: the order depends on rank values and keys alone, not on where the members
 //    came from) and writes it to its ClusterSpill, so it holds one round at a time.
@@ -25,6 +25,12 @@
 #include "dist/comm.h"
 
 namespace winnow {
+
+// A round carries at most memory_mb / kClusterRoundShare of rows to each owner (16 MiB of the
+// default 1 GiB): a round's bytes exist about four times at once (the messages out, the
+// transport's buffers, the messages in, the clusters regrouped), beside the rank's own rows.
+// Rounds are cheap (one all_to_all each), so small ones cost little time.
+constexpr size_t kClusterRoundShare = 64;
 
 // The owner rank of each cluster, from the clusters' sizes (the same on every rank).
 std::vector<int> cluster_owners(const std::vector<uint64_t>& sizes, int ranks);

@@ -131,7 +131,8 @@ Status SemanticStep::finish_identify() {
   OwnedClusters owned;
   if (divided) {
     auto sent = send_clusters_to_owners(comm, *clustering, loaded.items, loaded.matrix,
-                                        options_.ranking, options_.memory_bytes / 2, spill);
+                                        options_.ranking,
+                                        options_.memory_bytes / kClusterRoundShare, spill);
     if (!sent.is_ok()) return sent.status();
     owned = std::move(sent).value();
     rows_held_ += owned.peak_round_rows;  // its own rows stay mapped while the rounds run

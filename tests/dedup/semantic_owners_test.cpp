@@ -165,10 +165,11 @@ void expect_same_as_one_process(const std::vector<std::string>& records,
     EXPECT_EQ(divided.removed, one.removed) << ranks << " ranks";
     EXPECT_EQ(divided.bad, one.bad) << ranks << " ranks";
     if (!check_rows || ranks == 1) continue;
-    // Rows held: the rank's own plus one round's (the budget, memory_mb / 2, or one larger
+    // Rows held: the rank's own plus one round's (the budget, or one larger
     // cluster): never every row, as the gather of embeddings held.
     const size_t d = 16;
-    const uint64_t round_rows = (options.memory_bytes / 2) / (d * sizeof(float) + 64);
+    const uint64_t round_rows =
+        (options.memory_bytes / kClusterRoundShare) / (d * sizeof(float) + 64);
     for (size_t r = 0; r < divided.rows_held.size(); ++r) {
       const uint64_t bound =
           divided.own_rows[r] + std::max(round_rows, divided.largest_cluster);
