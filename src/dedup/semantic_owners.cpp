@@ -117,6 +117,7 @@ Result<OwnedClusters> send_clusters_to_owners(dist::Comm& comm, const SemanticCl
   }
   OwnedClusters owned;
   owned.rounds = rounds;
+  Status failure;
   std::vector<ClusterMember> ranked;
   std::vector<uint32_t> order;
   for (uint32_t round = 0; round < rounds; ++round) {
@@ -132,12 +133,13 @@ Result<OwnedClusters> send_clusters_to_owners(dist::Comm& comm, const SemanticCl
       std::vector<uint32_t>().swap(rows_of[c]);
     }
     std::vector<std::string> incoming = comm.all_to_all(std::move(outgoing));
+    // A failure here is agreed on after the last round (every rank still takes part in each),
+    // so a round costs one exchange and no extra meeting of the ranks.
     std::map<uint32_t, Arriving> arriving;
-    bool whole = true;
     uint64_t received = 0;
-    for (size_t from = 0; from < incoming.size(); ++from) {
+    for (size_t from = 0; failure.is_ok() && from < incoming.size(); ++from) {
       ByteUnpacker in(incoming[from]);
-      while (!in.done() && !in.failed()) {
+      while (!in.done()) {
         const uint32_t c = in.get<uint32_t>();
         ClusterMember m;
         m.key = in.get<uint64_t>();
@@ -146,7 +148,7 @@ Result<OwnedClusters> send_clusters_to_owners(dist::Comm& comm, const SemanticCl
         m.excerpt = in.get_bytes();
         std::string_view row = in.get_raw(d * sizeof(float));
         if (in.failed() || c >= k || owners[c] != me) {
-          whole = false;
+          failure = Status::error("semantic dedup: a cluster message arrived cut short");
           break;
         }
         Arriving& cluster = arriving[c];
@@ -158,23 +160,19 @@ Result<OwnedClusters> send_clusters_to_owners(dist::Comm& comm, const SemanticCl
       }
       std::string().swap(incoming[from]);
     }
-    WINNOW_RETURN_IF_ERROR(dist::agree(
-        comm, whole ? Status::ok()
-                    : Status::error("semantic dedup: a cluster message arrived cut short")));
     owned.peak_round_rows = std::max(owned.peak_round_rows, received);
-    Status written;
     for (auto& [c, cluster] : arriving) {  // cluster order
+      if (!failure.is_ok()) break;
       rank_members(cluster.members, order, ranking);
       ranked.clear();
       for (uint32_t i : order) ranked.push_back(std::move(cluster.members[i]));
-      written = spill.write(c, ranked, cluster.rows.data(), order);
-      if (!written.is_ok()) break;
+      failure = spill.write(c, ranked, cluster.rows.data(), order);
       std::vector<float>().swap(cluster.rows);
     }
-    WINNOW_RETURN_IF_ERROR(dist::agree(comm, written));
   }
+  if (failure.is_ok()) failure = spill.close();
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, failure));
   std::sort(owned.origins.begin(), owned.origins.end());
-  WINNOW_RETURN_IF_ERROR(dist::agree(comm, spill.close()));
   return owned;
 }
 
