@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace winnow {
 
@@ -52,6 +53,43 @@ void CentroidSums::merge(const CentroidSums& other) {
   for (size_t i = 0; i < sums_.size(); ++i) sums_[i] += other.sums_[i];
   for (size_t c = 0; c < k_; ++c) counts_[c] += other.counts_[c];
   objective_ += other.objective_;
+}
+
+std::string CentroidSums::bytes() const {
+  std::string out(sums_.size() * sizeof(__int128) + counts_.size() * sizeof(uint64_t) +
+                      sizeof(__int128),
+                  '\0');
+  char* at = out.data();
+  std::memcpy(at, sums_.data(), sums_.size() * sizeof(__int128));
+  at += sums_.size() * sizeof(__int128);
+  std::memcpy(at, counts_.data(), counts_.size() * sizeof(uint64_t));
+  at += counts_.size() * sizeof(uint64_t);
+  std::memcpy(at, &objective_, sizeof(__int128));
+  return out;
+}
+
+bool CentroidSums::merge_bytes(std::string_view bytes) {
+  if (bytes.size() != sums_.size() * sizeof(__int128) + counts_.size() * sizeof(uint64_t) +
+                          sizeof(__int128)) {
+    return false;
+  }
+  const char* at = bytes.data();
+  for (__int128& sum : sums_) {
+    __int128 v;
+    std::memcpy(&v, at, sizeof v);
+    sum += v;
+    at += sizeof v;
+  }
+  for (uint64_t& count : counts_) {
+    uint64_t v;
+    std::memcpy(&v, at, sizeof v);
+    count += v;
+    at += sizeof v;
+  }
+  __int128 v;
+  std::memcpy(&v, at, sizeof v);
+  objective_ += v;
+  return true;
 }
 
 double CentroidSums::objective() const {

@@ -11,6 +11,8 @@
 // the double means of those, rounded to float.
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace winnow {
@@ -31,6 +33,12 @@ class CentroidSums {
   void add(const float* rows, size_t n, const int64_t* labels, const float* scores);
   // Adds another part's sums (same k, d and scale).
   void merge(const CentroidSums& other);
+  // The sums as bytes, for another process to merge (k-means across ranks): the integers
+  // travel as they are, so the merge there is as exact as merge().
+  std::string bytes() const;
+  // Adds sums sent as bytes() by a part with the same k, d and scale; false when `bytes` is
+  // not of that size.
+  bool merge_bytes(std::string_view bytes);
 
   // The sum of the scores (k-means' objective), from its exact fixed-point sum.
   double objective() const;

@@ -19,6 +19,10 @@
 
 namespace winnow {
 
+namespace dist {
+class Comm;
+}
+
 struct KMeansOptions {
   size_t clusters = 100;
   int max_iter = 300;
@@ -41,6 +45,15 @@ struct KMeansResult {
 // indices). Requires n >= options.clusters >= 1 and finite values.
 Result<KMeansResult> train_kmeans(const float* x, const uint64_t* keys, size_t n, size_t d,
                                   const KMeansOptions& options);
+
+// The same fit with the rows divided between the ranks of `comm` (collective): each rank
+// passes its own `n` rows and their keys (keys required). The cap's sample and the initial
+// centroids are the rows of smallest draw over all ranks (only the draws and the k candidate
+// rows are gathered); each iteration assigns the rank's own rows and exchanges the exact
+// fixed-point sums (dedup/centroid_sums.h). Every rank gets the result train_kmeans gives on
+// all the rows in one process, bit for bit, for any rank count or division.
+Result<KMeansResult> train_kmeans_divided(dist::Comm& comm, const float* x, const uint64_t* keys,
+                                          size_t n, size_t d, const KMeansOptions& options);
 
 // The nearest centroid of each row: highest inner product (inner_product) or smallest squared
 // L2 distance, ties to the smaller centroid index; `score` gets that inner product or distance.

@@ -2,19 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <string>
 
 #include "core/hash.h"
+#include "dist/comm.h"
 
 namespace winnow {
 
 namespace {
 
-// The fit's rows and their keys: every item, or a seeded draw by key (the same items for any
-// input order or rank count); when the draw is empty, every item.
+// The fit's rows and their keys (this rank's): every item, or a seeded draw by key (the same
+// items for any input order or rank count); when the draw is empty on every rank, every item.
 const float* fit_rows(const MappedMatrix& matrix, const std::vector<SemanticItem>& items,
                       const SemanticOptions& options, std::vector<float>& sample,
-                      std::vector<uint64_t>& keys) {
+                      std::vector<uint64_t>& keys, dist::Comm& comm) {
   const size_t n = items.size(), d = matrix.dims();
   keys.clear();
   if (options.sample_fraction < 1.0) {
@@ -24,16 +27,54 @@ const float* fit_rows(const MappedMatrix& matrix, const std::vector<SemanticItem
         keys.push_back(items[r].key);
       }
     }
-    if (!keys.empty() || n == 0) return sample.data();
+    const auto totals = dist::sum_over_ranks(comm, {keys.size(), n});
+    if (totals[0] > 0 || totals[1] == 0) return sample.data();
+    std::vector<float>().swap(sample);
+    keys.clear();
   }
   // All items (or too small a fraction of too few items: fit on them all).
   for (const SemanticItem& item : items) keys.push_back(item.key);
   return matrix.data();
 }
 
-// Inertia, cluster sizes and each item's rank value, from the assignment, in double.
+// The sum over every rank's `terms` (non-negative), exactly: each term in fixed point at a
+// scale agreed from the largest term (2^-62 of it and finer), summed in 128-bit integers, so
+// the sum is the same for any division of the terms between ranks and any order.
+double exact_sum_over_ranks(dist::Comm& comm, const std::vector<double>& terms) {
+  double largest = 0;
+  for (double t : terms) largest = std::max(largest, t);
+  if (comm.size() > 1) {
+    for (const std::string& part : comm.all_gather(
+             std::string(reinterpret_cast<const char*>(&largest), sizeof largest))) {
+      double v;
+      std::memcpy(&v, part.data(), sizeof v);
+      largest = std::max(largest, v);
+    }
+  }
+  if (!(largest > 0) || !std::isfinite(largest)) return largest;
+  int e = 0;
+  std::frexp(largest, &e);  // largest < 2^e
+  const int exponent = 62 - e;
+  __int128 sum = 0;
+  for (double t : terms) sum += static_cast<__int128>(std::nearbyint(std::ldexp(t, exponent)));
+  if (comm.size() > 1) {
+    __int128 total = 0;
+    for (const std::string& part :
+         comm.all_gather(std::string(reinterpret_cast<const char*>(&sum), sizeof sum))) {
+      __int128 v;
+      std::memcpy(&v, part.data(), sizeof v);
+      total += v;
+    }
+    sum = total;
+  }
+  return std::ldexp(static_cast<double>(sum), -exponent);
+}
+
+// Inertia, cluster sizes and each item's rank value, from the assignment, in double; the
+// inertia and sizes summed over the ranks.
 void measure_assignment(const MappedMatrix& matrix, std::vector<SemanticItem>& items,
-                        const SemanticOptions& options, SemanticClustering& out) {
+                        const SemanticOptions& options, SemanticClustering& out,
+                        dist::Comm& comm) {
   const size_t d = matrix.dims(), k = out.fit.clusters;
   const std::vector<float>& centroids = out.fit.centroids;
   std::vector<double> centroid_norm(k, 0);
@@ -42,6 +83,7 @@ void measure_assignment(const MappedMatrix& matrix, std::vector<SemanticItem>& i
     centroid_norm[c] = std::sqrt(centroid_norm[c]);
   }
   out.sizes.assign(k, 0);
+  std::vector<double> distances(items.size());
   for (size_t r = 0; r < items.size(); ++r) {
     const float* x = matrix.row(r);
     const float* c = centroids.data() + out.labels[r] * d;
@@ -50,7 +92,7 @@ void measure_assignment(const MappedMatrix& matrix, std::vector<SemanticItem>& i
       dot += double{x[j]} * c[j];
       dist += (double{x[j]} - c[j]) * (double{x[j]} - c[j]);
     }
-    out.inertia += dist;
+    distances[r] = dist;
     ++out.sizes[out.labels[r]];
     const double norm = centroid_norm[out.labels[r]];
     switch (options.ranking) {
@@ -65,21 +107,26 @@ void measure_assignment(const MappedMatrix& matrix, std::vector<SemanticItem>& i
         break;  // read from the record
     }
   }
+  out.inertia = exact_sum_over_ranks(comm, distances);
+  out.sizes = dist::sum_over_ranks(comm, out.sizes);
 }
 
 }  // namespace
 
 Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
                                          std::vector<SemanticItem>& items,
-                                         const SemanticOptions& options, int threads) {
+                                         const SemanticOptions& options, int threads,
+                                         dist::Comm& comm) {
   SemanticClustering out;
   const size_t n = items.size(), d = matrix.dims();
   std::vector<float> sample;
   std::vector<uint64_t> keys;
-  const float* rows = fit_rows(matrix, items, options, sample, keys);
-  out.sampled = keys.size();
+  const float* rows = fit_rows(matrix, items, options, sample, keys, comm);
+  const auto totals = dist::sum_over_ranks(comm, {keys.size(), n});
+  out.sampled = static_cast<size_t>(totals[0]);
+  out.items = static_cast<size_t>(totals[1]);
   out.labels.assign(n, 0);
-  if (n > 0) {
+  if (out.items > 0) {
     KMeansOptions km;
     km.clusters = std::min(options.n_clusters, out.sampled);
     km.max_iter = options.max_iter;
@@ -88,7 +135,7 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
     km.spherical = options.spherical;
     km.max_points_per_centroid = options.max_points_per_centroid;
     km.threads = threads;
-    auto trained = train_kmeans(rows, keys.data(), out.sampled, d, km);
+    auto trained = train_kmeans_divided(comm, rows, keys.data(), keys.size(), d, km);
     if (!trained.is_ok()) {
       return Status::errorf("stage '{}': {}", options.stage_label, trained.status().message());
     }
@@ -98,7 +145,7 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
     assign_nearest(matrix.data(), n, d, out.fit.centroids.data(), out.fit.clusters, km.spherical,
                    threads, out.labels.data(), scores.data());
   }
-  measure_assignment(matrix, items, options, out);
+  measure_assignment(matrix, items, options, out, comm);
   return out;
 }
 

@@ -15,18 +15,30 @@
 
 namespace winnow {
 
+namespace dist {
+class Comm;
+}
+
+// Across ranks (dist/comm.h) each rank holds its own items; the figures marked "all ranks" are
+// the same on every rank.
 struct SemanticClustering {
-  KMeansResult fit;             // no clusters when there are no items
-  std::vector<int64_t> labels;  // per item (row)
-  size_t sampled = 0;           // items the fit could draw from (sample_fraction)
-  double inertia = 0;           // sum of squared distances to the assigned centroids
-  std::vector<uint64_t> sizes;  // items per cluster
+  KMeansResult fit;             // no clusters when there are no items (all ranks)
+  std::vector<int64_t> labels;  // per item (row) of this rank
+  size_t items = 0;             // all ranks
+  size_t sampled = 0;           // items the fit could draw from (sample_fraction; all ranks)
+  double inertia = 0;           // sum of squared distances to the assigned centroids (all
+                                // ranks; an exact fixed-point sum, the same for any division)
+  std::vector<uint64_t> sizes;  // items per cluster (all ranks)
 };
 
-// Fits, assigns and sets each item's rank_value (ranking hard, easy or random).
+// Fits, assigns and sets each item's rank_value (ranking hard, easy or random). Collective
+// over `comm`: each rank passes its own items and rows (dedup/kmeans.h, train_kmeans_divided),
+// and every rank gets the same fit, the labels of its own rows and the same figures; one
+// process gives the same, bit for bit.
 Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
                                          std::vector<SemanticItem>& items,
-                                         const SemanticOptions& options, int threads);
+                                         const SemanticOptions& options, int threads,
+                                         dist::Comm& comm);
 
 // The order in which a cluster's members are decided, the one kept first: rank value, then key
 // in the same direction (hard: farthest from the centroid first; field: highest first, items

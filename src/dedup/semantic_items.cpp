@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <string>
+
+#include "dist/comm.h"
 
 namespace winnow {
 
@@ -96,6 +99,29 @@ Status load_semantic_items(EmbeddingLog& log, const SemanticOptions& options,
     return out.matrix.write_row(static_cast<size_t>(row), normalised.data());
   }));
   return out.matrix.map();
+}
+
+Result<size_t> agreed_dimension(EmbeddingLog& log, const SemanticOptions& options,
+                                dist::Comm& comm) {
+  if (options.dimension != 0 || comm.size() == 1) return options.dimension;
+  uint64_t first[2] = {UINT64_MAX, 0};  // key, dimension
+  Status read = log.for_each([&](const LoggedItem& item) -> Status {
+    if (item.problem.empty() && item.key < first[0]) {
+      first[0] = item.key;
+      first[1] = item.dims();
+    }
+    return Status::ok();
+  });
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, read));
+  uint64_t best[2] = {UINT64_MAX, 0};
+  for (const std::string& part :
+       comm.all_gather(std::string(reinterpret_cast<const char*>(first), sizeof first))) {
+    uint64_t theirs[2];
+    if (part.size() != sizeof theirs) return Status::error("semantic dedup: a dimension arrived cut short");
+    std::memcpy(theirs, part.data(), sizeof theirs);
+    if (theirs[0] < best[0]) std::memcpy(best, theirs, sizeof best);
+  }
+  return static_cast<size_t>(best[1]);
 }
 
 }  // namespace winnow

@@ -17,6 +17,10 @@
 
 namespace winnow {
 
+namespace dist {
+class Comm;
+}
+
 // What the later phases need of one item besides its embedding.
 struct SemanticItem {
   uint64_t key = 0;
@@ -42,5 +46,15 @@ struct SemanticItems {
 Status load_semantic_items(EmbeddingLog& log, const SemanticOptions& options,
                            const std::vector<std::string>& input_paths,
                            const std::string& spill_dir, SemanticItems& out);
+
+}  // namespace winnow
+
+namespace winnow {
+
+// The dimension every rank loads with (collective): options.dimension when set; else, across
+// several ranks, that of the item of smallest key over every rank's log with an embedding (what
+// one process would take), read from a first pass over `log`; 0 (load decides) in one process.
+Result<size_t> agreed_dimension(EmbeddingLog& log, const SemanticOptions& options,
+                                dist::Comm& comm);
 
 }  // namespace winnow

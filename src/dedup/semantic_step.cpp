@@ -9,10 +9,12 @@
 #include <sstream>
 
 #include "core/doc_key.h"
+#include "dedup/byte_codec.h"
 #include "core/json_text.h"
 #include "dedup/cluster_spill.h"
 #include "dedup/semantic_clustering.h"
 #include "dedup/semantic_items.h"
+#include "dedup/semantic_owners.h"
 #include "dedup/semantic_pruning.h"
 #include "dedup/semantic_report.h"
 #include "dist/comm.h"
@@ -87,73 +89,86 @@ Status SemanticStep::observe(const DocBatch& batch) {
   return status;
 }
 
-// Across ranks each rank logged the items of its own shards. Every rank gathers them all and
-// computes the same result from the same key-sorted items (rank 0 writes it): identical to one
-// process by construction. This holds every embedding on every rank, as one process holds
-// them all. The fit itself is ready to divide (dedup/centroid_sums.h: exact sums each rank
-// could make of its own rows); the exchange of those sums and clusters pruned on their own
-// ranks are not built yet.
-Status SemanticStep::gather_items(dist::Comm& comm) {
-  std::string mine;
-  Status read = log_->for_each([&](const LoggedItem& item) {
-    EmbeddingLog::serialize(mine, item);
-    return Status::ok();
-  });
-  read = dist::agree(comm, read);
-  if (!read.is_ok()) return read;
-  log_ =
-      std::make_unique<EmbeddingLog>(context_.spill_dir + "/gathered.spill", options_.memory_bytes);
-  std::vector<std::string> parts = comm.all_gather(mine);
-  std::string().swap(mine);
-  for (std::string& part : parts) {
-    WINNOW_RETURN_IF_ERROR(log_->add(part));
-    std::string().swap(part);
-  }
-  return Status::ok();
-}
-
 Status SemanticStep::write_result_file(const std::string& name, const std::string& content) const {
   const bool writer = !context_.comm || context_.comm->rank() == 0;
   return writer ? AtomicFile::write_whole(context_.result_dir + "/" + name, content) : Status::ok();
 }
 
+// Across ranks each rank loads, assigns and sends out only the items of its own shards: the
+// fit exchanges exact centroid sums (dedup/kmeans.h), each cluster is ranked and pruned by one
+// owner rank (dedup/semantic_owners.h), and only the verdicts, the removed items' table rows and
+// the bad items travel back. One process runs the same phases with every collective the
+// identity.
 Status SemanticStep::finish_identify() {
   const auto begin = std::chrono::steady_clock::now();
   const int threads = std::max(1, context_.threads);
-  if (context_.comm && context_.comm->size() > 1) {
-    WINNOW_RETURN_IF_ERROR(gather_items(*context_.comm));
-  }
+  dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
+  const bool divided = comm.size() > 1;
   // 1. Load, in key order, into the mapped matrix; set aside what cannot be clustered.
+  SemanticOptions load_options = options_;
+  auto dimension = agreed_dimension(*log_, options_, comm);
+  if (!dimension.is_ok()) return dimension.status();
+  load_options.dimension = *dimension;
   SemanticItems loaded;
-  WINNOW_RETURN_IF_ERROR(load_semantic_items(*log_, options_, context_.input_paths,
-                                             context_.spill_dir, loaded));
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, load_semantic_items(*log_, load_options,
+                                                               context_.input_paths,
+                                                               context_.spill_dir, loaded)));
   const size_t d = loaded.dimension;
   const uint64_t log_spilled = log_->spilled_bytes();
   log_.reset();
+  rows_held_ = loaded.items.size();
   // 2. k-means on a key-based sample, then every item to its nearest centroid.
-  auto clustering = cluster_items(loaded.matrix, loaded.items, options_, threads);
+  auto clustering = cluster_items(loaded.matrix, loaded.items, options_, threads, comm);
   if (!clustering.is_ok()) return clustering.status();
   const double kmeans_seconds = seconds_since(begin);
-  // 3. Clusters, in rank order, to checksummed spill files. A cluster whose rows exceed one
-  // thread's share of memory_mb is streamed: its rows go to a tile file and its pruning reads
-  // them back a block at a time (dedup/streamed_pruner.h).
+  // 3. Clusters, in rank order, to checksummed spill files (across ranks: each at its owner).
+  // A cluster whose rows exceed one thread's share of memory_mb is streamed: its rows go to a
+  // tile file and its pruning reads them back a block at a time (dedup/streamed_pruner.h).
   ClusterSpill spill(context_.spill_dir,
                      std::min(options_.partitions, std::max<size_t>(clustering->fit.clusters, 1)),
                      d, options_.memory_bytes / static_cast<size_t>(threads),
                      std::max<size_t>(options_.block, 1));
-  WINNOW_RETURN_IF_ERROR(spill_ranked_clusters(*clustering, loaded.items, loaded.matrix,
-                                               options_.ranking, spill));
-  const size_t n = loaded.items.size();
+  OwnedClusters owned;
+  if (divided) {
+    auto sent = send_clusters_to_owners(comm, *clustering, loaded.items, loaded.matrix,
+                                        options_.ranking,
+                                        options_.memory_bytes / kClusterRoundShare, spill);
+    if (!sent.is_ok()) return sent.status();
+    owned = std::move(sent).value();
+    rows_held_ += owned.peak_round_rows;  // its own rows stay mapped while the rounds run
+  } else {
+    WINNOW_RETURN_IF_ERROR(spill_ranked_clusters(*clustering, loaded.items, loaded.matrix,
+                                                 options_.ranking, spill));
+  }
+  const size_t n = clustering->items;
   loaded.matrix.reset();
   std::vector<SemanticItem>().swap(loaded.items);
-  if (after_spill_) WINNOW_RETURN_IF_ERROR(after_spill_(spill));
-  // 4. Prune each cluster, partitions in parallel.
+  if (after_spill_) WINNOW_RETURN_IF_ERROR(dist::agree(comm, after_spill_(spill)));
+  // 4. Prune each cluster, partitions in parallel; the verdicts to the ranks that need them.
   auto outcomes = prune_spilled_clusters(spill, d, options_, threads);
-  if (!outcomes.is_ok()) return outcomes.status();
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, outcomes.status()));
+  const size_t thresholds = semantic_prune_options(options_).thresholds.size();
+  auto verdicts = route_verdicts(comm, *outcomes, divided ? &owned.origins : nullptr, thresholds);
+  if (!verdicts.is_ok()) return verdicts.status();
   const double prune_seconds = seconds_since(begin) - kmeans_seconds;
-  // 5. Results.
-  WINNOW_RETURN_IF_ERROR(write_tables(*outcomes, loaded.bad));
-  SemanticSummary summary = summarise(*outcomes, loaded.bad, n, d, *clustering);
+  // 5. Results: this rank's removals and bad items; rank 0 writes the tables and summaries.
+  removals_.clear();
+  for (const ItemOutcome& o : verdicts->own_removed) {
+    removals_.push_back({o.key, o.cluster, o.similarity, o.matched_id});
+  }
+  bad_.clear();
+  for (const auto& item : loaded.bad) bad_.push_back(item.first);
+  auto all_bad = gather_bad(comm, loaded.bad);
+  if (!all_bad.is_ok()) return all_bad.status();
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, write_tables(verdicts->all_removed, *all_bad)));
+  if (comm.rank() == 0) {
+    SemanticSummary summary =
+        summarise(verdicts->removed_at, verdicts->all_removed, *all_bad, n, d, *clustering);
+    summary.write(summary_json_, summary_text_, summary_html_);
+  }
+  summary_json_ = dist::from_rank0(comm, summary_json_);
+  summary_text_ = dist::from_rank0(comm, summary_text_);
+  summary_html_ = dist::from_rank0(comm, summary_html_);
   JsonWriter run(true);
   run.begin_object();
   run.key("memory_mb").value(static_cast<uint64_t>(options_.memory_bytes >> 20));
@@ -161,22 +176,42 @@ Status SemanticStep::finish_identify() {
   run.key("embedding_log_spilled_bytes").value(log_spilled);
   run.key("cluster_spill_bytes").value(spill.bytes_written());
   run.key("streamed_clusters").value(static_cast<uint64_t>(spill.streamed().size()));
+  run.key("rows_held").value(rows_held_);
+  run.key("cluster_rounds").value(owned.rounds);
   run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
   run.key("kmeans_seconds").value(kmeans_seconds);
   run.key("prune_seconds").value(prune_seconds);
   run.end_object();
-  summary.write(summary_json_, summary_text_, summary_html_);
   std::string result_json = summary_json_;
-  return write_summaries(result_json, run.take());
+  return dist::agree(comm, write_summaries(result_json, run.take()));
 }
 
-Status SemanticStep::write_tables(const std::vector<ItemOutcome>& outcomes,
+Result<std::vector<std::pair<uint64_t, std::string>>> SemanticStep::gather_bad(
+    dist::Comm& comm, const std::vector<std::pair<uint64_t, std::string>>& mine) {
+  if (comm.size() == 1) return mine;
+  std::vector<std::string> outgoing(static_cast<size_t>(comm.size()));
+  BytePacker out(outgoing[0]);
+  for (const auto& [key, message] : mine) out.put(key).put_bytes(message);
+  std::vector<std::pair<uint64_t, std::string>> all;
+  bool whole = true;
+  for (const std::string& part : comm.all_to_all(std::move(outgoing))) {
+    ByteUnpacker in(part);
+    while (!in.done()) {
+      const uint64_t key = in.get<uint64_t>();
+      all.emplace_back(key, std::string(in.get_bytes()));
+    }
+    whole = whole && !in.failed();
+  }
+  WINNOW_RETURN_IF_ERROR(dist::agree(
+      comm, whole ? Status::ok() : Status::error("semantic dedup: bad items arrived cut short")));
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+Status SemanticStep::write_tables(const std::vector<ItemOutcome>& removed,
                                   const std::vector<std::pair<uint64_t, std::string>>& bad) {
   std::string table;
-  removals_.clear();
-  for (const ItemOutcome& o : outcomes) {
-    if (!(o.removed & 1)) continue;
-    removals_.push_back({o.key, o.cluster, o.similarity, o.matched_id});
+  for (const ItemOutcome& o : removed) {
     DocKey key(o.key);
     table += fmt::format("{{\"doc_key\":{},", o.key);
     if (!key.derived()) table += fmt::format("\"shard\":{},\"row\":{},", key.shard(), key.row());
@@ -188,9 +223,7 @@ Status SemanticStep::write_tables(const std::vector<ItemOutcome>& outcomes,
   }
   WINNOW_RETURN_IF_ERROR(write_result_file(kTable, table));
   std::string bad_table;
-  bad_.clear();
   for (const auto& [key, message] : bad) {
-    bad_.push_back(key);
     bad_table += fmt::format("{{\"doc_key\":{},\"message\":", key);
     append_json_string(bad_table, message);
     bad_table += "}\n";
@@ -199,7 +232,7 @@ Status SemanticStep::write_tables(const std::vector<ItemOutcome>& outcomes,
 }
 
 SemanticSummary SemanticStep::summarise(
-    const std::vector<ItemOutcome>& outcomes,
+    const std::vector<uint64_t>& removed_at, const std::vector<ItemOutcome>& removed_items,
     const std::vector<std::pair<uint64_t, std::string>>& bad, size_t items, size_t dimension,
     const SemanticClustering& clustering) const {
   SemanticSummary s;
@@ -216,12 +249,9 @@ SemanticSummary SemanticStep::summarise(
   s.inertia = clustering.inertia;
   s.cluster_sizes = clustering.sizes;
   s.thresholds = semantic_prune_options(options_).thresholds;
-  s.removed_at.assign(s.thresholds.size(), 0);
+  s.removed_at = removed_at;
   std::vector<const ItemOutcome*> removed;
-  for (const ItemOutcome& o : outcomes) {
-    for (size_t t = 0; t < s.thresholds.size(); ++t) s.removed_at[t] += (o.removed >> t) & 1;
-    if (o.removed & 1) removed.push_back(&o);
-  }
+  for (const ItemOutcome& o : removed_items) removed.push_back(&o);
   // Examples: the removed items nearest the threshold (the informative ones), then the key.
   std::sort(removed.begin(), removed.end(), [](const ItemOutcome* a, const ItemOutcome* b) {
     if (a->similarity != b->similarity) return a->similarity < b->similarity;

@@ -20,6 +20,10 @@
 //   remove:   removal() / bad() tell the stage which items to drop.
 // Nothing depends on arrival order or thread count: items are sorted by key before anything
 // is computed, products run in fixed blocks (dedup/blas_gemm.h), results are sorted by key.
+// Across ranks (context.comm) each rank runs the phases on its own items: the fit exchanges
+// exact centroid sums, step 3 sends each cluster to its owner rank, which prunes it
+// (dedup/semantic_owners.h), and each rank's removal() / bad() know its own documents; rank 0
+// writes the result, the same bytes as one process.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -66,6 +70,9 @@ class SemanticStep : public GlobalStep {
   const SemanticRemoval* removal(uint64_t key) const;
   // True when `key` had no usable embedding.
   bool bad(uint64_t key) const;
+  // After finish_identify(): the most embedding rows this rank held at once: its own loaded
+  // rows plus the cluster rows it received in one round (one process: all of them).
+  uint64_t rows_held() const { return rows_held_; }
 
   // Tests: called once the clusters are on disk, before they are read back.
   void set_after_spill(std::function<Status(const ClusterSpill&)> hook) {
@@ -77,16 +84,19 @@ class SemanticStep : public GlobalStep {
   static constexpr const char* kBadTable = "bad_embeddings.jsonl";
 
  private:
-  // duplicates.jsonl and bad_embeddings.jsonl, and removals_ / bad_ from them.
-  Status write_tables(const std::vector<ItemOutcome>& outcomes,
+  // duplicates.jsonl and bad_embeddings.jsonl (rank 0 writes): `removed`, the items removed
+  // at eps, and `bad`, both sorted by key.
+  Status write_tables(const std::vector<ItemOutcome>& removed,
                       const std::vector<std::pair<uint64_t, std::string>>& bad);
-  SemanticSummary summarise(const std::vector<ItemOutcome>& outcomes,
+  SemanticSummary summarise(const std::vector<uint64_t>& removed_at,
+                            const std::vector<ItemOutcome>& removed,
                             const std::vector<std::pair<uint64_t, std::string>>& bad,
                             size_t items, size_t dimension,
                             const SemanticClustering& clustering) const;
   Status write_summaries(const std::string& json, const std::string& run_json);
-  // Across ranks: every rank's logged items into this rank's log (collective).
-  Status gather_items(dist::Comm& comm);
+  // Collective: every rank's bad items, sorted, on rank 0 (other ranks get theirs only).
+  static Result<std::vector<std::pair<uint64_t, std::string>>> gather_bad(
+      dist::Comm& comm, const std::vector<std::pair<uint64_t, std::string>>& mine);
   // Writes OUT/global/<stage>/<name> (rank 0 only: every rank holds the same result).
   Status write_result_file(const std::string& name, const std::string& content) const;
 
@@ -96,6 +106,7 @@ class SemanticStep : public GlobalStep {
   GlobalStepContext context_;
   std::unique_ptr<EmbeddingLog> log_;
   std::atomic<uint64_t> observe_ns_{0};
+  uint64_t rows_held_ = 0;                  // see rows_held()
   std::vector<SemanticRemoval> removals_;  // sorted by key
   std::vector<uint64_t> bad_;              // sorted
   std::string summary_json_;

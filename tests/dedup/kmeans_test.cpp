@@ -1,7 +1,9 @@
 // train_kmeans / assign_nearest: separated blobs are found; the result is bit-identical for
 // 1, 2 and 4 threads, and for any order of the rows; max_points_per_centroid caps what the fit
 // sees; near-tied centroids are decided as exact arithmetic decides them (a long double brute
-// force); centroid sums are the same bits however the rows are divided.
+// force); centroid sums are the same bits however the rows are divided; the fit divided
+// between 1..8 ranks (threads standing in for processes) is the one-process fit, bit for bit,
+// on blobs with rows planted at near-tied midpoints, with and without the cap.
 #include "dedup/kmeans.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +15,9 @@
 #include <random>
 #include <set>
 
+#include "core/hash.h"
 #include "dedup/centroid_sums.h"
+#include "dist/thread_comm.h"
 
 namespace winnow {
 namespace {
@@ -231,6 +235,83 @@ TEST(CentroidSums, AnyDivisionOfTheRowsGivesTheSameCentroids) {
     EXPECT_NEAR(split * (j % 2 == 0 ? 1 - 1.0 / 1024 : 1 + 1.0 / 1024),
                 base * (j % 2 == 0 ? 1 + 1.0 / 1024 : 1 - 1.0 / 1024), 1e-5);
   }
+}
+
+// Blobs, plus rows at the normalised midpoint of two blob rows (near ties between the
+// centroids that settle around the blobs), divided between 1..8 ranks by a hash of the key
+// (with 3 ranks, rank 0 gets nothing): every rank gets the one-process fit, bit for bit.
+TEST(KMeans, TheFitDividedBetweenRanksIsTheOneProcessFit) {
+  std::vector<int> truth;
+  const size_t d = 16, k = 9;
+  auto x = blobs(6, 150, d, truth);
+  const size_t blob_rows = x.size() / d;
+  for (size_t i = 0; i + 1 < blob_rows && i < 300; i += 2) {
+    double norm = 0;
+    std::vector<float> mid(d);
+    for (size_t j = 0; j < d; ++j) {
+      mid[j] = x[i * d + j] + x[(i + 1) * d + j];
+      norm += double{mid[j]} * mid[j];
+    }
+    for (float v : mid) x.push_back(static_cast<float>(v / std::sqrt(norm)));
+  }
+  const size_t n = x.size() / d;
+  std::vector<uint64_t> keys(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = i * 0x9E3779B97F4A7C15ull + 7;
+  for (size_t cap : {size_t{1000}, size_t{40}}) {
+    KMeansOptions o;
+    o.clusters = k;
+    o.max_iter = 25;
+    o.tol = 0;  // until nothing changes, so divergence anywhere would show
+    o.max_points_per_centroid = cap;
+    auto whole = train_kmeans(x.data(), keys.data(), n, d, o);
+    ASSERT_TRUE(whole.is_ok());
+    ASSERT_GT(whole->iterations, 3);
+    for (int ranks = 1; ranks <= 8; ++ranks) {
+      std::vector<std::vector<float>> rows(static_cast<size_t>(ranks));
+      std::vector<std::vector<uint64_t>> rank_keys(static_cast<size_t>(ranks));
+      for (size_t i = 0; i < n; ++i) {
+        size_t r = hash_u64(keys[i], 99) % static_cast<uint64_t>(ranks);
+        if (ranks == 3 && r == 0) r = 1 + i % 2;
+        rows[r].insert(rows[r].end(), x.begin() + i * d, x.begin() + (i + 1) * d);
+        rank_keys[r].push_back(keys[i]);
+      }
+      std::vector<Result<KMeansResult>> fits(static_cast<size_t>(ranks),
+                                             Status::error("not run"));
+      testing::ThreadComms comms(ranks);
+      comms.run([&](dist::Comm& comm) {
+        const size_t r = static_cast<size_t>(comm.rank());
+        fits[r] = train_kmeans_divided(comm, rows[r].data(), rank_keys[r].data(),
+                                       rank_keys[r].size(), d, o);
+      });
+      for (int r = 0; r < ranks; ++r) {
+        const auto& fit = fits[static_cast<size_t>(r)];
+        ASSERT_TRUE(fit.is_ok()) << fit.status().message();
+        EXPECT_EQ(fit->centroids, whole->centroids) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(fit->objective, whole->objective) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(fit->iterations, whole->iterations);
+        EXPECT_EQ(fit->trained_on, std::min(n, k * cap));
+      }
+    }
+  }
+}
+
+// Too few points over all ranks is the same error on every rank.
+TEST(KMeans, TheDividedFitFailsOnEveryRankTogether) {
+  const size_t d = 4;
+  std::vector<float> x(3 * d, 0.5f);
+  std::vector<uint64_t> keys = {1, 2, 3};
+  KMeansOptions o;
+  o.clusters = 5;
+  testing::ThreadComms comms(2);
+  std::vector<std::string> errors(2);
+  comms.run([&](dist::Comm& comm) {
+    const size_t own = comm.rank() == 0 ? 1 : 2;
+    const size_t first = comm.rank() == 0 ? 0 : 1;
+    auto fit = train_kmeans_divided(comm, x.data() + first * d, keys.data() + first, own, d, o);
+    errors[static_cast<size_t>(comm.rank())] = fit.is_ok() ? "" : fit.status().message();
+  });
+  EXPECT_EQ(errors[0], "k-means: 3 points cannot make 5 clusters");
+  EXPECT_EQ(errors[1], errors[0]);
 }
 
 }  // namespace
