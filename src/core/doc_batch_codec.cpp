@@ -8,8 +8,8 @@
 // record it shares, as a fan-out's children share their parent's), a payload (u8 present; then
 // media type, bytes, path, byte range, time span); annotation columns u64, each: name, type u8, per
 // row present u8 (+ value; a vector: u64 count + f32 each); errors u64, each: kind u8, line u64,
-// byte_offset u64, message, excerpt; stage counts u64, each: name, u64. Integrity is the caller's: the pipeline stores each batch with
-// a checksum.
+// byte_offset u64, message, excerpt; stage counts u64, each: name, u64. Integrity is the caller's:
+// the pipeline stores each batch with a checksum.
 #include <cstring>
 #include <limits>
 #include <map>
@@ -225,6 +225,127 @@ void DocBatch::serialize(std::string& out) const {
   }
 }
 
+namespace {
+
+// One row as stored, before it goes back into a batch.
+struct StoredRow {
+  uint64_t key, line, parent;
+  uint8_t flags, depth, kind;
+  ReasonId reason, origin;
+  double score;
+  uint32_t index;
+  std::string_view id, text, record;
+  uint64_t shares = 0;  // 1 + the earlier row whose record this is; 0: its own
+  Payload payload;
+  bool has_payload = false;
+};
+
+// Each step below reads one part of a stored batch and returns what is damaged, or nullptr.
+
+const char* read_rows(Reader& r, uint64_t rows, size_t limit, std::vector<StoredRow>& parsed,
+                      size_t& record_bytes) {
+  parsed.resize(std::min<uint64_t>(rows, limit));
+  if (parsed.size() != rows) return "row count";
+  record_bytes = 0;
+  for (StoredRow& row : parsed) {
+    if (!r.get(row.key) || !r.get(row.line) || !r.get(row.flags) || !r.get(row.reason) ||
+        !r.get(row.score) || !r.get(row.parent) || !r.get(row.origin) || !r.get(row.depth) ||
+        !r.get(row.kind) || !r.get(row.index) || !r.get_bytes(row.id) || !r.get_bytes(row.text) ||
+        !r.get(row.shares) || (row.shares == 0 && !r.get_bytes(row.record)) ||
+        !get_payload(r, row.payload, row.has_payload)) {
+      return "row cut short";
+    }
+    if (row.kind >= kItemKindCount) return "item kind";
+    if (row.shares > static_cast<uint64_t>(&row - parsed.data())) return "record reference";
+    record_bytes += row.record.size();
+  }
+  return nullptr;
+}
+
+const char* read_annotation_value(Reader& r, AnnotationColumn& column, size_t i) {
+  switch (column.type()) {
+    case AnnotationType::kFloat: {
+      double f;
+      if (!r.get(f)) return "annotation value";
+      column.set_float(i, f);
+      break;
+    }
+    case AnnotationType::kInt: {
+      int64_t n;
+      if (!r.get(n)) return "annotation value";
+      column.set_int(i, n);
+      break;
+    }
+    case AnnotationType::kString: {
+      std::string_view text;
+      if (!r.get_bytes(text)) return "annotation value";
+      column.set_string(i, text);
+      break;
+    }
+    case AnnotationType::kFloatVector: {
+      std::vector<float> vector;
+      if (!r.get_floats(vector)) return "annotation value";
+      column.set_vector(i, vector);
+      break;
+    }
+  }
+  return nullptr;
+}
+
+const char* read_annotations(Reader& r, DocBatch& batch) {
+  uint64_t columns = 0;
+  if (!r.get(columns)) return "annotations cut short";
+  for (uint64_t c = 0; c < columns; ++c) {
+    std::string_view name;
+    uint8_t type = 0;
+    if (!r.get_bytes(name) || !r.get(type) ||
+        type > static_cast<uint8_t>(AnnotationType::kFloatVector)) {
+      return "annotation column";
+    }
+    AnnotationColumn& column = batch.annotation(name, static_cast<AnnotationType>(type));
+    for (size_t i = 0; i < batch.size(); ++i) {
+      uint8_t present = 0;
+      if (!r.get(present)) return "annotation cut short";
+      if (!present) continue;
+      if (const char* damaged = read_annotation_value(r, column, i)) return damaged;
+    }
+  }
+  return nullptr;
+}
+
+const char* read_errors(Reader& r, DocBatch& batch) {
+  uint64_t error_count = 0;
+  if (!r.get(error_count)) return "errors cut short";
+  for (uint64_t e = 0; e < error_count; ++e) {
+    uint8_t kind = 0;
+    InputErrorRecord error;
+    std::string_view message, excerpt;
+    if (!r.get(kind) || kind >= kInputErrorCount || !r.get(error.line) ||
+        !r.get(error.byte_offset) || !r.get_bytes(message) || !r.get_bytes(excerpt)) {
+      return "error record";
+    }
+    error.kind = static_cast<InputError>(kind);
+    error.message = message;
+    error.excerpt = excerpt;
+    batch.errors.push_back(std::move(error));
+  }
+  return nullptr;
+}
+
+const char* read_stage_counts(Reader& r, DocBatch& batch) {
+  uint64_t count_entries = 0;
+  if (!r.get(count_entries)) return "stage counts cut short";
+  for (uint64_t c = 0; c < count_entries; ++c) {
+    std::string_view name;
+    uint64_t count = 0;
+    if (!r.get_bytes(name) || !r.get(count)) return "stage count";
+    batch.stage_counts[std::string(name)] = count;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) {
   auto damaged = [](const char* what) {
     return Status::errorf("a stored batch is damaged ({}); remove the work folder and run again",
@@ -241,39 +362,17 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
       !r.get(rows)) {
     return damaged("header cut short");
   }
-  struct Row {
-    uint64_t key, line, parent;
-    uint8_t flags, depth, kind;
-    ReasonId reason, origin;
-    double score;
-    uint32_t index;
-    std::string_view id, text, record;
-    uint64_t shares = 0;  // 1 + the earlier row whose record this is; 0: its own
-    Payload payload;
-    bool has_payload = false;
-  };
-  std::vector<Row> parsed(std::min<uint64_t>(rows, bytes.size()));
-  if (parsed.size() != rows) return damaged("row count");
+  std::vector<StoredRow> parsed;
   size_t record_bytes = 0;
-  for (Row& row : parsed) {
-    if (!r.get(row.key) || !r.get(row.line) || !r.get(row.flags) || !r.get(row.reason) ||
-        !r.get(row.score) || !r.get(row.parent) || !r.get(row.origin) || !r.get(row.depth) ||
-        !r.get(row.kind) || !r.get(row.index) || !r.get_bytes(row.id) ||
-        !r.get_bytes(row.text) || !r.get(row.shares) ||
-        (row.shares == 0 && !r.get_bytes(row.record)) ||
-        !get_payload(r, row.payload, row.has_payload)) {
-      return damaged("row cut short");
-    }
-    if (row.kind >= kItemKindCount) return damaged("item kind");
-    if (row.shares > static_cast<uint64_t>(&row - parsed.data())) return damaged("record reference");
-    record_bytes += row.record.size();
+  if (const char* what = read_rows(r, rows, bytes.size(), parsed, record_bytes)) {
+    return damaged(what);
   }
   // The records go back into one padded raw buffer, as a reader leaves them, so that stages
   // that parse records in place can.
   auto raw = std::make_unique<char[]>(record_bytes + kRecordPadding);
   std::memset(raw.get() + record_bytes, ' ', kRecordPadding);
   size_t at = 0;
-  for (const Row& row : parsed) {
+  for (const StoredRow& row : parsed) {
     std::memcpy(raw.get() + at, row.record.data(), row.record.size());
     at += row.record.size();
   }
@@ -281,7 +380,7 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
   batch->reserve(parsed.size());
   at = 0;
   for (size_t i = 0; i < parsed.size(); ++i) {
-    const Row& row = parsed[i];
+    const StoredRow& row = parsed[i];
     std::string_view record;
     if (row.shares > 0) {
       record = batch->rows_.records[row.shares - 1];
@@ -294,71 +393,13 @@ Result<std::unique_ptr<DocBatch>> DocBatch::deserialize(std::string_view bytes) 
     stored.flags[i] = row.flags;
     stored.reasons[i] = row.reason;
     stored.scores[i] = row.score;
-    stored.lineage[i] = {DocKey(row.parent), row.origin, row.depth,
-                         static_cast<ItemKind>(row.kind), row.index};
+    stored.lineage[i] = {DocKey(row.parent), row.origin, row.depth, static_cast<ItemKind>(row.kind),
+                         row.index};
     if (row.has_payload) batch->set_payload(i, row.payload);
   }
   batch->source_rows_ = source_rows;
-  uint64_t columns = 0;
-  if (!r.get(columns)) return damaged("annotations cut short");
-  for (uint64_t c = 0; c < columns; ++c) {
-    std::string_view name;
-    uint8_t type = 0;
-    if (!r.get_bytes(name) || !r.get(type) ||
-        type > static_cast<uint8_t>(AnnotationType::kFloatVector)) {
-      return damaged("annotation column");
-    }
-    AnnotationColumn& column = batch->annotation(name, static_cast<AnnotationType>(type));
-    for (size_t i = 0; i < parsed.size(); ++i) {
-      uint8_t present = 0;
-      if (!r.get(present)) return damaged("annotation cut short");
-      if (!present) continue;
-      double f;
-      int64_t n;
-      std::string_view text;
-      std::vector<float> vector;
-      switch (column.type()) {
-        case AnnotationType::kFloat:
-          if (!r.get(f)) return damaged("annotation value");
-          column.set_float(i, f);
-          break;
-        case AnnotationType::kInt:
-          if (!r.get(n)) return damaged("annotation value");
-          column.set_int(i, n);
-          break;
-        case AnnotationType::kString:
-          if (!r.get_bytes(text)) return damaged("annotation value");
-          column.set_string(i, text);
-          break;
-        case AnnotationType::kFloatVector:
-          if (!r.get_floats(vector)) return damaged("annotation value");
-          column.set_vector(i, vector);
-          break;
-      }
-    }
-  }
-  uint64_t error_count = 0;
-  if (!r.get(error_count)) return damaged("errors cut short");
-  for (uint64_t e = 0; e < error_count; ++e) {
-    uint8_t kind = 0;
-    InputErrorRecord error;
-    std::string_view message, excerpt;
-    if (!r.get(kind) || kind >= kInputErrorCount || !r.get(error.line) ||
-        !r.get(error.byte_offset) || !r.get_bytes(message) || !r.get_bytes(excerpt)) {
-      return damaged("error record");
-    }
-    error.kind = static_cast<InputError>(kind);
-    error.message = message;
-    error.excerpt = excerpt;
-    batch->errors.push_back(std::move(error));
-  }
-  uint64_t count_entries = 0;
-  if (!r.get(count_entries)) return damaged("stage counts cut short");
-  for (uint64_t c = 0; c < count_entries; ++c) {
-    std::string_view name;
-    uint64_t count = 0;
-    if (!r.get_bytes(name) || !r.get(count)) return damaged("stage count");
-    batch->stage_counts[std::string(name)] = count;
+  for (auto step : {read_annotations, read_errors, read_stage_counts}) {
+    if (const char* what = step(r, *batch)) return damaged(what);
   }
   if (!r.at_end()) return damaged("bytes after the batch");
   return batch;
