@@ -42,6 +42,14 @@ size_t hash_symbol_words(DocSegments& d, const std::vector<TextPiece>& words) {
   return symbols;
 }
 
+// Whether some word of `text` may be an ellipsis mark: every mark a word can be ("...", "[...]",
+// "…", "(...)", "[…]", "-»") holds "...", "…" or "-»". A text without them has none.
+bool may_hold_ellipsis_word(std::string_view text) {
+  return text.find("...") != std::string_view::npos ||
+         text.find("\xE2\x80\xA6") != std::string_view::npos ||  // …
+         text.find("-\xC2\xBB") != std::string_view::npos;       // -»
+}
+
 constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
                                                                  "and", "that", "have", "with"};
 
@@ -58,6 +66,15 @@ StageSpec symbols_to_words_spec() {
         WordSplit split = word_split_for(p.get_string("lang"));
         return ScoreRule{
             [split](DocSegments& d) {
+              // Without a '#' and without an ellipsis mark no word is a symbol, so a text with
+              // a letter or digit (hence a word) scores exactly 0 without being split: the
+              // split waits for long_word, and a document that numbers, urls, bullets,
+              // white_space or parentheses drop in between is never split. (White-space split
+              // only: ICU's words are not checked here.)
+              const CharCounts& c = d.chars();
+              if (split == WordSplit::kWhitespace && c.hashes == 0 && c.letters + c.digits > 0 &&
+                  !may_hold_ellipsis_word(d.text()))
+                return 0.0;
               const auto& words = d.words(split);
               // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
               size_t symbols = d.chars().hashes > 0 ? hash_symbol_words(d, words) : 0;
