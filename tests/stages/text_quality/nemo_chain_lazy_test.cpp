@@ -17,6 +17,7 @@
 #include "pipeline/pipeline_config.h"
 #include "stages/heuristic_filter_test_support.h"
 #include "text/doc_segments.h"
+#include "text/python_text.h"
 
 namespace winnow {
 namespace {
@@ -220,6 +221,31 @@ TEST(NemoChainLazy, SymbolsToWordsShortcutMatchesTheRule) {
   }
 }
 
+// bullets scores a text with a letter or digit and no byte E2 (which every bullet glyph starts
+// with) without splitting it into lines: the score must be the rule applied to the lines.
+TEST(NemoChainLazy, BulletsShortcutMatchesTheRule) {
+  const std::vector<std::string> glyphs = {"•", "‣", "⁃", "⁌", "⁍", "∙",
+                                           "○", "●", "◘", "◦", "⦾", "⦿"};
+  for (const std::string& g : glyphs) EXPECT_EQ(static_cast<unsigned char>(g[0]), 0xE2u) << g;
+  auto texts = varied_corpus(600);
+  texts.push_back("• one\n• two\n\xe2\x80\xa8 • three\n");  // LINE SEPARATOR then a bullet
+  texts.push_back("• one\n");
+  texts.push_back("• \n");
+  for (const std::string& text : texts) {
+    DocSegments d;
+    d.reset(text);
+    size_t bullets = 0;
+    for (const TextPiece& l : d.lines()) {
+      std::string_view s = python_lstrip(d.piece(l));
+      for (const std::string& g : glyphs) bullets += s.starts_with(g);
+    }
+    const double expected =
+        d.lines().empty() ? 1.0 : static_cast<double>(bullets) / d.lines().size();
+    testing::Outcome o = testing::run_filter("bullets", {}, text);
+    EXPECT_EQ(o.score, expected) << ::testing::PrintToString(text);
+  }
+}
+
 TEST(NemoChainLazy, AnEarlyDropComputesNothingAfterItsFilter) {
   const std::string kept_text =
       "The quality of a corpus depends on the filters that have been applied to it.\n"
@@ -234,11 +260,19 @@ TEST(NemoChainLazy, AnEarlyDropComputesNothingAfterItsFilter) {
       "$$$ %%% &&& *** ;;; :: -- == ++ ~~ ^^ @@",  // non_alpha_numeric drops it
       "https://example.org/abcdefghijklmnopqrstuvwxyz and text",  // urls drops it
       kept_text,
+      "A short note with too few words to be kept.",  // word_count drops it
   };
   ChainRun run = run_chain(nemo_chain(false), texts);
   ASSERT_EQ(run.reasons[0], "non_alpha_numeric/alpha_numeric");
   ASSERT_EQ(run.reasons[1], "urls/urls_ratio");
   ASSERT_EQ(run.reasons[2], "kept");
+  ASSERT_EQ(run.reasons[3], "word_count/word_count");
+  // Split into words (long_word and word_count need them), but not into lines or n-grams.
+  DocSegments& short_note = doc_segments(*run.batch, 3);
+  EXPECT_TRUE(short_note.computed(DocSegments::kWords));
+  EXPECT_FALSE(short_note.computed(DocSegments::kLines));
+  EXPECT_FALSE(short_note.computed(DocSegments::kWordIds));
+  EXPECT_FALSE(short_note.ngrams_started());
   for (size_t i : {0, 1}) {
     DocSegments& d = doc_segments(*run.batch, i);
     EXPECT_TRUE(d.computed(DocSegments::kChars)) << i;
