@@ -4,14 +4,21 @@
 #   long  (default): Debian documentation and manual pages (bench/make_long_corpus, 1,670
 #         documents, mean ~20 KB);
 #   short: web-like pages of 300-2,000 bytes cut from the Python manual and the Debian Reference
-#         (bench/make_filter_corpus --min-bytes 300 --max-bytes 2000, 20,000 documents).
+#         (bench/make_filter_corpus --min-bytes 300 --max-bytes 2000, 20,000 documents);
+#   mixed: what Debian packages install beside their manuals (licences, copyright files,
+#         changelogs, READMEs, examples, sources) mixed with manuals (bench/make_mixed_corpus,
+#         ~3,400 documents, mean ~13 KB), where NeMo's chain drops over 40% of the documents
+#         in its first nine filters (issue #33);
+#   slices: the mixed corpus cut into slices of whole lines of at most 1,800 bytes
+#         (bench/make_mixed_corpus --slice-bytes 1800, ~27,000 documents).
+# It also prints how many documents NeMo drops in the chain's first nine filters.
 # winnow: `winnow run examples/nemo_english.yaml --threads 1`, counted as user+sys CPU seconds
 # of the whole process (read, parse, filter, write; best of 3). NeMo: its filter classes
 # (bench/nemo_chain.py: only the filters' code is timed, NeMo's most favourable figure). Prints
 # both rates, the ratio and how many documents the two decide alike (kept, or dropped by the
 # same filter).
 #
-# Usage: bench/nemo_chain.sh [BUILD_DIR=build] [long|short]
+# Usage: bench/nemo_chain.sh [BUILD_DIR=build] [long|short|mixed|slices]
 # Environment: NEMO_CURATOR_SRC, a checkout of https://github.com/NVIDIA-NeMo/Curator (the folder
 # holding nemo_curator/); without it only winnow's figures are printed.
 # BENCH_PIPELINE (default examples/nemo_english.yaml).
@@ -29,7 +36,15 @@ if [ ! -f "$work_dir/in/docs.jsonl" ]; then
     long) "$repo/bench/make_long_corpus" "$work_dir/in/docs.jsonl" ;;
     short) "$repo/bench/make_filter_corpus" "$work_dir/make" --min-bytes 300 --max-bytes 2000
            mv "$work_dir/make/docs.jsonl" "$work_dir/in/docs.jsonl" ;;
-    *) echo "nemo_chain: corpus is long or short, not '$corpus'" >&2; exit 2 ;;
+    mixed) "$repo/bench/make_mixed_corpus" "$work_dir/in/docs.jsonl" ;;
+    slices) mixed=$build_dir/bench/mixed/in/docs.jsonl
+            if [ ! -f "$mixed" ]; then
+              mkdir -p "$(dirname "$mixed")"
+              "$repo/bench/make_mixed_corpus" "$mixed"
+            fi
+            "$repo/bench/make_mixed_corpus" "$work_dir/in/docs.jsonl" --slice-bytes 1800 \
+              --from "$mixed" ;;
+    *) echo "nemo_chain: corpus is long, short, mixed or slices, not '$corpus'" >&2; exit 2 ;;
   esac
 fi
 docs=$(wc -l < "$work_dir/in/docs.jsonl")
@@ -74,6 +89,12 @@ for path in glob.glob(f"{sys.argv[1]}/rejected/*.jsonl"):
         record = json.loads(line)
         winnow[record["id"]] = record["winnow_drop"]["stage"]
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[2], encoding="utf-8")]
+first_nine = {"non_alpha_numeric", "symbols_to_words", "numbers", "urls", "bullets",
+              "white_space", "parentheses", "long_word", "word_count"}
+early = sum(verdict in first_nine for _, verdict, _ in rows)
+kept = sum(verdict == "kept" for _, verdict, _ in rows)
+print(f"NeMo keeps {kept} of {len(rows)} ({kept / len(rows):.1%}) and drops {early} "
+      f"({early / len(rows):.1%}) in the chain's first nine filters", file=sys.stderr)
 same = sum(winnow.get(doc) == verdict for doc, verdict, _ in rows)
 settled = [(doc, verdict) for doc, verdict, dependent in rows if not dependent]
 same_settled = sum(winnow.get(doc) == verdict for doc, verdict in settled)

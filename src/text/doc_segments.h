@@ -55,8 +55,10 @@ class DocSegments {
   const std::vector<TextPiece>& tokens();
   const std::vector<uint32_t>& token_ids();
 
- private:
-  enum : uint32_t {
+  // What has been computed for the current text since reset(): a chain's work follows its
+  // verdicts (a document the first filter drops is never split into words), and tests check
+  // that through these rather than through timings.
+  enum Feature : uint32_t {
     kChars = 1,
     kWords = 2,
     kWordIds = 4,
@@ -65,6 +67,16 @@ class DocSegments {
     kTokens = 32,
     kTokenIds = 64,
   };
+  bool computed(Feature f, WordSplit split = WordSplit::kWhitespace) const {
+    const int shift = (f == kWords || f == kWordIds) ? 8 * static_cast<int>(split) : 0;
+    return (done_ & (static_cast<uint32_t>(f) << shift)) != 0;
+  }
+  // Whether the word n-gram ladder has started (a top or duplicate n-gram was asked for).
+  bool ngrams_started(WordSplit split = WordSplit::kWhitespace) const {
+    return word_ladders_[static_cast<int>(split)].started();
+  }
+
+ private:
   // `ladder`, started (again) at n when it has not started or started above n.
   NgramLadder& ladder_from(NgramLadder& ladder, const std::vector<uint32_t>& ids, size_t n);
   std::string_view text_;

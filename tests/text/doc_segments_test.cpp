@@ -187,5 +187,30 @@ TEST(DocSegments, IcuSplitSegmentsUnspacedText) {
   EXPECT_TRUE(d.words(WordSplit::kIcu).empty());
 }
 
+TEST(DocSegments, ComputesEachSplitOnlyWhenAskedAndForgetsOnReset) {
+  DocSegments d;
+  d.reset("one two\nthree two\n\nfour");
+  EXPECT_FALSE(d.computed(DocSegments::kChars));
+  EXPECT_FALSE(d.computed(DocSegments::kWords));
+  d.chars();
+  EXPECT_TRUE(d.computed(DocSegments::kChars));
+  EXPECT_FALSE(d.computed(DocSegments::kWords));
+  EXPECT_FALSE(d.computed(DocSegments::kLines));
+  d.lines();  // uses chars(), nothing else
+  EXPECT_TRUE(d.computed(DocSegments::kLines));
+  EXPECT_FALSE(d.computed(DocSegments::kWords));
+  EXPECT_FALSE(d.computed(DocSegments::kParagraphs));
+  d.top_word_ngram(2);  // needs the words and their ids
+  EXPECT_TRUE(d.computed(DocSegments::kWords));
+  EXPECT_TRUE(d.computed(DocSegments::kWordIds));
+  EXPECT_TRUE(d.ngrams_started());
+  EXPECT_FALSE(d.computed(DocSegments::kWords, WordSplit::kIcu));
+  EXPECT_FALSE(d.computed(DocSegments::kTokens));
+  d.reset("another text");
+  EXPECT_FALSE(d.computed(DocSegments::kChars));
+  EXPECT_FALSE(d.computed(DocSegments::kWords));
+  EXPECT_FALSE(d.ngrams_started());
+}
+
 }  // namespace
 }  // namespace winnow

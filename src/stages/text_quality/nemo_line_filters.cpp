@@ -15,6 +15,7 @@ namespace winnow {
 
 namespace {
 
+// Each starts with byte E2 (bullets_spec relies on it; tested).
 constexpr std::array<std::string_view, 12> kBullets = {"•", "‣", "⁃", "⁌", "⁍", "∙",
                                                        "○", "●", "◘", "◦", "⦾", "⦿"};
 constexpr std::array<char, 5> kEndMarks = {'.', '?', '!', '"', '\''};
@@ -48,6 +49,16 @@ StageSpec bullets_spec() {
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_bullet_lines_ratio"));
         return ScoreRule{[](DocSegments& d) {
+                           // Every bullet glyph is a three-byte character starting with byte
+                           // E2, and a text with a letter or digit has a non-blank line: such
+                           // a text without an E2 byte scores exactly 0 without being split
+                           // into lines. The split then waits for punctuation, so a document
+                           // that white_space ... mean_word_length drop is never split.
+                           const CharCounts& c = d.chars();
+                           if (c.letters + c.digits > 0 &&
+                               (c.chars == d.text().size() ||
+                                d.text().find('\xE2') == std::string_view::npos))
+                             return 0.0;
                            const auto& lines = d.lines();
                            size_t bullets = 0;
                            for (const TextPiece& l : lines) {

@@ -114,9 +114,12 @@ TEST(NemoWordFilters, SymbolsToWords) {
   const char* s = "symbols_to_words";
   EXPECT_KEPT(f(s, "... " + repeat("w", 9)), 0.1);  // 1 of 10 words
   EXPECT_DROPPED(f(s, "... … " + repeat("w", 8)), "symbols_to_words/symbol_to_word", 0.2);
-  // '#' more than half the word: "##a" (2 of 3) is a symbol word, "#a" (1 of 2) is not.
+  // NeMo's code: runs of '#' more than half the word's code points. "#" (1 of 1) and "#a#"
+  // (2 of 3) are symbol words; "#a" (1 of 2), "##" (1 run of 2) and "##a" (1 of 3) are not.
   EXPECT_KEPT(f(s, "#a " + repeat("w", 9)), 0.0);
-  EXPECT_DROPPED(f(s, "##a " + repeat("w", 4)), "symbols_to_words/symbol_to_word", 0.2);
+  EXPECT_DROPPED(f(s, "#a# " + repeat("w", 4)), "symbols_to_words/symbol_to_word", 0.2);
+  EXPECT_DROPPED(f(s, "# w w w"), "symbols_to_words/symbol_to_word", 0.25);
+  EXPECT_KEPT(f(s, "## ##a ### " + repeat("w", 7)), 0.0);
   EXPECT_DROPPED(f(s, "[...]"), "symbols_to_words/symbol_to_word", 1.0);  // one word
   EXPECT_DROPPED(f(s, ""), "symbols_to_words/symbol_to_word", 1.0);
 }
@@ -175,7 +178,14 @@ TEST(NemoWordFilters, WordsWithoutAlphabets) {
   const char* s = "words_without_alphabets";
   EXPECT_KEPT(f(s, "a b c d 1"), 0.8);
   EXPECT_DROPPED(f(s, "a b c 1 2"), "words_without_alphabets/words_without_alphabets", 0.6);
-  EXPECT_DROPPED(f(s, "é ü"), "words_without_alphabets/words_without_alphabets", 0.0);
+  // NeMo's [[:alpha:]] (the regex module) is Unicode's Alphabetic property: é and Cyrillic are
+  // letters, and so are Ⅻ (a letter number) and ः (a Devanagari vowel sign); Arabic-Indic
+  // digits and a lone combining accent are not.
+  EXPECT_KEPT(f(s, "é ü"), 1.0);
+  EXPECT_DROPPED(f(s, "Ⅻ ١٢ 3 4 Дмитрий"), "words_without_alphabets/words_without_alphabets",
+                 0.4);
+  EXPECT_DROPPED(f(s, "\u0903 \u0301 _"), "words_without_alphabets/words_without_alphabets",
+                 1.0 / 3);
   EXPECT_KEPT(f(s, "x1"), 1.0);
   EXPECT_DROPPED(f(s, ""), "words_without_alphabets/words_without_alphabets", 0.0);
 }
