@@ -1,10 +1,12 @@
 #include "models/onnx_session.h"
+#include "models/onnx_runtime_requested.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <onnxruntime_c_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,10 +23,44 @@ namespace winnow {
 
 namespace {
 
+// ONNX Runtime is loaded on first use, not at program start: resolving its ~50,000 relocations
+// costs about 13 ms of CPU in every process (bench/README.md, "Fixed cost per process"), and
+// most runs have no model stage. OrtGetApiBase is the only symbol winnow takes from the library,
+// so this file is its only user: linked with --as-needed, the program does not depend on it at
+// all; still linked, dlopen returns the copy already loaded. The build's and the install's
+// RUNPATH name ORT's folder (CMakeLists.txt), and dlopen searches the caller's RUNPATH.
+constexpr const char* kOrtLibrary = "libonnxruntime.so.1";
+std::atomic<bool> ort_requested{false};
+std::string load_failure;  // set once, before api_base() returns null
+void* entry_point = nullptr;  // OrtGetApiBase in the loaded library (has_cuda finds its folder)
+
+const OrtApiBase* api_base() {
+  static const OrtApiBase* base = []() -> const OrtApiBase* {
+    ort_requested = true;
+    void* library = ::dlopen(kOrtLibrary, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      const char* why = ::dlerror();
+      load_failure = fmt::format("cannot load ONNX Runtime ({}): {}", kOrtLibrary,
+                                 why != nullptr ? why : "unknown error");
+      return nullptr;
+    }
+    using GetApiBase = const OrtApiBase* (*)();
+    auto get = reinterpret_cast<GetApiBase>(::dlsym(library, "OrtGetApiBase"));
+    if (get == nullptr) {
+      load_failure = fmt::format("{} has no OrtGetApiBase", kOrtLibrary);
+      return nullptr;
+    }
+    entry_point = reinterpret_cast<void*>(get);
+    return get();
+  }();
+  return base;
+}
+
 // The C API table of the version these headers declare; the library answers for every version
 // up to its own, so a newer ORT (ONNXRUNTIME_ROOT) works too.
 const OrtApi* api() {
-  static const OrtApi* table = OrtGetApiBase()->GetApi(ORT_API_VERSION);
+  static const OrtApi* table =
+      api_base() != nullptr ? api_base()->GetApi(ORT_API_VERSION) : nullptr;
   return table;
 }
 
@@ -43,9 +79,13 @@ OrtEnv* environment(std::string& error) {
   static std::string failure;
   static std::once_flag once;
   std::call_once(once, [] {
+    if (api_base() == nullptr) {
+      failure = load_failure;
+      return;
+    }
     if (api() == nullptr) {
       failure = fmt::format("the ONNX Runtime library ({}) lacks C API version {}",
-                            OrtGetApiBase()->GetVersionString(), ORT_API_VERSION);
+                            api_base()->GetVersionString(), ORT_API_VERSION);
       return;
     }
     failure = consume(api()->CreateEnv(ORT_LOGGING_LEVEL_ERROR, "winnow", &env));
@@ -153,7 +193,11 @@ std::string shape_text(const std::vector<int64_t>& shape) {
 
 OnnxSession::~OnnxSession() = default;
 
-std::string OnnxSession::runtime_version() { return OrtGetApiBase()->GetVersionString(); }
+std::string OnnxSession::runtime_version() {
+  return api_base() != nullptr ? api_base()->GetVersionString() : "unavailable: " + load_failure;
+}
+
+bool onnx_runtime_requested() { return ort_requested.load(); }
 
 bool OnnxSession::has_cuda() {
   if (api() == nullptr) return false;
@@ -169,7 +213,7 @@ bool OnnxSession::has_cuda() {
   // (the npm package's CPU build does): ORT loads libonnxruntime_providers_cuda.so from the
   // folder of libonnxruntime.so, so the provider is there only when that file is.
   Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&OrtGetApiBase), &info) == 0 || info.dli_fname == nullptr) {
+  if (dladdr(entry_point, &info) == 0 || info.dli_fname == nullptr) {
     return true;  // cannot tell: let the load say
   }
   const std::filesystem::path folder = std::filesystem::path(info.dli_fname).parent_path();
