@@ -1,6 +1,7 @@
 # The two commands: `make run` (setup, build, curate the example corpus) and `make test`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+MAKEFLAGS += --no-print-directory
 
 .PHONY: setup configure winnow build run test bench-build bench clean
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs each libFuzzer program of fuzz/ (built by the `fuzzers` target: fuzz/CMakeLists.txt, clang
+# Runs each libFuzzer program of fuzz/ (built by the `fuzzers` target: fuzz/fuzzers.cmake, clang
 # with ASan and libFuzzer) for SECONDS. Exits non-zero on a crash, a leak, a hang or a missing
 # program; 77 when the build has no fuzzers (CMake found no clang that links one).
 #   fuzz/run_fuzzers.sh BUILD_DIR [SECONDS]

@@ -1,5 +1,5 @@
 // Runs the libFuzzer targets of fuzz/ (the WARC record parser and the HTML extractor, built by
-// clang with AddressSanitizer: the `fuzzers` target, fuzz/CMakeLists.txt) for a bounded time
+// clang with AddressSanitizer: the `fuzzers` target, fuzz/fuzzers.cmake) for a bounded time
 // each: no crash, no leak, no hang.
 #include <gtest/gtest.h>
 

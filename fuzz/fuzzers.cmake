@@ -1,21 +1,20 @@
 # The libFuzzer targets: fuzz/<name>_fuzz.cpp, one program each, on the layers they exercise,
 # compiled by clang with AddressSanitizer and libFuzzer's coverage (the main build uses GCC,
-# which has no libFuzzer). A project of its own: the top CMakeLists.txt configures it in
-# build/fuzz with clang when clang can link a fuzzer (the `fuzzers` target, built with the
-# tests); fuzz/run_fuzzers.sh runs them (tests/text/fuzz_slow_test.cpp).
-# The layers' sources come from the same globs as the main build's: a new file needs no edit.
-cmake_minimum_required(VERSION 3.25)
-project(winnow_fuzz LANGUAGES CXX)
-
-set(CMAKE_CXX_STANDARD 20)
-set(CMAKE_CXX_STANDARD_REQUIRED ON)
-set(CMAKE_CXX_EXTENSIONS OFF)
-get_filename_component(WINNOW_ROOT ${CMAKE_CURRENT_SOURCE_DIR}/.. ABSOLUTE)
+# which has no libFuzzer). A build of its own, like cmake/gpu_only.cmake: the top
+# CMakeLists.txt, configured with -DWINNOW_FUZZ_ONLY=ON and clang, includes this file and
+# nothing else. The main build does that in build/fuzz when clang can link a fuzzer (the
+# `fuzzers` target, built with the tests); fuzz/run_fuzzers.sh runs them
+# (tests/text/fuzz_slow_test.cpp). The layers' sources come from the same globs as the main
+# build's: a new file needs no edit. The sources stay inside this build's source tree (the
+# checkout), so object paths, and ccache's keys, are the same in any clone.
+set(WINNOW_ROOT ${PROJECT_SOURCE_DIR})
 # Passed by the main build: its generated headers (core/version.h) and DuckDB's header.
 set(WINNOW_GENERATED_DIR "" CACHE PATH "The main build's generated/ folder")
 set(DUCKDB_INCLUDE_DIR "" CACHE PATH "DuckDB's include folder (duckdb.h)")
 set(DUCKDB_LIBRARY "" CACHE FILEPATH "DuckDB's library")
 
+# -O1 with assertions on (no NDEBUG), whatever the build type.
+set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-g -O1")
 # Instrumented for coverage and ASan everywhere; linked with libFuzzer's main in the programs.
 add_compile_options(-g -O1 -fsanitize=address,fuzzer-no-link -Wno-unused-command-line-argument)
 add_link_options(-fsanitize=address -Wl,--as-needed)
