@@ -35,35 +35,67 @@ pkg_check_modules(FUZZ_PKG REQUIRED IMPORTED_TARGET libxxhash libutf8proc uchard
   libxml-2.0 re2 libarchive)
 find_library(CLD2_LIBRARY cld2 REQUIRED)
 
-# The layers below text/ and io/, as static libraries: a program links only the objects it
-# reaches, whatever the globs hold.
-file(GLOB core_src CONFIGURE_DEPENDS ${WINNOW_ROOT}/src/core/*.cpp)
-add_library(fuzz_core STATIC ${core_src})
-target_include_directories(fuzz_core PUBLIC ${WINNOW_ROOT}/src ${WINNOW_GENERATED_DIR})
-# The video module's path: the fuzzers never probe a video.
-target_compile_definitions(fuzz_core PRIVATE WINNOW_VIDEO_CODECS_MODULE="")
-target_link_libraries(fuzz_core PUBLIC fmt::fmt yaml-cpp PkgConfig::FUZZ_PKG simdjson::simdjson
-  OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS})
+# winnow_reached_sources(OUT FILE...): the .cpp files of src/ that FILE reaches through its
+# #include "layer/name.h" lines, followed transitively (name.h, and name.cpp with what it
+# includes; for a header without a name.cpp, the .cpp files of its folder that include it). Only those are compiled with clang, not whole layers: they are what the program
+# links, and a file no fuzzer reaches need not build with this clang. Each file read is a
+# configure dependency, so an #include added later is followed at the next build.
+function(winnow_reached_sources out)
+  set(queue ${ARGN})
+  set(seen)
+  set(sources)
+  while(queue)
+    list(POP_FRONT queue file)
+    if(file IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${file})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
+    file(STRINGS ${file} includes REGEX "^#include \"[a-z_0-9]+/[a-z_0-9/]+\\.h\"")
+    foreach(line ${includes})
+      string(REGEX REPLACE "^#include \"([^\"]+)\\.h\".*" "\\1" stem "${line}")
+      set(candidates ${WINNOW_ROOT}/src/${stem}.h)
+      if(EXISTS ${WINNOW_ROOT}/src/${stem}.cpp)
+        list(APPEND candidates ${WINNOW_ROOT}/src/${stem}.cpp)
+      elseif(NOT "${WINNOW_ROOT}/src/${stem}.h" IN_LIST seen)
+        # A header without a .cpp of its name (text/html_parser_backends.h): the .cpp files of
+        # its folder that include it implement it.
+        get_filename_component(folder ${WINNOW_ROOT}/src/${stem}.h DIRECTORY)
+        file(GLOB siblings ${folder}/*.cpp)
+        foreach(sibling ${siblings})
+          file(STRINGS ${sibling} includes_it REGEX "^#include \"${stem}\\.h\"")
+          if(includes_it)
+            list(APPEND candidates ${sibling})
+          endif()
+        endforeach()
+      endif()
+      foreach(candidate ${candidates})
+        if(EXISTS ${candidate} AND NOT candidate IN_LIST seen)
+          list(APPEND queue ${candidate})
+          if(candidate MATCHES "\\.cpp$")
+            list(APPEND sources ${candidate})
+          endif()
+        endif()
+      endforeach()
+    endforeach()
+  endwhile()
+  list(REMOVE_DUPLICATES sources)
+  set(${out} ${sources} PARENT_SCOPE)
+endfunction()
 
-file(GLOB kernels_src CONFIGURE_DEPENDS ${WINNOW_ROOT}/src/kernels/*.cpp)
-add_library(fuzz_kernels STATIC ${kernels_src})
-target_link_libraries(fuzz_kernels PUBLIC fuzz_core hwy::hwy)
-
-file(GLOB io_src CONFIGURE_DEPENDS ${WINNOW_ROOT}/src/io/*.cpp)
-add_library(fuzz_io STATIC ${io_src})
-target_include_directories(fuzz_io SYSTEM PRIVATE ${DUCKDB_INCLUDE_DIR})
-target_link_libraries(fuzz_io PUBLIC fuzz_core zstd::libzstd_shared ZLIB::ZLIB BZip2::BZip2
-  CURL::libcurl ${DUCKDB_LIBRARY})
-
-file(GLOB text_src CONFIGURE_DEPENDS ${WINNOW_ROOT}/src/text/*.cpp)
-add_library(fuzz_text STATIC ${text_src})
-target_link_libraries(fuzz_text PUBLIC fuzz_core fuzz_kernels ICU::uc ICU::i18n ${CLD2_LIBRARY})
-
-# fuzz/<layer-name>_fuzz.cpp: each program links io and text (it uses what it includes).
-file(GLOB fuzz_src CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_fuzz.cpp)
-foreach(source ${fuzz_src})
-  get_filename_component(name ${source} NAME_WE)
-  add_executable(${name} ${source})
-  target_link_libraries(${name} PRIVATE fuzz_io fuzz_text)
+# fuzz/<name>_fuzz.cpp: one program each, on the sources it reaches and the libraries those use
+# (--as-needed keeps only what it references).
+file(GLOB fuzz_programs CONFIGURE_DEPENDS ${WINNOW_ROOT}/fuzz/*_fuzz.cpp)
+foreach(program ${fuzz_programs})
+  get_filename_component(name ${program} NAME_WE)
+  winnow_reached_sources(reached ${program})
+  add_executable(${name} ${program} ${reached})
+  target_include_directories(${name} PRIVATE ${WINNOW_ROOT}/src ${WINNOW_GENERATED_DIR})
+  target_include_directories(${name} SYSTEM PRIVATE ${DUCKDB_INCLUDE_DIR})
+  # The video module's path (core/video_probe.cpp): the fuzzers never probe a video.
+  target_compile_definitions(${name} PRIVATE WINNOW_VIDEO_CODECS_MODULE="")
+  target_link_libraries(${name} PRIVATE fmt::fmt yaml-cpp PkgConfig::FUZZ_PKG simdjson::simdjson
+    OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS} zstd::libzstd_shared ZLIB::ZLIB
+    BZip2::BZip2 CURL::libcurl hwy::hwy ICU::uc ICU::i18n ${CLD2_LIBRARY} ${DUCKDB_LIBRARY})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer)
 endforeach()
