@@ -1,20 +1,28 @@
 # The two commands: `make run` (setup, build, curate the example corpus) and `make test`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+MAKEFLAGS += --no-print-directory
 
-.PHONY: setup configure winnow build run test bench clean
+.PHONY: setup configure winnow build run test bench-build bench clean
 
 setup:
 	@scripts/setup
 
+# CMake's full output goes to $(BUILD)/configure.log; what it found (compiler, linker, ccache,
+# CUDA, MPI, Python, the fuzzers, DuckDB, ONNX Runtime) is printed, and everything on failure.
 configure: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@mkdir -p $(BUILD)
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >$(BUILD)/configure.log 2>&1 \
+	  || { cat $(BUILD)/configure.log; exit 1; }
+	@sed -n 's/^-- winnow: /configure: /p' $(BUILD)/configure.log
+	@! grep -q '^CMake Warning' $(BUILD)/configure.log \
+	  || echo "configure: CMake warned (see $(BUILD)/configure.log)"
 
 # The winnow binary alone: all `make run` needs (the tests and benchmarks are not built).
 winnow: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target winnow
 
-# Everything: the binary, every test and the benchmark programs.
+# The default build: the binary, every test and the tools the tests run (no benchmarks).
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
@@ -26,7 +34,11 @@ run: winnow
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-bench: build
+# The benchmark programs (bench/benchmarks.cmake), outside the default build.
+bench-build: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+
+bench: bench-build
 	@bench/passthrough.sh $(BUILD)
 	@bench/cpu_budget.sh $(BUILD)
 	@$(BUILD)/autoscale_bench --dir $(BUILD)/bench/autoscale
@@ -37,7 +49,6 @@ bench: build
 	@bench/pii_redact.sh $(BUILD)
 	@bench/megatron_tokens.sh $(BUILD)
 	@bench/decontaminate.sh $(BUILD)
-	@cmake --build $(BUILD) --target html_extract_quality >/dev/null
 	@bench/warc_extract.sh $(BUILD)
 	@bench/warc_dedup.sh $(BUILD)
 	@$(BUILD)/bench/parquet_bench $(BUILD)/winnow $(BUILD)/bench/parquet

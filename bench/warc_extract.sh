@@ -3,7 +3,7 @@
 #
 # Usage: bench/warc_extract.sh [BUILD_DIR=build] [WORK_DIR=build/bench/warc]
 #
-# Makes a real WARC the first time: wget crawls all of Debian's python3.11-doc HTML (about
+# Makes a real WARC the first time: wget crawls all of Debian's python3-doc HTML (about
 # 530 pages) from a local python3 http.server on 127.0.0.1. Then times, on one thread:
 #   gunzip   gzip -dc crawl.warc.gz > /dev/null          (the floor: decompression alone)
 #   read     winnow with no stages (WARC parsing, JSONL writing of the raw payloads)
@@ -18,7 +18,7 @@
 # against each, and the parity of winnow's justext text with nemo_path.py's (bench/nemo_parity.py).
 # Then html_parsers_bench on every HTML page of the install (parser speed and parity), and the
 # extraction quality figures (bench/html_extract_quality.cpp) on two page
-# sets: the python3.11-doc pages in two halves, and debian-reference's chapters (en de fr).
+# sets: the python3-doc pages in two halves, and debian-reference's chapters (en de fr).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,7 +26,7 @@ abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;;
 build_dir=$(abspath "${1:-$repo/build}")
 work=$(abspath "${2:-$repo/build/bench/warc}")
 winnow=$build_dir/winnow
-docs=/usr/share/doc/python3.11/html
+docs=/usr/share/doc/python3/html
 mkdir -p "$work"
 warc=$work/crawl.warc.gz
 

@@ -219,3 +219,7 @@ void kill_midway(const std::string& args, int delay_ms) {
 }
 
 }  // namespace winnow::testing
+
+// The paths themselves: only this file's compile line holds them (tests/CMakeLists.txt).
+const char* winnow_test_binary() { return WINNOW_TEST_BINARY_PATH; }
+const char* winnow_test_source_dir() { return WINNOW_TEST_SOURCE_DIR_PATH; }

@@ -8,6 +8,7 @@
 
 #include "core/doc_batch.h"
 #include "io/compression.h"
+#include "test_paths.h"
 
 namespace winnow::testing {
 

@@ -62,7 +62,7 @@ std::string sha1_base32(const TempDir& dir, std::string_view bytes) {
 }
 
 std::string page(const std::string& name) {
-  return read_file("/usr/share/doc/python3.11/html/tutorial/" + name);
+  return read_file("/usr/share/doc/python3/html/tutorial/" + name);
 }
 
 std::string http_response(const std::string& body) {

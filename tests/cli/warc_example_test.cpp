@@ -25,7 +25,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 namespace fs = std::filesystem;
 
-const std::string kPythonDocs = "/usr/share/doc/python3.11/html";
+const std::string kPythonDocs = "/usr/share/doc/python3/html";
 const std::string kDebianReference = "/usr/share/doc/debian-reference-fr/docs";
 
 // python3 -m http.server on 127.0.0.1 and a port the system picks; stopped on destruction.

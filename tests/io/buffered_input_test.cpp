@@ -32,8 +32,8 @@ class BufferedInputTest : public ::testing::Test {
   std::vector<std::unique_ptr<ByteSource>> sources_;
 };
 
-// A real page (python3.11-doc, which scripts/setup installs).
-std::string page() { return read_file("/usr/share/doc/python3.11/html/tutorial/appetite.html"); }
+// A real page (python3-doc, which scripts/setup installs).
+std::string page() { return read_file("/usr/share/doc/python3/html/tutorial/appetite.html"); }
 
 void expect_line(BufferedInput& input, Line status, std::string_view text, size_t max = 100) {
   std::string line;

@@ -10,9 +10,9 @@ namespace {
 
 const std::string kHead = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n";
 
-// A real page (python3.11-doc, which scripts/setup installs).
+// A real page (python3-doc, which scripts/setup installs).
 std::string page() {
-  return read_file("/usr/share/doc/python3.11/html/tutorial/appetite.html");
+  return read_file("/usr/share/doc/python3/html/tutorial/appetite.html");
 }
 
 // zlib's own wrapper (what HTTP calls deflate) or, with window_bits -15, raw deflate.

@@ -1,5 +1,6 @@
 // Runs the libFuzzer targets of fuzz/ (the WARC record parser and the HTML extractor, built by
-// clang with AddressSanitizer) for a bounded time each: no crash, no leak, no hang.
+// clang with AddressSanitizer: the `fuzzers` target, fuzz/fuzzers.cmake) for a bounded time
+// each: no crash, no leak, no hang.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,13 +11,12 @@ namespace winnow::testing {
 namespace {
 
 TEST(Fuzz, WarcReaderAndHtmlExtractorSurviveRandomInput) {
-  if (run_command("command -v clang++-14 >/dev/null") != 0) {
-    GTEST_SKIP() << "clang++-14 is not installed";
-  }
   std::string build_dir = std::filesystem::path(WINNOW_BINARY).parent_path().string();
   std::string output;
   int rc = run_command(std::string(WINNOW_SOURCE_DIR) + "/fuzz/run_fuzzers.sh " + build_dir + " 20",
                        &output);
+  // 77: the build has no fuzzers (no clang that links one at configure time).
+  if (rc == 77) GTEST_SKIP() << output;
   EXPECT_EQ(rc, 0) << output;
   EXPECT_NE(output.find("stat::number_of_executed_units"), std::string::npos) << output;
 }
