@@ -4,14 +4,13 @@
 #include <archive_entry.h>
 #include <fmt/format.h>
 
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <vector>
 
-#include "core/json_text.h"
 #include "core/utf8.h"
 #include "io/arxiv_latex.h"
+#include "io/document_rows.h"
 #include "io/shard_batches.h"
 
 namespace winnow {
@@ -116,8 +115,7 @@ std::optional<std::vector<std::string>> paper_files(const std::string& member, u
   archive_entry* entry = nullptr;
   std::string text;
   if (archive_read_open_memory(raw.a, member.data(), member.size()) != ARCHIVE_OK ||
-      archive_read_next_header(raw.a, &entry) != ARCHIVE_OK ||
-      !read_entry(raw.a, text, limit)) {
+      archive_read_next_header(raw.a, &entry) != ARCHIVE_OK || !read_entry(raw.a, text, limit)) {
     why = Skip::kUnreadable;
     return std::nullopt;
   }
@@ -147,11 +145,11 @@ class ArxivReader::Impl {
       return batch;
     }
     uint64_t start = compressed_bytes_read();
-    while (!finished_ && pending_.size() + batch->errors.size() < options_.batch_records &&
-           data_.size() < options_.batch_bytes) {
+    while (!finished_ && rows_.size() + batch->errors.size() < options_.batch_records &&
+           rows_.bytes() < options_.batch_bytes) {
       if (!read_paper(*batch)) finished_ = true;
     }
-    flush(*batch);
+    rows_.finish(*batch);
     batch->raw_input_bytes = compressed_bytes_read() - start;
     return batch;
   }
@@ -161,12 +159,6 @@ class ArxivReader::Impl {
   }
 
  private:
-  struct Pending {
-    uint64_t index;
-    std::string id;
-    size_t text_offset, text_size, record_offset, record_size;
-  };
-
   void add_error(DocBatch& batch, InputError kind, uint64_t offset, std::string message) {
     batch.errors.push_back({kind, index_, offset, fmt::format("{}: {}", path_, message), ""});
   }
@@ -231,7 +223,11 @@ class ArxivReader::Impl {
     if (files) {
       ArxivText text = arxiv_paper_text(*files);
       if (text.outcome == ArxivTextOutcome::kText) {
-        add_document(index, arxiv_id_from_name(python_stem(base_name(name))), text.text);
+        std::string id = arxiv_id_from_name(python_stem(base_name(name)));
+        rows_.begin(index, text.text);
+        rows_.add_string("id", id);
+        rows_.add_string("source_id", base_name(path_));
+        rows_.end(id);
         return true;
       }
       why = text.outcome == ArxivTextOutcome::kMacroValue ? Skip::kMacroValue : Skip::kNoSection;
@@ -241,49 +237,16 @@ class ArxivReader::Impl {
     return true;
   }
 
-  void add_document(uint64_t index, std::string id, std::string_view text) {
-    Pending p{index, std::move(id), data_.size(), text.size(), 0, 0};
-    data_.append(text);
-    p.record_offset = data_.size();
-    data_ += "{\"id\":";
-    append_json_string(data_, p.id);
-    data_ += ",\"source_id\":";
-    append_json_string(data_, base_name(path_));
-    data_.push_back(',');
-    append_json_string(data_, options_.text_field);
-    data_ += ":\"\"}";
-    p.record_size = data_.size() - p.record_offset;
-    pending_.push_back(std::move(p));
-  }
-
-  void flush(DocBatch& batch) {
-    auto buffer = std::make_unique_for_overwrite<char[]>(data_.size() + kRecordPadding);
-    std::memcpy(buffer.get(), data_.data(), data_.size());
-    std::memset(buffer.get() + data_.size(), ' ', kRecordPadding);
-    const char* base = buffer.get();
-    batch.set_raw_buffer(std::move(buffer), data_.size());
-    batch.reserve(pending_.size());
-    for (const Pending& p : pending_) {
-      batch.add_document(DocKey::make(shard_, p.index), p.id, false,
-                         std::string_view(base + p.text_offset, p.text_size),
-                         std::string_view(base + p.record_offset, p.record_size), p.index + 1);
-      batch.mark_text_unchecked(batch.size() - 1);  // the text replaces the record's empty one
-    }
-    data_.clear();
-    pending_.clear();
-  }
-
   std::string path_;
   uint32_t shard_;
   ShardBatches batches_{shard_};
   ArxivOptions options_;
   archive* archive_ = nullptr;
   bool finished_ = false;
-  uint64_t index_ = 0;  // members begun so far (papers, skipped ones included)
-  std::string member_;  // the member being read, reused
+  uint64_t index_ = 0;     // members begun so far (papers, skipped ones included)
+  std::string member_;     // the member being read, reused
   std::string last_name_;  // the last member begun, named by errors
-  std::string data_;    // the batch's texts and records
-  std::vector<Pending> pending_;
+  DocumentRows rows_{shard_, options_.text_field};  // the batch's documents
 };
 
 ArxivReader::ArxivReader(std::string path, uint32_t shard_index, ArxivOptions options)

@@ -6,14 +6,15 @@
 //   {"url":..., "warc_record_id":..., "warc_date":..., "content_type":..., "http_status":200,
 //    "text":""}
 //
-// appended to one buffer that becomes the batch's raw buffer, so both are copied once. The
-// text is marked unchecked: a payload is raw bytes, possibly not UTF-8.
+// collected by DocumentRows (io/document_rows.h): one buffer, copied once. The text is marked
+// unchecked: a payload is raw bytes, possibly not UTF-8.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "io/document_rows.h"
 
 namespace winnow {
 
@@ -31,23 +32,15 @@ class WarcRecordBuilder {
   void add(uint64_t index, std::string_view payload, const WarcHeaders& headers,
            const HttpResponseHead* http);
 
-  size_t size() const { return pending_.size(); }
+  size_t size() const { return rows_.size(); }
   // Bytes collected so far (payloads and records), for the batch byte limit.
-  size_t bytes() const { return data_.size(); }
+  size_t bytes() const { return rows_.bytes(); }
 
   // Adds the documents to `batch` (which takes the buffer) and starts over empty.
-  void finish(DocBatch& batch);
+  void finish(DocBatch& batch) { rows_.finish(batch); }
 
  private:
-  struct Pending {
-    size_t payload_offset, payload_size, record_offset, record_size;
-    uint64_t index;
-  };
-
-  uint32_t shard_;
-  std::string_view text_field_;
-  std::string data_;
-  std::vector<Pending> pending_;
+  DocumentRows rows_;
 };
 
 }  // namespace winnow

@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "core/ascii.h"
-#include "core/json_text.h"
 #include "io/byte_source.h"
+#include "io/document_rows.h"
 #include "io/shard_batches.h"
 
 namespace winnow {
@@ -117,7 +117,6 @@ class WikipediaReader::Impl {
   void finish_page(DocBatch& batch);
   void add_document(const Page& page, std::string_view text);
   void fail(DocBatch& batch);
-  void flush(DocBatch& batch);
 
   std::string path_;
   uint32_t shard_;
@@ -131,7 +130,7 @@ class WikipediaReader::Impl {
   bool opened_ = false;
   bool finished_ = false;
   uint64_t uncompressed_ = 0;
-  uint64_t page_index_ = 0;  // pages begun so far
+  uint64_t page_index_ = 0;        // pages begun so far
   uint64_t last_whole_index_ = 0;  // the last page whose end was read (1-based), for errors
   std::string last_whole_title_;
   bool in_page_ = false;
@@ -142,14 +141,7 @@ class WikipediaReader::Impl {
   uint64_t xml_error_line_ = 0;
   uint64_t redirects_ = 0, other_namespaces_ = 0;
 
-  // The batch's documents: texts and records in one buffer.
-  struct Pending {
-    size_t text_offset, text_size, record_offset, record_size;
-    uint64_t index;
-    std::string id;
-  };
-  std::string data_;
-  std::vector<Pending> pending_;
+  DocumentRows rows_{shard_, options_.text_field};  // the batch's documents
 };
 
 bool WikipediaReader::Impl::open(DocBatch& batch) {
@@ -164,8 +156,11 @@ bool WikipediaReader::Impl::open(DocBatch& batch) {
   reader_ = xmlReaderForIO(&Impl::read_bytes, &Impl::close_bytes, this, path_.c_str(), nullptr,
                            XML_PARSE_NONET | XML_PARSE_COMPACT);
   if (!reader_) {
-    batch.errors.push_back({InputError::kUnreadableFile, 0, 0,
-                            fmt::format("{}: cannot start the XML reader", path_), {}});
+    batch.errors.push_back({InputError::kUnreadableFile,
+                            0,
+                            0,
+                            fmt::format("{}: cannot start the XML reader", path_),
+                            {}});
     return false;
   }
   xmlTextReaderSetStructuredErrorHandler(reader_, &Impl::on_error, this);
@@ -261,62 +256,31 @@ void WikipediaReader::Impl::finish_page(DocBatch& batch) {
 }
 
 void WikipediaReader::Impl::add_document(const Page& page, std::string_view text) {
-  Pending p;
-  p.index = page_index_ - 1;
-  p.id = std::string(trim_ascii(page.id));
-  p.text_offset = data_.size();
-  p.text_size = text.size();
-  data_.append(text);
-  p.record_offset = data_.size();
-  data_ += "{\"id\":";
-  append_json_string(data_, p.id);
-  data_ += ",\"title\":";
-  append_json_string(data_, page.title);
-  data_ += ",\"url\":";
-  append_json_string(data_, fmt::format("https://{}.wikipedia.org/wiki/{}", options_.language,
-                                        wikipedia_url_title(page.title)));
-  data_ += ",\"language\":";
-  append_json_string(data_, options_.language);
-  data_ += ",\"source_id\":";
-  append_json_string(data_, base_name(path_));
-  data_.push_back(',');
-  append_json_string(data_, options_.text_field);
-  data_ += ":\"\"}";
-  p.record_size = data_.size() - p.record_offset;
-  pending_.push_back(std::move(p));
-}
-
-void WikipediaReader::Impl::flush(DocBatch& batch) {
-  auto buffer = std::make_unique_for_overwrite<char[]>(data_.size() + kRecordPadding);
-  std::memcpy(buffer.get(), data_.data(), data_.size());
-  std::memset(buffer.get() + data_.size(), ' ', kRecordPadding);
-  const char* base = buffer.get();
-  batch.set_raw_buffer(std::move(buffer), data_.size());
-  batch.reserve(pending_.size());
-  for (const Pending& p : pending_) {
-    DocKey key = DocKey::make(shard_, p.index);
-    batch.add_document(key, p.id, false, std::string_view(base + p.text_offset, p.text_size),
-                       std::string_view(base + p.record_offset, p.record_size), p.index + 1);
-    batch.mark_text_unchecked(batch.size() - 1);  // the text replaces the record's empty one
-  }
-  data_ = std::string();
-  pending_.clear();
+  std::string_view id = trim_ascii(page.id);
+  rows_.begin(page_index_ - 1, text);
+  rows_.add_string("id", id);
+  rows_.add_string("title", page.title);
+  rows_.add_string("url", fmt::format("https://{}.wikipedia.org/wiki/{}", options_.language,
+                                      wikipedia_url_title(page.title)));
+  rows_.add_string("language", options_.language);
+  rows_.add_string("source_id", base_name(path_));
+  rows_.end(id);
 }
 
 void WikipediaReader::Impl::fail(DocBatch& batch) {
   finished_ = true;
   InputErrorRecord error;
-  uint64_t line = xml_error_line_ ? xml_error_line_
-                                  : static_cast<uint64_t>(std::max(
-                                        0, xmlTextReaderGetParserLineNumber(reader_)));
+  uint64_t line =
+      xml_error_line_
+          ? xml_error_line_
+          : static_cast<uint64_t>(std::max(0, xmlTextReaderGetParserLineNumber(reader_)));
   // libxml2 parses ahead of the nodes it hands out, so the page being read when it stops is
   // not always the one holding the error: the message names the last page read whole (and
   // the parser's line, which is exact).
-  std::string where =
-      last_whole_index_ == 0
-          ? std::string("before any page was read whole")
-          : fmt::format("after page {} (title '{}'), the last read whole", last_whole_index_,
-                        last_whole_title_);
+  std::string where = last_whole_index_ == 0
+                          ? std::string("before any page was read whole")
+                          : fmt::format("after page {} (title '{}'), the last read whole",
+                                        last_whole_index_, last_whole_title_);
   error.line = line;
   if (source_->failed()) {
     // The stream broke: its own error (truncated or corrupt bzip2...), with the page.
@@ -344,17 +308,16 @@ std::unique_ptr<DocBatch> WikipediaReader::Impl::next() {
     return batch;
   }
   uint64_t start = uncompressed_;
-  while (!finished_ && pending_.size() < options_.batch_records &&
-         data_.size() < options_.batch_bytes) {
+  while (!finished_ && rows_.size() < options_.batch_records &&
+         rows_.bytes() < options_.batch_bytes) {
     if (!read_page(*batch)) finished_ = true;
   }
-  flush(*batch);
+  rows_.finish(*batch);
   batch->raw_input_bytes = uncompressed_ - start;
   return batch;
 }
 
-WikipediaReader::WikipediaReader(std::string path, uint32_t shard_index,
-                                 WikipediaOptions options)
+WikipediaReader::WikipediaReader(std::string path, uint32_t shard_index, WikipediaOptions options)
     : impl_(std::make_unique<Impl>(std::move(path), shard_index, std::move(options))) {}
 WikipediaReader::~WikipediaReader() = default;
 
