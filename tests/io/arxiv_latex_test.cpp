@@ -36,17 +36,11 @@ std::string random_file(std::mt19937& rng) {
   return file;
 }
 
-TEST(ArxivLatex, SameTextsAsNemosRulesInPython) {
-  std::mt19937 rng(20261204);
-  std::vector<std::vector<std::string>> papers;
-  for (int i = 0; i < 600; ++i) {
-    std::vector<std::string> files(1 + rng() % 3);
-    for (std::string& f : files) f = random_file(rng);
-    papers.push_back(std::move(files));
-  }
-  std::vector<std::string> stems = {"astro-ph0001001", "2301.00001", "hep-th9901001v2",
-                                    "0704.0001",       "math.GT0309136", "x",
-                                    "-1.2",            "abc",        ""};
+// Asks tests/io/arxiv_reference.py (NeMo's rules in Python's re) for the papers' texts and the
+// stems' ids; its reply is left in `reply_path`.
+void ask_python_reference(const std::vector<std::vector<std::string>>& papers,
+                          const std::vector<std::string>& stems, const TempDir& dir,
+                          const std::string& reply_path) {
   std::string request = "{\"papers\":[";
   for (size_t i = 0; i < papers.size(); ++i) {
     request += i ? ",[" : "[";
@@ -62,14 +56,28 @@ TEST(ArxivLatex, SameTextsAsNemosRulesInPython) {
     append_json_string(request, stems[i]);
   }
   request += "]}";
-  TempDir dir;
   write_file(dir.file("request.json"), request);
   std::string out;
   ASSERT_EQ(run_command("python3 " + kSource + "/tests/io/arxiv_reference.py < " +
-                            dir.file("request.json") + " > " + dir.file("reply.json"),
+                            dir.file("request.json") + " > " + reply_path,
                         &out),
             0)
       << out;
+}
+
+TEST(ArxivLatex, SameTextsAsNemosRulesInPython) {
+  std::mt19937 rng(20261204);
+  std::vector<std::vector<std::string>> papers;
+  for (int i = 0; i < 600; ++i) {
+    std::vector<std::string> files(1 + rng() % 3);
+    for (std::string& f : files) f = random_file(rng);
+    papers.push_back(std::move(files));
+  }
+  std::vector<std::string> stems = {"astro-ph0001001", "2301.00001", "hep-th9901001v2",
+                                    "0704.0001",       "math.GT0309136", "x",
+                                    "-1.2",            "abc",        ""};
+  TempDir dir;
+  ask_python_reference(papers, stems, dir, dir.file("reply.json"));
   simdjson::dom::parser parser;
   simdjson::dom::element reply = parser.load(dir.file("reply.json"));
   simdjson::dom::array texts = reply["texts"].get_array();
@@ -118,22 +126,7 @@ TEST(ArxivLatex, RealTexFilesFromInstalledPackagesAsPython) {
   std::vector<std::vector<std::string>> papers;
   for (const std::string& f : files) papers.push_back({f});
   papers.push_back(files);
-  std::string request = "{\"papers\":[";
-  for (size_t i = 0; i < papers.size(); ++i) {
-    request += i ? ",[" : "[";
-    for (size_t f = 0; f < papers[i].size(); ++f) {
-      if (f) request += ",";
-      append_json_string(request, papers[i][f]);
-    }
-    request += "]";
-  }
-  request += "],\"stems\":[]}";
-  write_file(dir.file("request.json"), request);
-  ASSERT_EQ(run_command("python3 " + kSource + "/tests/io/arxiv_reference.py < " +
-                            dir.file("request.json") + " > " + dir.file("reply.json"),
-                        &out),
-            0)
-      << out;
+  ask_python_reference(papers, {}, dir, dir.file("reply.json"));
   simdjson::dom::parser parser;
   simdjson::dom::element reply = parser.load(dir.file("reply.json"));
   size_t index = 0;
