@@ -4,7 +4,6 @@
 #include <archive_entry.h>
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <optional>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "io/arxiv_latex.h"
 #include "io/document_rows.h"
 #include "io/shard_batches.h"
+#include "io/tar_file.h"
 
 namespace winnow {
 
@@ -164,24 +164,10 @@ class ArxivReader::Impl {
   }
 
   bool open(DocBatch& batch) {
-    std::error_code ec;
-    uint64_t size = std::filesystem::file_size(path_, ec);
-    if (ec) {
-      add_error(batch, InputError::kUnreadableFile, 0, "cannot read: " + ec.message());
-      return false;
-    }
-    if (size == 0) {
-      add_error(batch, InputError::kEmptyFile, 0, "empty file");
-      return false;
-    }
-    archive_ = archive_read_new();
-    archive_read_support_format_tar(archive_);
-    if (archive_read_open_filename(archive_, path_.c_str(), 1 << 20) != ARCHIVE_OK) {
-      add_error(batch, InputError::kCorruptTar, 0,
-                fmt::format("not a tar winnow can read: {}", archive_error_string(archive_)));
-      return false;
-    }
-    return true;
+    TarOpenError error;
+    archive_ = open_tar_file(path_, error);
+    if (!archive_) add_error(batch, error.kind, 0, std::move(error.message));
+    return archive_ != nullptr;
   }
 
   // Reads the next member: a document, a counted skip or an error record. False at the end

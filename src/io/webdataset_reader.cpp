@@ -6,13 +6,13 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <fstream>
 #include <unordered_set>
 
 #include "core/image_header.h"
 #include "core/utf8.h"
 #include "io/shard_batches.h"
+#include "io/tar_file.h"
 
 namespace winnow {
 
@@ -93,28 +93,10 @@ class WebDatasetReader::Impl {
   }
 
   bool open(DocBatch& batch) {
-    std::error_code ec;
-    uint64_t size = std::filesystem::file_size(path_, ec);
-    if (ec) {
-      add_error(batch, InputError::kUnreadableFile, 0, "cannot read: " + ec.message());
-      return false;
-    }
-    if (size == 0) {
-      add_error(batch, InputError::kEmptyFile, 0, "empty file");
-      return false;
-    }
-    archive_ = archive_read_new();
-    archive_read_support_format_tar(archive_);
-    archive_read_support_filter_gzip(archive_);
-    archive_read_support_filter_zstd(archive_);
-    archive_read_support_filter_bzip2(archive_);
-    archive_read_support_filter_xz(archive_);
-    if (archive_read_open_filename(archive_, path_.c_str(), 1 << 16) != ARCHIVE_OK) {
-      add_error(batch, InputError::kCorruptTar, 0,
-                fmt::format("not a tar winnow can read: {}", archive_error_string(archive_)));
-      return false;
-    }
-    return true;
+    TarOpenError error;
+    archive_ = open_tar_file(path_, error);
+    if (!archive_) add_error(batch, error.kind, 0, std::move(error.message));
+    return archive_ != nullptr;
   }
 
   // Reads the next member into `pending_`; false at the end of the file or at damage (then
