@@ -44,8 +44,11 @@ find_package(GTest REQUIRED)
 include(GoogleTest)
 # xxHash: its header and library directly (a bare machine may have no pkg-config; XXHASH_ROOT
 # or CMAKE_PREFIX_PATH names an unpacked copy).
-find_path(XXHASH_INCLUDE_DIR xxhash.h HINTS ${XXHASH_ROOT}/include ENV XXHASH_ROOT)
-find_library(XXHASH_LIBRARY xxhash HINTS ${XXHASH_ROOT}/lib ENV XXHASH_ROOT)
+# The suffixes are spelled out: a compiler outside the distribution (e.g. /opt/gcc) leaves
+# CMAKE_LIBRARY_ARCHITECTURE empty, so CMake would not look in lib/x86_64-linux-gnu itself.
+find_path(XXHASH_INCLUDE_DIR xxhash.h HINTS ${XXHASH_ROOT} ENV XXHASH_ROOT PATH_SUFFIXES include)
+find_library(XXHASH_LIBRARY xxhash HINTS ${XXHASH_ROOT} ENV XXHASH_ROOT
+  PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu lib/aarch64-linux-gnu)
 if(NOT XXHASH_INCLUDE_DIR OR NOT XXHASH_LIBRARY)
   message(FATAL_ERROR "WINNOW_GPU_ONLY needs xxHash (xxhash.h and libxxhash): install libxxhash-dev "
     "or pass -DXXHASH_ROOT=/path holding include/xxhash.h and lib/libxxhash.so")
