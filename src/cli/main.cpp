@@ -108,125 +108,146 @@ int run_command(const StageRegistry& registry, const std::string& pipeline_path,
   return 0;
 }
 
-}  // namespace
-}  // namespace winnow
-
-int main(int argc, char** argv) {
-  using namespace winnow;
-  StageRegistry registry = make_registry();
-
-  CLI::App app{
-      "winnow: curates training data — read, filter, deduplicate, write, with every "
-      "document accounted for."};
-  app.set_version_flag("--version", std::string("winnow ") + kVersion);
-  app.require_subcommand(1);
-
+// What the command line says, as CLI11 fills it in.
+struct CommandLine {
   std::string pipeline_path;
   RunOptions options;
   std::string format, on_error;
   // Checked after parsing with the pipeline file's rules (pipeline/pipeline_config.h), so both
   // places refuse the same values with the same words.
   std::optional<int64_t> threads, batch_size;
-  bool quiet = false, no_progress = false;
-  bool no_autoscale = false;
-  bool no_fuse = false;
-  // `run` and the two halves of a dedup run take the same options.
-  auto add_run_options = [&](CLI::App* command) {
-    command->add_option("pipeline", pipeline_path, "pipeline YAML file")
-        ->required()
-        ->check(CLI::ExistingFile);
-    command->add_option("-i,--input", options.inputs,
-                        "input files, folders or globs (replaces input.paths)");
-    command->add_option("-o,--output", options.output, "output folder (replaces output.path)");
-    command->add_option("-t,--threads", threads,
-                        "CPU threads for all steps together (workers per step with "
-                        "--no-autoscale); 0 = number of cores");
-    command->add_option("--gpus", options.gpus,
-                        "GPUs the run may use (replaces gpus; default detected)")
-        ->check(CLI::NonNegativeNumber);
-    command->add_flag("--no-autoscale", no_autoscale,
-                      "fixed worker counts: every unpinned step gets --threads workers");
-    command->add_flag("--no-fuse", no_fuse,
-                      "run every stage as its own step (replaces fuse: true; output is the same)");
-    command
-        ->add_option("--output-format", format,
-                     "jsonl, jsonl.gz, jsonl.zst, parquet or megatron (with output.tokenizer)")
-        ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst", "parquet", "megatron"}));
-    command->add_option("--on-error", on_error, "fail or skip (replaces on_error)")
-        ->check(CLI::IsMember({"fail", "skip"}));
-    command->add_option("--batch-size", batch_size, "documents per batch (replaces batch_size)");
-    command->add_flag("--overwrite", options.overwrite,
-                      "redo every shard, replacing what an earlier run wrote");
-    command->add_flag("-q,--quiet", quiet, "print nothing when the run succeeds");
-    command->add_flag("--no-progress", no_progress, "no live progress (a block on a terminal, else a log line every 10 s)");
-  };
-  add_run_options(app.add_subcommand(
-      "run", "Run a pipeline YAML file (with dedup stages: identify, then remove)."));
+  bool quiet = false, no_progress = false, no_autoscale = false, no_fuse = false;
+  CLI::App* identify = nullptr;
+  CLI::App* remove = nullptr;
+};
+
+// `run` and the two halves of a dedup run take the same options.
+void add_run_options(CLI::App* command, CommandLine& line) {
+  RunOptions& options = line.options;
+  command->add_option("pipeline", line.pipeline_path, "pipeline YAML file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-i,--input", options.inputs,
+                      "input files, folders or globs (replaces input.paths)");
+  command->add_option("-o,--output", options.output, "output folder (replaces output.path)");
+  command->add_option("-t,--threads", line.threads,
+                      "CPU threads for all steps together (workers per step with "
+                      "--no-autoscale); 0 = number of cores");
+  command
+      ->add_option("--gpus", options.gpus, "GPUs the run may use (replaces gpus; default detected)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--no-autoscale", line.no_autoscale,
+                    "fixed worker counts: every unpinned step gets --threads workers");
+  command->add_flag("--no-fuse", line.no_fuse,
+                    "run every stage as its own step (replaces fuse: true; output is the same)");
+  command
+      ->add_option("--output-format", line.format,
+                   "jsonl, jsonl.gz, jsonl.zst, parquet or megatron (with output.tokenizer)")
+      ->check(CLI::IsMember({"jsonl", "jsonl.gz", "jsonl.zst", "parquet", "megatron"}));
+  command->add_option("--on-error", line.on_error, "fail or skip (replaces on_error)")
+      ->check(CLI::IsMember({"fail", "skip"}));
+  command->add_option("--batch-size", line.batch_size, "documents per batch (replaces batch_size)");
+  command->add_flag("--overwrite", options.overwrite,
+                    "redo every shard, replacing what an earlier run wrote");
+  command->add_flag("-q,--quiet", line.quiet, "print nothing when the run succeeds");
+  command->add_flag("--no-progress", line.no_progress,
+                    "no live progress (a block on a terminal, else a log line every 10 s)");
+}
+
+void add_commands(CLI::App& app, CommandLine& line) {
+  app.set_version_flag("--version", std::string("winnow ") + kVersion);
+  app.require_subcommand(1);
+  add_run_options(
+      app.add_subcommand("run",
+                         "Run a pipeline YAML file (with dedup stages: identify, then remove)."),
+      line);
   CLI::App* dedup =
       app.add_subcommand("dedup", "Run the two passes of a pipeline's dedup stages separately.");
   dedup->require_subcommand(1);
-  CLI::App* identify = dedup->add_subcommand(
+  line.identify = dedup->add_subcommand(
       "identify",
       "Find the duplicates and write OUT/global/<stage>/duplicates.jsonl; write no documents.");
-  CLI::App* remove = dedup->add_subcommand(
+  line.remove = dedup->add_subcommand(
       "remove", "Write the documents, dropping the duplicates `dedup identify` found.");
-  add_run_options(identify);
-  add_run_options(remove);
-
+  add_run_options(line.identify, line);
+  add_run_options(line.remove, line);
   app.add_subcommand("stages", "List every stage with its parameters and defaults.");
   app.add_subcommand("reference",
                      "Print the configuration reference (docs/reference.md) as Markdown: "
                      "every pipeline key and every stage.");
+}
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+// The parsed flags into the run's options; a refused value's message, or nothing.
+std::optional<std::string> apply_flags(CommandLine& line) {
+  RunOptions& options = line.options;
+  if (!line.format.empty()) options.output_format = line.format;
+  if (line.on_error == "fail") options.on_error = OnError::kFail;
+  if (line.on_error == "skip") options.on_error = OnError::kSkip;
+  if (line.threads) {
+    if (auto problem = threads_problem(*line.threads)) return "--threads: " + std::string(*problem);
+    options.threads = static_cast<int>(*line.threads);
   }
+  if (line.batch_size) {
+    if (auto problem = batch_size_problem(*line.batch_size)) {
+      return "--batch-size: " + std::string(*problem);
+    }
+    options.batch_size = static_cast<uint64_t>(*line.batch_size);
+  }
+  if (line.no_autoscale) options.autoscale = false;
+  if (line.no_fuse) options.fuse = false;
+  options.progress = !line.no_progress && !line.quiet;
+  if (line.identify->parsed()) options.passes = PassMode::kIdentifyOnly;
+  if (line.remove->parsed()) options.passes = PassMode::kRemoveOnly;
+  return std::nullopt;
+}
 
-  if (app.got_subcommand("stages")) return list_stages(registry);
-  if (app.got_subcommand("reference")) {
-    std::cout << config_reference_markdown(registry);
-    return 0;
-  }
-  if (!format.empty()) options.output_format = format;
-  if (on_error == "fail") options.on_error = OnError::kFail;
-  if (on_error == "skip") options.on_error = OnError::kSkip;
-  if (threads) {
-    if (auto problem = threads_problem(*threads)) {
-      print_error("--threads: " + std::string(*problem));
-      return 2;
-    }
-    options.threads = static_cast<int>(*threads);
-  }
-  if (batch_size) {
-    if (auto problem = batch_size_problem(*batch_size)) {
-      print_error("--batch-size: " + std::string(*problem));
-      return 2;
-    }
-    options.batch_size = static_cast<uint64_t>(*batch_size);
-  }
-  if (no_autoscale) options.autoscale = false;
-  if (no_fuse) options.fuse = false;
-  options.progress = !no_progress && !quiet;
-  if (identify->parsed()) options.passes = PassMode::kIdentifyOnly;
-  if (remove->parsed()) options.passes = PassMode::kRemoveOnly;
-  auto ranks = join_job_ranks(&argc, &argv);
+// The run as one of the job's ranks (alone: rank 0 of one), MPI ended before returning.
+int run_as_rank(const StageRegistry& registry, CommandLine& line, int* argc, char*** argv) {
+  auto ranks = join_job_ranks(argc, argv);
   if (!ranks.is_ok()) {
     print_error(ranks.status().message());
     return 2;
   }
   std::unique_ptr<dist::Comm> comm = std::move(ranks).value();
-  options.comm = comm.get();
+  line.options.comm = comm.get();
   take_rank_devices();
   // Across ranks, rank 0 speaks for the job: the progress, the summary and the (agreed) error.
   const bool speaks = !comm || comm->rank() == 0;
   if (!speaks) {
-    options.progress = false;
+    line.options.progress = false;
     gpu::mute_cpu_fallback_note();  // every rank would fall back alike: rank 0 says it once
   }
-  int rc = run_command(registry, pipeline_path, options, quiet, speaks);
-  comm.reset();  // MPI ends here, on every rank, before any early exit below
+  int rc = run_command(registry, line.pipeline_path, line.options, line.quiet, speaks);
+  comm.reset();  // MPI ends here, on every rank, before any early exit
+  return rc;
+}
+
+}  // namespace
+}  // namespace winnow
+
+int main(int argc, char** argv) {
+  using namespace winnow;
+  StageRegistry registry = make_registry();
+  CLI::App app{
+      "winnow: curates training data — read, filter, deduplicate, write, with every "
+      "document accounted for."};
+  CommandLine line;
+  add_commands(app, line);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (app.got_subcommand("stages")) return list_stages(registry);
+  if (app.got_subcommand("reference")) {
+    std::cout << config_reference_markdown(registry);
+    return 0;
+  }
+  if (auto problem = apply_flags(line)) {
+    print_error(*problem);
+    return 2;
+  }
+  const int rc = run_as_rank(registry, line, &argc, &argv);
   if (WatchedCaller::abandoned_any()) {
     // A call left running past its time limit (core/watched_call.h) must not race the
     // process's exit through static destructors: everything is written; end here.

@@ -102,8 +102,8 @@ bool StageRunner::spawn() {
       problem = e.what();
     }
   }
-  on_failure_(Status::errorf("step '{}': cannot start worker {}: {}", name_, live_.load() + 1,
-                             problem));
+  on_failure_(
+      Status::errorf("step '{}': cannot start worker {}: {}", name_, live_.load() + 1, problem));
   if (live_.load() == 0) mark_ended();  // no worker will ever end the step
   return false;
 }
@@ -310,7 +310,36 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
       set_worker_gpu_device(-1);
     }
   } unbind{pool_, needs_, binding};
-  // Every part's setup, each timed apart, before the worker's first batch.
+  Status setup = set_up_worker(*state);
+  if (!setup.is_ok()) on_failure_(setup);
+  while (setup.is_ok()) {
+    const Departure departure = leave_if_surplus(state);
+    if (departure == Departure::kLeft) return;  // shrunk; others carry on
+    if (departure == Departure::kRetry) continue;
+    BatchPtr batch = in_.take(clock_->now() + kWakeInterval);
+    if (!batch) {
+      if (in_.finished()) break;
+      continue;
+    }
+    if (works_on(*batch) && !work_on(batch, *state, binding)) break;
+    if (!batch) continue;  // consumed by the last part
+    if (!out_) {
+      on_failure_(Status::errorf("step '{}' has no output for shard {} batch {}", name_,
+                                 batch->shard, batch->sequence));
+      break;
+    }
+    if (!out_->push(std::move(batch))) break;  // the run was cancelled
+  }
+  {
+    std::lock_guard lock(threads_mutex_);
+    std::erase(workers_, state);
+  }
+  if (live_.fetch_sub(1) == 1 && in_.finished()) mark_ended();
+}
+
+// Every part's setup, each timed apart, before the worker's first batch; then the worker is
+// ready (whether or not setup succeeded: the failure is the caller's to report).
+Status StageRunner::set_up_worker(WorkerState& state) {
   Status setup;
   bool any_setup = false;
   auto setup_begin = clock_->now();
@@ -327,100 +356,94 @@ void StageRunner::worker_loop(std::shared_ptr<WorkerState> state) {
     metrics_.setup_ns += nanoseconds(setup_end - setup_begin);
     metrics_.setups += 1;
   }
+  std::lock_guard lock(threads_mutex_);
+  state.ready = true;
+  state.ready_at = setup_end;
+  return setup;
+}
+
+// With more workers live than the target, this one leaves when it may (see may_leave): kLeft
+// once it is out of the worker list, kRetry when another left first, kStay otherwise.
+StageRunner::Departure StageRunner::leave_if_surplus(const std::shared_ptr<WorkerState>& state) {
+  int live = live_.load();
+  if (live <= target_.load()) return Departure::kStay;
+  bool leave = false;
   {
     std::lock_guard lock(threads_mutex_);
-    state->ready = true;
-    state->ready_at = setup_end;
+    leave = may_leave(*state);
   }
-  if (!setup.is_ok()) on_failure_(setup);
-  while (setup.is_ok()) {
-    int live = live_.load();
-    if (live > target_.load()) {
-      bool leave = false;
-      {
-        std::lock_guard lock(threads_mutex_);
-        leave = may_leave(*state);
-      }
-      if (leave && live_.compare_exchange_strong(live, live - 1)) {
-        std::lock_guard lock(threads_mutex_);
-        std::erase(workers_, state);
-        return;  // shrunk; others carry on
-      }
-      if (leave) continue;
-    }
-    BatchPtr batch = in_.take(clock_->now() + kWakeInterval);
-    if (!batch) {
-      if (in_.finished()) break;
-      continue;
-    }
-    if (works_on(*batch)) {
-      uint64_t kept_before = 0;
-      uint64_t bytes_before = batch->size() == 0 ? batch->raw_input_bytes : 0;
-      for (size_t i = 0; i < batch->size(); ++i) {
-        if (batch->kept(i)) {
-          ++kept_before;
-          bytes_before += batch->text(i).size();
-        }
-      }
-      if (pool_ && !pool_->acquire(needs_, binding.device)) break;  // cancelled
-      // The clock is read under the lock, as snapshot() reads it.
-      Clock::time_point start;
-      {
-        std::lock_guard lock(threads_mutex_);
-        start = clock_->now();
-        state->busy = true;
-        state->busy_since = start;
-      }
-      BatchTally tally;
-      std::optional<HeldCpu> held_cpu;
-      if (pool_ && needs_.cpus > 0) {
-        held_cpu.emplace(*pool_, needs_.cpus);
-        set_worker_cpu_lease(&*held_cpu);
-      }
-      Status status = run_parts(batch, *state, tally);
-      set_worker_cpu_lease(nullptr);
-      // The service time (the window's sample) is the work alone; the busy time runs to the
-      // moment the lock is held, so that snapshots stay in order (see snapshot()).
-      auto service = clock_->now() - start;
-      {
-        // Under the lock, so a snapshot sees the batch either in progress or done, never
-        // neither.
-        std::lock_guard lock(threads_mutex_);
-        state->busy = false;
-        metrics_.busy_ns += nanoseconds(clock_->now() - start);
-      }
-      if (pool_) pool_->release(held_cpu ? held_cpu->held_of(needs_) : needs_, binding.device);
-      // A consumed batch was written (or let go) whole: what came in went out. A reader's
-      // ticket that turned out to be a shard's end marker is no batch of documents.
-      const bool consumed = !batch;
-      if (consumed ? !tally.marker : !batch->end_of_shard) {
-        uint64_t source_docs = consumed ? tally.records : batch->source_records();
-        uint64_t kept_after = consumed ? tally.kept : batch->kept_count();
-        metrics_.batches += 1;
-        metrics_.docs_in += kept_before;
-        metrics_.bytes_in += bytes_before;
-        metrics_.docs_out += kept_after;
-        metrics_.source_docs += source_docs;
-        record({start, std::chrono::duration<double>(service).count(), source_docs, kept_after});
-      }
-      if (!status.is_ok()) {
-        on_failure_(status);
-        break;
-      }
-    }
-    if (!batch) continue;  // consumed by the last part
-    if (!out_) {
-      on_failure_(Status::errorf("step '{}' has no output for shard {} batch {}", name_,
-                                 batch->shard, batch->sequence));
-      break;
-    }
-    if (!out_->push(std::move(batch))) break;  // the run was cancelled
-  }
+  if (!leave) return Departure::kStay;
+  if (!live_.compare_exchange_strong(live, live - 1)) return Departure::kRetry;
+  std::lock_guard lock(threads_mutex_);
+  std::erase(workers_, state);
+  return Departure::kLeft;
+}
+
+// One batch through the worker's parts, holding the step's resources meanwhile, with its
+// metrics and service-time sample recorded. False when the worker must stop: the run was
+// cancelled while it waited for resources, or a part failed (reported).
+bool StageRunner::work_on(BatchPtr& batch, WorkerState& state, const GpuBinding& binding) {
+  const BatchInput input = tally_input(*batch);
+  if (pool_ && !pool_->acquire(needs_, binding.device)) return false;  // cancelled
+  // The clock is read under the lock, as snapshot() reads it.
+  Clock::time_point start;
   {
     std::lock_guard lock(threads_mutex_);
-    std::erase(workers_, state);
+    start = clock_->now();
+    state.busy = true;
+    state.busy_since = start;
   }
-  if (live_.fetch_sub(1) == 1 && in_.finished()) mark_ended();
+  BatchTally tally;
+  std::optional<HeldCpu> held_cpu;
+  if (pool_ && needs_.cpus > 0) {
+    held_cpu.emplace(*pool_, needs_.cpus);
+    set_worker_cpu_lease(&*held_cpu);
+  }
+  Status status = run_parts(batch, state, tally);
+  set_worker_cpu_lease(nullptr);
+  // The service time (the window's sample) is the work alone; the busy time runs to the
+  // moment the lock is held, so that snapshots stay in order (see snapshot()).
+  auto service = clock_->now() - start;
+  {
+    // Under the lock, so a snapshot sees the batch either in progress or done, never neither.
+    std::lock_guard lock(threads_mutex_);
+    state.busy = false;
+    metrics_.busy_ns += nanoseconds(clock_->now() - start);
+  }
+  if (pool_) pool_->release(held_cpu ? held_cpu->held_of(needs_) : needs_, binding.device);
+  count_batch(batch, tally, input, start, std::chrono::duration<double>(service).count());
+  if (!status.is_ok()) on_failure_(status);
+  return status.is_ok();
+}
+
+// The kept documents and their bytes as a batch comes in (an empty batch's raw input bytes).
+StageRunner::BatchInput StageRunner::tally_input(const DocBatch& batch) {
+  BatchInput input;
+  input.bytes = batch.size() == 0 ? batch.raw_input_bytes : 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (batch.kept(i)) {
+      ++input.kept;
+      input.bytes += batch.text(i).size();
+    }
+  }
+  return input;
+}
+
+// The step's metrics and a service-time sample for one batch. A consumed batch was written
+// (or let go) whole: what came in went out. A reader's ticket that turned out to be a shard's
+// end marker is no batch of documents.
+void StageRunner::count_batch(const BatchPtr& batch, const BatchTally& tally,
+                              const BatchInput& input, Clock::time_point start, double service_s) {
+  const bool consumed = !batch;
+  if (consumed ? tally.marker : batch->end_of_shard) return;
+  uint64_t source_docs = consumed ? tally.records : batch->source_records();
+  uint64_t kept_after = consumed ? tally.kept : batch->kept_count();
+  metrics_.batches += 1;
+  metrics_.docs_in += input.kept;
+  metrics_.bytes_in += input.bytes;
+  metrics_.docs_out += kept_after;
+  metrics_.source_docs += source_docs;
+  record({start, service_s, source_docs, kept_after});
 }
 
 }  // namespace winnow

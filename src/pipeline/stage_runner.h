@@ -39,6 +39,7 @@
 namespace winnow {
 
 class ResourcePool;
+struct GpuBinding;
 
 struct StepMetrics {
   std::atomic<uint64_t> busy_ns{0};
@@ -158,7 +159,7 @@ class StageRunner {
     uint64_t kept_out;
   };
 
-  bool spawn();  // false once joined, or when the system refuses a thread (the run fails)
+  bool spawn();       // false once joined, or when the system refuses a thread (the run fails)
   void mark_ended();  // closes the output and wakes wait_ended()
   void worker_loop(std::shared_ptr<WorkerState> state);
   // A batch's records and kept documents as the consuming part took it.
@@ -167,6 +168,18 @@ class StageRunner {
     uint64_t kept = 0;
     bool marker = false;  // a shard's end marker
   };
+  // The kept documents and their bytes of a batch as it comes in.
+  struct BatchInput {
+    uint64_t kept = 0;
+    uint64_t bytes = 0;
+  };
+  enum class Departure { kStay, kRetry, kLeft };
+  Status set_up_worker(WorkerState& state);
+  Departure leave_if_surplus(const std::shared_ptr<WorkerState>& state);
+  bool work_on(BatchPtr& batch, WorkerState& state, const GpuBinding& binding);
+  static BatchInput tally_input(const DocBatch& batch);
+  void count_batch(const BatchPtr& batch, const BatchTally& tally, const BatchInput& input,
+                   Clock::time_point start, double service_s);
   Status run_parts(BatchPtr& batch, WorkerState& state, BatchTally& tally);
   Status run_work(const Part& part, BatchPtr& batch, BatchTally& tally);
   bool works_on(const DocBatch& batch) const;
