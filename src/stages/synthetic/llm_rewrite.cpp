@@ -208,9 +208,7 @@ Result<std::string> read_prompt_file(const StageParams& p) {
   return text;
 }
 
-}  // namespace
-
-StageSpec llm_rewrite_spec() {
+std::vector<ParamSpec> llm_rewrite_params() {
   std::vector<ParamSpec> params = {
       {"preset", ParamType::kString, "wikipedia",
        "the rewrite, as Nemotron-CC's: wikipedia, diverse_qa, distill, extract_knowledge, "
@@ -243,6 +241,77 @@ StageSpec llm_rewrite_spec() {
       {"top_p", ParamType::kFloat, "1", "nucleus sampling (NeMo's tutorial: 0.9)"},
   };
   for (ParamSpec& p : chat_endpoint_params("300")) params.push_back(std::move(p));
+  return params;
+}
+
+// The prompt template (the preset's, prompt, or prompt_file) and the system message.
+Status read_prompts(const StageParams& p, const RewritePreset& preset, RewriteSettings& s) {
+  if (p.given("prompt") && p.given("prompt_file")) {
+    return p.error("prompt_file", "give prompt or prompt_file, not both");
+  }
+  std::string prompt(preset.prompt);
+  const char* prompt_key = "prompt";
+  if (!p.get_string("prompt_file").empty()) {
+    auto text = read_prompt_file(p);
+    if (!text.is_ok()) return text.status();
+    prompt = std::move(text).value();
+    prompt_key = "prompt_file";
+  } else if (!p.get_string("prompt").empty()) {
+    prompt = p.get_string("prompt");
+  }
+  auto parsed = PromptTemplate::parse(prompt);
+  if (!parsed.is_ok()) return p.error(prompt_key, parsed.status().message());
+  s.prompt = std::move(parsed).value();
+  if (p.get_bool("use_system_prompt")) {
+    s.system_prompt = p.get_string("system_prompt").empty() ? std::string(preset.system_prompt)
+                                                            : p.get_string("system_prompt");
+  }
+  s.post = preset;
+  if (!p.get_bool("postprocess")) s.post.post = RewritePost::kNone;
+  return Status::ok();
+}
+
+// Where the reply goes: a field, the text, or a new document after its source.
+Status read_output(const StageParams& p, const RewritePreset& preset, RewriteSettings& s) {
+  auto output = p.get_choice<RewriteOutput>("output", {{"field", RewriteOutput::kField},
+                                                       {"text", RewriteOutput::kText},
+                                                       {"document", RewriteOutput::kDocument}});
+  if (!output.is_ok()) return output.status();
+  s.output = *output;
+  s.output_field = p.get_string("output_field").empty() ? std::string(preset.output_field)
+                                                        : p.get_string("output_field");
+  s.keep_source = p.get_bool("keep_source");
+  s.parent_id_field = p.get_string("parent_id_field");
+  if (s.output == RewriteOutput::kDocument && s.parent_id_field.empty()) {
+    return p.error("parent_id_field", "must name a field");
+  }
+  const int64_t pairs = p.get_int("max_num_pairs");
+  if (pairs < 1 || pairs > 1000) return p.error("max_num_pairs", "must be 1 to 1000");
+  s.max_num_pairs = static_cast<int>(pairs);
+  return Status::ok();
+}
+
+// The request's model and sampling, and the seeds: the endpoint's sampler (vLLM honours it)
+// and the QA draws both follow the pipeline seed.
+Status read_request(const StageParams& p, StageContext& context, RewriteSettings& s) {
+  s.request.model = p.get_string("model");
+  if (s.request.model.empty()) return p.error("model", "must name the served model");
+  s.request.max_tokens = p.get_int("max_tokens");
+  if (s.request.max_tokens < 1) return p.error("max_tokens", "must be 1 or more");
+  s.request.temperature = p.get_float("temperature");
+  if (s.request.temperature < 0) return p.error("temperature", "must be 0 or more");
+  s.request.top_p = p.get_float("top_p");
+  if (!(s.request.top_p > 0 && s.request.top_p <= 1)) {
+    return p.error("top_p", "must be above 0 and at most 1");
+  }
+  s.request.seed = static_cast<int64_t>(context.seed() & 0x7fffffff);
+  s.draw_seed = context.seed() ^ hash64(context.stage_name());
+  return Status::ok();
+}
+
+}  // namespace
+
+StageSpec llm_rewrite_spec() {
   StageSpec spec{
       "llm_rewrite",
       "Rewrites each kept document with a language model behind an OpenAI-compatible chat "
@@ -263,7 +332,7 @@ StageSpec llm_rewrite_spec() {
       "honoured, at most max_backoff_s); other 4xx are final. Reasons missing_prefix, "
       "no_qa_pairs, empty_reply; errors endpoint_failed, bad_reply (errors/ under on_error: "
       "skip; the run stops under fail).",
-      std::move(params),
+      llm_rewrite_params(),
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         RewriteSettings s;
         const RewritePreset* preset = find_rewrite_preset(p.get_string("preset"));
@@ -272,65 +341,9 @@ StageSpec llm_rewrite_spec() {
         if (!endpoint.is_ok()) return endpoint.status();
         s.endpoint = std::move(endpoint).value();
 
-        if (p.given("prompt") && p.given("prompt_file")) {
-          return p.error("prompt_file", "give prompt or prompt_file, not both");
-        }
-        std::string prompt(preset->prompt);
-        const char* prompt_key = "prompt";
-        if (!p.get_string("prompt_file").empty()) {
-          auto text = read_prompt_file(p);
-          if (!text.is_ok()) return text.status();
-          prompt = std::move(text).value();
-          prompt_key = "prompt_file";
-        } else if (!p.get_string("prompt").empty()) {
-          prompt = p.get_string("prompt");
-        }
-        auto parsed = PromptTemplate::parse(prompt);
-        if (!parsed.is_ok()) return p.error(prompt_key, parsed.status().message());
-        s.prompt = std::move(parsed).value();
-        if (p.get_bool("use_system_prompt")) {
-          s.system_prompt = p.get_string("system_prompt").empty()
-                                ? std::string(preset->system_prompt)
-                                : p.get_string("system_prompt");
-        }
-        s.post = *preset;
-        if (!p.get_bool("postprocess")) s.post.post = RewritePost::kNone;
-
-        const std::string& output = p.get_string("output");
-        if (output == "field") {
-          s.output = RewriteOutput::kField;
-        } else if (output == "text") {
-          s.output = RewriteOutput::kText;
-        } else if (output == "document") {
-          s.output = RewriteOutput::kDocument;
-        } else {
-          return p.error("output", "must be field, text or document");
-        }
-        s.output_field = p.get_string("output_field").empty() ? std::string(preset->output_field)
-                                                              : p.get_string("output_field");
-        s.keep_source = p.get_bool("keep_source");
-        s.parent_id_field = p.get_string("parent_id_field");
-        if (s.output == RewriteOutput::kDocument && s.parent_id_field.empty()) {
-          return p.error("parent_id_field", "must name a field");
-        }
-        const int64_t pairs = p.get_int("max_num_pairs");
-        if (pairs < 1 || pairs > 1000) return p.error("max_num_pairs", "must be 1 to 1000");
-        s.max_num_pairs = static_cast<int>(pairs);
-
-        s.request.model = p.get_string("model");
-        if (s.request.model.empty()) return p.error("model", "must name the served model");
-        s.request.max_tokens = p.get_int("max_tokens");
-        if (s.request.max_tokens < 1) return p.error("max_tokens", "must be 1 or more");
-        s.request.temperature = p.get_float("temperature");
-        if (s.request.temperature < 0) return p.error("temperature", "must be 0 or more");
-        s.request.top_p = p.get_float("top_p");
-        if (!(s.request.top_p > 0 && s.request.top_p <= 1)) {
-          return p.error("top_p", "must be above 0 and at most 1");
-        }
-        // The endpoint's sampler (vLLM honours it) and the QA draws both follow the pipeline
-        // seed.
-        s.request.seed = static_cast<int64_t>(context.seed() & 0x7fffffff);
-        s.draw_seed = context.seed() ^ hash64(context.stage_name());
+        if (Status status = read_prompts(p, *preset, s); !status.is_ok()) return status;
+        if (Status status = read_output(p, *preset, s); !status.is_ok()) return status;
+        if (Status status = read_request(p, context, s); !status.is_ok()) return status;
         return std::unique_ptr<Stage>(new LlmRewrite(std::move(s), context));
       },
   };
