@@ -83,14 +83,9 @@ struct Scratch {
   }
 };
 
-}  // namespace
-
-void HashedEmbedder::embed(std::string_view text, std::span<float> out) const {
-  thread_local Scratch s;
-  const uint64_t seed = options_.seed;
-  std::fill(out.begin(), out.end(), 0.0f);
-
-  // Words, lowercased (ASCII only: a table-free, locale-free fold).
+// The text's words, lowercased (ASCII only: a table-free, locale-free fold), joined by single
+// spaces into s.words, each word's hash in s.word_hashes.
+void split_words(std::string_view text, uint64_t seed, Scratch& s) {
   s.words.resize(text.size() + 1);
   s.word_hashes.clear();
   char* words = s.words.data();
@@ -109,69 +104,70 @@ void HashedEmbedder::embed(std::string_view text, std::span<float> out) const {
     s.word_hashes.push_back(XXH3_64bits_withSeed(words + word_start, length - word_start, seed));
   }
   s.words.resize(length);
-  s.prepare(0, s.word_hashes.size() * std::max(options_.word_ngrams, 0));
-  s.prepare(1, length + 1);
+}
 
-  // Words and word n-grams: family 0, salted by n so "a b" and a word hashing like it differ.
-  for (int n = 1; n <= options_.word_ngrams; ++n) {
+// Words and word n-grams: family 0, salted by n so "a b" and a word hashing like it differ.
+void count_word_ngrams(int max_n, Scratch& s) {
+  for (int n = 1; n <= max_n; ++n) {
     for (size_t w = 0; w + n <= s.word_hashes.size(); ++w) {
       uint64_t h = static_cast<uint64_t>(n);
       for (int k = 0; k < n; ++k) h = combine(h, s.word_hashes[w + k]);
       s.count(0, h);
     }
   }
+}
 
-  // Code-point n-grams over the joined words: family 1. A code point is packed as its UTF-8
-  // bytes (at most 4), which identifies it without decoding; stray continuation bytes count as
-  // code points of their own.
-  const int n = options_.char_ngram;
-  if (n > 0 && !s.words.empty()) {
-    // A gram's hash is a sum of its packed code points times a constant per position, mixed
-    // once.
-    static constexpr uint64_t kPosition[16] = {
-        0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
-        0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull,
-        0x27d4eb2f165667c5ull, 0x85ebca77c2b2ae63ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
-        0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull, 0x1d8e4e27c47d124full, 0x9fb21c651e98df25ull};
-    uint32_t window[16] = {};  // a ring: the newest code point at (filled - 1) & 15
-    int filled = 0;
-    const std::string& w = s.words;
-    auto gram_hash = [&](int length) {
-      uint64_t h = seed ^ static_cast<uint64_t>(length);
-      for (int k = 0; k < length; ++k) {
-        h += (window[(filled - length + k) & 15] + 1ull) * kPosition[k];
-      }
-      return fmix64(h);
-    };
-    for (size_t i = 0; i < w.size();) {
-      auto lead = static_cast<unsigned char>(w[i]);
-      uint32_t packed = lead;
-      size_t k = 1;
-      if (lead >= 0xC0) {
-        size_t length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        for (; k < length && i + k < w.size() &&
-               (static_cast<unsigned char>(w[i + k]) & 0xC0) == 0x80;
-             ++k) {
-          packed = (packed << 8) | static_cast<unsigned char>(w[i + k]);
-        }
-      }
-      i += k;
-      window[filled & 15] = packed;
-      if (++filled >= n) {
-        // Hashed first and counted after, with the count's cache line fetched meanwhile: the
-        // counts are mostly cache misses, and this lets them overlap.
-        uint32_t bucket = Scratch::bucket_of(gram_hash(n));
-        __builtin_prefetch(&s.counts[kBuckets + bucket], 1);
-        s.gram_buckets.push_back(bucket);
+// Code-point n-grams over the joined words: family 1. A code point is packed as its UTF-8
+// bytes (at most 4), which identifies it without decoding; stray continuation bytes count as
+// code points of their own.
+void count_char_ngrams(int n, uint64_t seed, Scratch& s) {
+  // A gram's hash is a sum of its packed code points times a constant per position, mixed
+  // once.
+  static constexpr uint64_t kPosition[16] = {
+      0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
+      0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull,
+      0x27d4eb2f165667c5ull, 0x85ebca77c2b2ae63ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
+      0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull, 0x1d8e4e27c47d124full, 0x9fb21c651e98df25ull};
+  uint32_t window[16] = {};  // a ring: the newest code point at (filled - 1) & 15
+  int filled = 0;
+  const std::string& w = s.words;
+  auto gram_hash = [&](int length) {
+    uint64_t h = seed ^ static_cast<uint64_t>(length);
+    for (int k = 0; k < length; ++k) {
+      h += (window[(filled - length + k) & 15] + 1ull) * kPosition[k];
+    }
+    return fmix64(h);
+  };
+  for (size_t i = 0; i < w.size();) {
+    auto lead = static_cast<unsigned char>(w[i]);
+    uint32_t packed = lead;
+    size_t k = 1;
+    if (lead >= 0xC0) {
+      size_t length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+      for (;
+           k < length && i + k < w.size() && (static_cast<unsigned char>(w[i + k]) & 0xC0) == 0x80;
+           ++k) {
+        packed = (packed << 8) | static_cast<unsigned char>(w[i + k]);
       }
     }
-    if (filled < n) s.gram_buckets.push_back(Scratch::bucket_of(gram_hash(filled)));
-    for (uint32_t bucket : s.gram_buckets) s.count_bucket(1, bucket);
-    s.gram_buckets.clear();
+    i += k;
+    window[filled & 15] = packed;
+    if (++filled >= n) {
+      // Hashed first and counted after, with the count's cache line fetched meanwhile: the
+      // counts are mostly cache misses, and this lets them overlap.
+      uint32_t bucket = Scratch::bucket_of(gram_hash(n));
+      __builtin_prefetch(&s.counts[kBuckets + bucket], 1);
+      s.gram_buckets.push_back(bucket);
+    }
   }
+  if (filled < n) s.gram_buckets.push_back(Scratch::bucket_of(gram_hash(filled)));
+  for (uint32_t bucket : s.gram_buckets) s.count_bucket(1, bucket);
+  s.gram_buckets.clear();
+}
 
-  // Sublinear TF per bucket, each family scaled to unit norm, projected sparsely: one 64-bit
-  // hash of the bucket gives its kNonZeros (dimension, sign) pairs, 16 bits each.
+// Sublinear TF per bucket, each family scaled to unit norm, projected sparsely: one 64-bit
+// hash of the bucket gives its kNonZeros (dimension, sign) pairs, 16 bits each.
+void project(Scratch& s, uint64_t seed, std::span<float> out) {
   static_assert(HashedEmbedder::kNonZeros == 4);
   const uint64_t dims = out.size();
   for (int family = 0; family < kFamilies; ++family) {
@@ -202,13 +198,31 @@ void HashedEmbedder::embed(std::string_view text, std::span<float> out) const {
       }
     }
   }
+}
 
+// The vector scaled to unit length (left at zero when it is zero).
+void normalize(std::span<float> out) {
   double norm = 0;
   for (float v : out) norm += static_cast<double>(v) * v;
   if (norm > 0) {
     const float inverse = static_cast<float>(1.0 / std::sqrt(norm));
     for (float& v : out) v *= inverse;
   }
+}
+
+}  // namespace
+
+void HashedEmbedder::embed(std::string_view text, std::span<float> out) const {
+  thread_local Scratch s;
+  const uint64_t seed = options_.seed;
+  std::fill(out.begin(), out.end(), 0.0f);
+  split_words(text, seed, s);
+  s.prepare(0, s.word_hashes.size() * std::max(options_.word_ngrams, 0));
+  s.prepare(1, s.words.size() + 1);
+  count_word_ngrams(options_.word_ngrams, s);
+  if (options_.char_ngram > 0 && !s.words.empty()) count_char_ngrams(options_.char_ngram, seed, s);
+  project(s, seed, out);
+  normalize(out);
 }
 
 }  // namespace winnow
