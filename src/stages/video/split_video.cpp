@@ -152,6 +152,109 @@ class SplitVideo final : public Stage {
   ReasonId split_, no_clips_, undecodable_;
 };
 
+std::vector<ParamSpec> split_video_params() {
+  return {
+      {"method", ParamType::kString, "shot_detection",
+       "fixed_stride | shot_detection | transnetv2"},
+      {"model", ParamType::kString, "",
+       "transnetv2: the model, an ONNX file taking [batch, 100, 27, 48, 3] pixels (float or "
+       "uint8, 0-255) and giving the single-frame head first"},
+      {"logits", ParamType::kBool, "false",
+       "transnetv2: the model gives logits, not probabilities (a sigmoid is applied)"},
+      {"cut_threshold", ParamType::kFloat, "0.4",
+       "transnetv2: a frame whose probability is above this ends a shot (the anchor's)"},
+      {"clip_len_s", ParamType::kFloat, "10", "fixed_stride: clip length (NeMo's default)"},
+      {"stride_s", ParamType::kFloat, "0",
+       "fixed_stride: seconds between clip starts (0: clip_len_s, clips end to end)"},
+      {"min_clip_s", ParamType::kFloat, "2",
+       "shortest clip kept (fixed_stride: the last window; shots: after cropping)"},
+      {"min_clip_frames", ParamType::kInt, "48",
+       "shot_detection, transnetv2: fewest frames in a clip"},
+      {"max_clip_s", ParamType::kFloat, "60",
+       "shot_detection, transnetv2: longer shots are cut into pieces of this length (0: "
+       "never)"},
+      {"crop_s", ParamType::kFloat, "0.5",
+       "shot_detection, transnetv2: seconds cut from each end of a shot"},
+      {"threshold", ParamType::kFloat, "3",
+       "shot_detection: a frame's HSV change over the mean of its neighbours' that makes a "
+       "cut (AdaptiveDetector's adaptive_threshold)"},
+      {"min_content", ParamType::kFloat, "15",
+       "shot_detection: least HSV change (0-255) for a cut (min_content_val)"},
+      {"window", ParamType::kInt, "2",
+       "shot_detection: neighbours on each side a frame is compared with"},
+      {"min_scene_frames", ParamType::kInt, "15", "shot_detection: fewest frames between two cuts"},
+      {"detect_width", ParamType::kInt, "64",
+       "shot_detection: frames are decoded this wide for the detector"},
+  };
+}
+
+// The method, and with transnetv2 its model, loaded.
+Status read_method(const StageParams& p, SplitOptions& o) {
+  const std::string method = p.get_string("method");
+  if (method != "fixed_stride" && method != "shot_detection" && method != "transnetv2") {
+    return p.error("method", "must be fixed_stride, shot_detection or transnetv2");
+  }
+  o.shots = method != "fixed_stride";
+  if (method != "transnetv2") {
+    if (!p.get_string("model").empty())
+      return p.error("model", "only method transnetv2 takes a model");
+    return Status::ok();
+  }
+  if (p.get_string("model").empty()) {
+    return p.error("model", "method transnetv2 needs the model's ONNX file");
+  }
+  TransNetOptions model_options;
+  model_options.logits = p.get_bool("logits");
+  // One intra-op thread: the CPU a worker declares; workers share the session.
+  model_options.session.intra_op_threads = 1;
+  auto model = TransNetV2::load(p.get_string("model"), model_options);
+  if (!model.is_ok()) return p.error("model", model.status().message());
+  o.transnet = std::move(model).value();
+  return Status::ok();
+}
+
+// The clips' lengths: fixed windows, and the rules shots are cropped, kept and cut by.
+Status read_clip_rules(const StageParams& p, SplitOptions& o) {
+  o.cut_threshold = p.get_float("cut_threshold");
+  if (o.cut_threshold <= 0 || o.cut_threshold >= 1) {
+    return p.error("cut_threshold", "must be between 0 and 1");
+  }
+  o.clip_len_s = p.get_float("clip_len_s");
+  o.stride_s = p.get_float("stride_s") > 0 ? p.get_float("stride_s") : o.clip_len_s;
+  o.min_clip_s = p.get_float("min_clip_s");
+  o.rules.min_clip_s = o.min_clip_s;
+  o.rules.min_clip_frames = p.get_int("min_clip_frames");
+  o.rules.max_clip_s = p.get_float("max_clip_s");
+  o.rules.crop_s = p.get_float("crop_s");
+  if (o.clip_len_s <= 0) return p.error("clip_len_s", "must be above 0");
+  if (p.get_float("stride_s") < 0) return p.error("stride_s", "must be 0 or more");
+  if (o.min_clip_s < 0) return p.error("min_clip_s", "must be 0 or more");
+  if (o.rules.min_clip_frames < 0) return p.error("min_clip_frames", "must be 0 or more");
+  if (o.rules.max_clip_s < 0) return p.error("max_clip_s", "must be 0 or more");
+  if (o.rules.max_clip_s > 0 && o.rules.max_clip_s < o.min_clip_s) {
+    return p.error("max_clip_s", "must be at least min_clip_s");
+  }
+  if (o.rules.crop_s < 0) return p.error("crop_s", "must be 0 or more");
+  return Status::ok();
+}
+
+// The content detector's settings (shot_detection).
+Status read_detector(const StageParams& p, SplitOptions& o) {
+  o.detector.adaptive_threshold = p.get_float("threshold");
+  o.detector.min_content = p.get_float("min_content");
+  o.detector.window = static_cast<int>(p.get_int("window"));
+  o.detector.min_scene_frames = static_cast<int>(p.get_int("min_scene_frames"));
+  o.detect_width = static_cast<int>(p.get_int("detect_width"));
+  if (o.detector.adaptive_threshold <= 0) return p.error("threshold", "must be above 0");
+  if (o.detector.min_content < 0) return p.error("min_content", "must be 0 or more");
+  if (o.detector.window < 1) return p.error("window", "must be 1 or more");
+  if (o.detector.min_scene_frames < 1) return p.error("min_scene_frames", "must be 1 or more");
+  if (o.detect_width < 8 || o.detect_width > 1024) {
+    return p.error("detect_width", "must be between 8 and 1024");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 StageSpec split_video_spec() {
@@ -166,94 +269,12 @@ StageSpec split_video_spec() {
       "model instead (the anchor's: frames at 48 x 27, windows of 100 stepped by 50, a frame "
       "above cut_threshold ends a shot). Reasons no_clips (score: the video's duration), "
       "undecodable.",
-      {
-          {"method", ParamType::kString, "shot_detection",
-           "fixed_stride | shot_detection | transnetv2"},
-          {"model", ParamType::kString, "",
-           "transnetv2: the model, an ONNX file taking [batch, 100, 27, 48, 3] pixels (float or "
-           "uint8, 0-255) and giving the single-frame head first"},
-          {"logits", ParamType::kBool, "false",
-           "transnetv2: the model gives logits, not probabilities (a sigmoid is applied)"},
-          {"cut_threshold", ParamType::kFloat, "0.4",
-           "transnetv2: a frame whose probability is above this ends a shot (the anchor's)"},
-          {"clip_len_s", ParamType::kFloat, "10", "fixed_stride: clip length (NeMo's default)"},
-          {"stride_s", ParamType::kFloat, "0",
-           "fixed_stride: seconds between clip starts (0: clip_len_s, clips end to end)"},
-          {"min_clip_s", ParamType::kFloat, "2",
-           "shortest clip kept (fixed_stride: the last window; shots: after cropping)"},
-          {"min_clip_frames", ParamType::kInt, "48",
-           "shot_detection, transnetv2: fewest frames in a clip"},
-          {"max_clip_s", ParamType::kFloat, "60",
-           "shot_detection, transnetv2: longer shots are cut into pieces of this length (0: "
-           "never)"},
-          {"crop_s", ParamType::kFloat, "0.5",
-           "shot_detection, transnetv2: seconds cut from each end of a shot"},
-          {"threshold", ParamType::kFloat, "3",
-           "shot_detection: a frame's HSV change over the mean of its neighbours' that makes a "
-           "cut (AdaptiveDetector's adaptive_threshold)"},
-          {"min_content", ParamType::kFloat, "15",
-           "shot_detection: least HSV change (0-255) for a cut (min_content_val)"},
-          {"window", ParamType::kInt, "2",
-           "shot_detection: neighbours on each side a frame is compared with"},
-          {"min_scene_frames", ParamType::kInt, "15",
-           "shot_detection: fewest frames between two cuts"},
-          {"detect_width", ParamType::kInt, "64",
-           "shot_detection: frames are decoded this wide for the detector"},
-      },
+      split_video_params(),
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         SplitOptions o;
-        const std::string method = p.get_string("method");
-        if (method != "fixed_stride" && method != "shot_detection" && method != "transnetv2") {
-          return p.error("method", "must be fixed_stride, shot_detection or transnetv2");
-        }
-        o.shots = method != "fixed_stride";
-        if (method == "transnetv2") {
-          if (p.get_string("model").empty()) {
-            return p.error("model", "method transnetv2 needs the model's ONNX file");
-          }
-          TransNetOptions model_options;
-          model_options.logits = p.get_bool("logits");
-          // One intra-op thread: the CPU a worker declares; workers share the session.
-          model_options.session.intra_op_threads = 1;
-          auto model = TransNetV2::load(p.get_string("model"), model_options);
-          if (!model.is_ok()) return p.error("model", model.status().message());
-          o.transnet = std::move(model).value();
-        } else if (!p.get_string("model").empty()) {
-          return p.error("model", "only method transnetv2 takes a model");
-        }
-        o.cut_threshold = p.get_float("cut_threshold");
-        if (o.cut_threshold <= 0 || o.cut_threshold >= 1) {
-          return p.error("cut_threshold", "must be between 0 and 1");
-        }
-        o.clip_len_s = p.get_float("clip_len_s");
-        o.stride_s = p.get_float("stride_s") > 0 ? p.get_float("stride_s") : o.clip_len_s;
-        o.min_clip_s = p.get_float("min_clip_s");
-        o.rules.min_clip_s = o.min_clip_s;
-        o.rules.min_clip_frames = p.get_int("min_clip_frames");
-        o.rules.max_clip_s = p.get_float("max_clip_s");
-        o.rules.crop_s = p.get_float("crop_s");
-        o.detector.adaptive_threshold = p.get_float("threshold");
-        o.detector.min_content = p.get_float("min_content");
-        o.detector.window = static_cast<int>(p.get_int("window"));
-        o.detector.min_scene_frames = static_cast<int>(p.get_int("min_scene_frames"));
-        o.detect_width = static_cast<int>(p.get_int("detect_width"));
-        if (o.clip_len_s <= 0) return p.error("clip_len_s", "must be above 0");
-        if (p.get_float("stride_s") < 0) return p.error("stride_s", "must be 0 or more");
-        if (o.min_clip_s < 0) return p.error("min_clip_s", "must be 0 or more");
-        if (o.rules.min_clip_frames < 0) return p.error("min_clip_frames", "must be 0 or more");
-        if (o.rules.max_clip_s < 0) return p.error("max_clip_s", "must be 0 or more");
-        if (o.rules.max_clip_s > 0 && o.rules.max_clip_s < o.min_clip_s) {
-          return p.error("max_clip_s", "must be at least min_clip_s");
-        }
-        if (o.rules.crop_s < 0) return p.error("crop_s", "must be 0 or more");
-        if (o.detector.adaptive_threshold <= 0) return p.error("threshold", "must be above 0");
-        if (o.detector.min_content < 0) return p.error("min_content", "must be 0 or more");
-        if (o.detector.window < 1) return p.error("window", "must be 1 or more");
-        if (o.detector.min_scene_frames < 1)
-          return p.error("min_scene_frames", "must be 1 or more");
-        if (o.detect_width < 8 || o.detect_width > 1024) {
-          return p.error("detect_width", "must be between 8 and 1024");
-        }
+        if (Status status = read_method(p, o); !status.is_ok()) return status;
+        if (Status status = read_clip_rules(p, o); !status.is_ok()) return status;
+        if (Status status = read_detector(p, o); !status.is_ok()) return status;
         return std::unique_ptr<Stage>(new SplitVideo(o, context));
       },
   };
