@@ -40,8 +40,7 @@ void RunMonitor::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  double seconds =
-      std::chrono::duration<double>(clock_->now() - interval_begin_).count();
+  double seconds = std::chrono::duration<double>(clock_->now() - interval_begin_).count();
   if (!acc_.empty()) end_interval(seconds, true);
   if (metrics_file_) {
     std::fclose(metrics_file_);
@@ -118,102 +117,121 @@ void RunMonitor::end_interval(double seconds, bool final) {
   sample.documents_done = t.documents_done;
   sample.input_bytes = t.input_bytes;
   sample.compressed_bytes = t.compressed_bytes;
-
   std::vector<StepObservation> observations(steps_.size());
   for (size_t i = 0; i < steps_.size(); ++i) {
-    const MonitoredStep& step = steps_[i];
-    Accumulator& a = acc_[i];
-    const StepMetrics& m = step.runner->metrics();
-    StepSnapshot snap = step.runner->snapshot();
-    uint64_t busy_ns = snap.busy_ns, batches = m.batches.load(), source_docs = m.source_docs.load();
-    double ready_mean = a.ticks ? a.ready_sum / a.ticks : snap.ready;
-    StepSample& s = sample.steps.emplace_back();
-    s.target = snap.target;
-    s.starting = snap.starting;
-    s.ready = snap.ready;
-    s.busy = snap.busy;
-    s.idle = snap.ready - snap.busy;
-    double busy_s = (busy_ns - a.busy_ns) / 1e9;
-    s.busy_fraction = ready_mean > 0 ? std::min(1.0, busy_s / (seconds * ready_mean)) : 0;
-    s.input_queue = step.input->waiting();
-    s.input_capacity = step.input->capacity();
-    s.input_fill = a.ticks ? a.fill_sum / a.ticks : 0;
-    s.output_queue = step.output ? step.output->size() : 0;
-    s.output_capacity = step.output ? step.output->capacity() : 0;
-    s.batches_per_s = (batches - a.batches) / seconds;
-    s.docs_per_s = (source_docs - a.source_docs) / seconds;
-    s.mean_service_ms = snap.mean_service_s * 1e3;
-    s.setup_s = m.setup_ns.load() / 1e9;
-    const StageRunner& runner = *step.runner;
-    for (size_t k = 0; k < snap.part_busy_ns.size(); ++k) {
-      const StepMetrics& pm = runner.part_metrics(k);
-      uint64_t part_busy = snap.part_busy_ns[k] - a.part_busy_ns.at(k);
-      uint64_t part_batches = pm.batches.load() - a.part_batches.at(k);
-      PartSample& p = s.parts.emplace_back();
-      p.busy_fraction =
-          ready_mean > 0 ? std::min(1.0, part_busy / 1e9 / (seconds * ready_mean)) : 0;
-      p.mean_service_ms = part_batches ? part_busy / 1e6 / static_cast<double>(part_batches) : 0;
-      p.setup_s = pm.setup_ns.load() / 1e9;
-    }
-
-    Totals& tot = totals_per_step_[i];
-    tot.ready_seconds += ready_mean * seconds;
-    tot.fill_sum += s.input_fill;
-    ++tot.intervals;
-
-    StepObservation& o = observations[i];
-    o.needs = step.needs;
-    o.pinned = step.pinned;
-    o.finished = step.input->finished() || step.runner->ended();
-    o.target = snap.target;
-    o.protected_workers = snap.protected_workers;
-    o.samples = snap.samples;
-    o.mean_service_s = snap.mean_service_s;
-    o.docs_per_batch = snap.docs_per_batch;
-    o.input_empty_fraction = a.ticks ? double(a.empty_ticks) / a.ticks : 0;
-    o.input_full_fraction = a.ticks ? double(a.full_ticks) / a.ticks : 0;
-    o.output_full_fraction = a.ticks ? double(a.output_full_ticks) / a.ticks : 0;
-    o.busy_fraction = s.busy_fraction;
-
-    mark_interval_start(i, snap, batches, source_docs);
+    sample.steps.push_back(close_step_interval(i, seconds, observations[i]));
   }
-
   if (settings_.enabled && !final) {
     ++cycles_;
-    std::vector<StepPlan> plan = plan_workers(observations, budget_, settings_, memory_);
-    for (size_t i = 0; i < steps_.size(); ++i) {
-      sample.steps[i].decision = plan[i].why;
-      if (observations[i].finished) continue;
-      int before = observations[i].target;
-      int after = plan[i].target;
-      if (after == before) continue;
-      // The input queue holds one batch per worker plus one, as when the run started.
-      if (after > before) steps_[i].input->set_capacity(static_cast<size_t>(after) + 1);
-      steps_[i].runner->set_workers(after);
-      if (after < before) steps_[i].input->set_capacity(static_cast<size_t>(after) + 1);
-      Totals& tot = totals_per_step_[i];
-      if (after > before) tot.scale_ups += after - before;
-      if (after < before) tot.scale_downs += before - after;
-      tot.workers_min = std::min(tot.workers_min, after);
-      tot.workers_max = std::max(tot.workers_max, after);
-    }
+    rescale(observations, sample);
   }
+  keep_sample(std::move(sample));
+  interval_begin_ = now;
+  if (progress_ && !final) progress_->update(history_.back());
+}
+
+// Step i's figures over the interval just ended (`seconds` long), what the autoscaler observes
+// of it, and its run totals; then its next interval starts.
+StepSample RunMonitor::close_step_interval(size_t i, double seconds, StepObservation& o) {
+  const MonitoredStep& step = steps_[i];
+  Accumulator& a = acc_[i];
+  const StepMetrics& m = step.runner->metrics();
+  StepSnapshot snap = step.runner->snapshot();
+  uint64_t busy_ns = snap.busy_ns, batches = m.batches.load(), source_docs = m.source_docs.load();
+  double ready_mean = a.ticks ? a.ready_sum / a.ticks : snap.ready;
+  StepSample s;
+  s.target = snap.target;
+  s.starting = snap.starting;
+  s.ready = snap.ready;
+  s.busy = snap.busy;
+  s.idle = snap.ready - snap.busy;
+  double busy_s = (busy_ns - a.busy_ns) / 1e9;
+  s.busy_fraction = ready_mean > 0 ? std::min(1.0, busy_s / (seconds * ready_mean)) : 0;
+  s.input_queue = step.input->waiting();
+  s.input_capacity = step.input->capacity();
+  s.input_fill = a.ticks ? a.fill_sum / a.ticks : 0;
+  s.output_queue = step.output ? step.output->size() : 0;
+  s.output_capacity = step.output ? step.output->capacity() : 0;
+  s.batches_per_s = (batches - a.batches) / seconds;
+  s.docs_per_s = (source_docs - a.source_docs) / seconds;
+  s.mean_service_ms = snap.mean_service_s * 1e3;
+  s.setup_s = m.setup_ns.load() / 1e9;
+  add_part_samples(i, seconds, ready_mean, snap, s);
+
+  Totals& tot = totals_per_step_[i];
+  tot.ready_seconds += ready_mean * seconds;
+  tot.fill_sum += s.input_fill;
+  ++tot.intervals;
+
+  o.needs = step.needs;
+  o.pinned = step.pinned;
+  o.finished = step.input->finished() || step.runner->ended();
+  o.target = snap.target;
+  o.protected_workers = snap.protected_workers;
+  o.samples = snap.samples;
+  o.mean_service_s = snap.mean_service_s;
+  o.docs_per_batch = snap.docs_per_batch;
+  o.input_empty_fraction = a.ticks ? double(a.empty_ticks) / a.ticks : 0;
+  o.input_full_fraction = a.ticks ? double(a.full_ticks) / a.ticks : 0;
+  o.output_full_fraction = a.ticks ? double(a.output_full_ticks) / a.ticks : 0;
+  o.busy_fraction = s.busy_fraction;
+
+  mark_interval_start(i, snap, batches, source_docs);
+  return s;
+}
+
+// A fused step's parts: each one's share of the busy time and its mean service time.
+void RunMonitor::add_part_samples(size_t i, double seconds, double ready_mean,
+                                  const StepSnapshot& snap, StepSample& s) const {
+  const StageRunner& runner = *steps_[i].runner;
+  const Accumulator& a = acc_[i];
+  for (size_t k = 0; k < snap.part_busy_ns.size(); ++k) {
+    const StepMetrics& pm = runner.part_metrics(k);
+    uint64_t part_busy = snap.part_busy_ns[k] - a.part_busy_ns.at(k);
+    uint64_t part_batches = pm.batches.load() - a.part_batches.at(k);
+    PartSample& p = s.parts.emplace_back();
+    p.busy_fraction = ready_mean > 0 ? std::min(1.0, part_busy / 1e9 / (seconds * ready_mean)) : 0;
+    p.mean_service_ms = part_batches ? part_busy / 1e6 / static_cast<double>(part_batches) : 0;
+    p.setup_s = pm.setup_ns.load() / 1e9;
+  }
+}
+
+// One autoscaling cycle: the plan for every step, applied to the steps still running.
+void RunMonitor::rescale(const std::vector<StepObservation>& observations, RunSample& sample) {
+  std::vector<StepPlan> plan = plan_workers(observations, budget_, settings_, memory_);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    sample.steps[i].decision = plan[i].why;
+    if (observations[i].finished) continue;
+    int before = observations[i].target;
+    int after = plan[i].target;
+    if (after == before) continue;
+    // The input queue holds one batch per worker plus one, as when the run started.
+    if (after > before) steps_[i].input->set_capacity(static_cast<size_t>(after) + 1);
+    steps_[i].runner->set_workers(after);
+    if (after < before) steps_[i].input->set_capacity(static_cast<size_t>(after) + 1);
+    Totals& tot = totals_per_step_[i];
+    if (after > before) tot.scale_ups += after - before;
+    if (after < before) tot.scale_downs += before - after;
+    tot.workers_min = std::min(tot.workers_min, after);
+    tot.workers_max = std::max(tot.workers_max, after);
+  }
+}
+
+// The sample into metrics.jsonl (every one) and the in-memory history, which only feeds
+// report.html's charts: past kMaxHistory samples, every other one is dropped, so a day-long run
+// keeps a bounded, evenly thinned series.
+void RunMonitor::keep_sample(RunSample sample) {
   if (metrics_file_) {
     std::string line = metrics_line(sample);
     std::fwrite(line.data(), 1, line.size(), metrics_file_);
     std::fflush(metrics_file_);
   }
   history_.push_back(std::move(sample));
-  // The in-memory history only feeds report.html's charts: past kMaxHistory samples, every
-  // other one is dropped, so a day-long run keeps a bounded, evenly thinned series
-  // (metrics.jsonl keeps every line).
   if (history_.size() >= kMaxHistory) {
     size_t kept = 0;
     for (size_t k = 0; k < history_.size(); k += 2) history_[kept++] = std::move(history_[k]);
     history_.resize(kept);
   }
-  interval_begin_ = now;
-  if (progress_ && !final) progress_->update(history_.back());
 }
 
 std::string RunMonitor::metrics_line(const RunSample& sample) const {

@@ -85,6 +85,11 @@ class RunMonitor {
   void loop();
   void tick();
   void end_interval(double seconds, bool final);
+  StepSample close_step_interval(size_t i, double seconds, StepObservation& o);
+  void add_part_samples(size_t i, double seconds, double ready_mean, const StepSnapshot& snap,
+                        StepSample& s) const;
+  void rescale(const std::vector<StepObservation>& observations, RunSample& sample);
+  void keep_sample(RunSample sample);
   void mark_interval_start(size_t step, const StepSnapshot& snap, uint64_t batches,
                            uint64_t source_docs);
   void write_step_json(JsonWriter& out, const std::string& name, const StepSample& s,
