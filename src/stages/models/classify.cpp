@@ -160,6 +160,52 @@ class ClassifyStage final : public Stage {
   ReasonId low_score_;
 };
 
+// keep_labels, checked against the model's labels (NeMo's FineWeb-Edu classifiers label
+// high_quality or low_quality); `nemo_edu`: a preset regressor of NeMo's.
+Status read_keep_labels(const StageParams& p, const ClassifierConfig& config, bool nemo_edu,
+                        std::set<std::string>& keep) {
+  // NeMo's FineWeb-Edu label is high_quality or low_quality.
+  const std::vector<std::string> labels =
+      nemo_edu ? std::vector<std::string>{"high_quality", "low_quality"} : config.labels;
+  if (p.has("keep_labels")) {
+    for (const std::string& label : p.get_string_list("keep_labels")) {
+      if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
+        std::string known;
+        for (const auto& l : labels) known += (known.empty() ? "" : ", ") + l;
+        return p.error("keep_labels",
+                       "'" + label + "' is not a label of the model; its labels are " + known);
+      }
+      keep.insert(label);
+    }
+    if (config.regression && !nemo_edu && !keep.empty()) {
+      return p.error("keep_labels", "a regression model has no labels; use min_score");
+    }
+  }
+  return Status::ok();
+}
+
+// The annotations written (the preset's names unless given) and the characters tokenised.
+ClassifyStage::Outputs read_outputs(const StageParams& p, const ClassifierPreset* preset,
+                                    int64_t max_chars, StageContext& context) {
+  ClassifyStage::Outputs outputs;
+  outputs.field = !p.get_string("field").empty() ? p.get_string("field")
+                  : preset != nullptr            ? std::string(preset->field)
+                                                 : context.stage_name();
+  outputs.score_field = !p.get_string("score_field").empty() ? p.get_string("score_field")
+                        : preset != nullptr && !preset->score_field.empty()
+                            ? std::string(preset->score_field)
+                            : outputs.field + "_score";
+  outputs.int_score_field =
+      !p.get_string("int_score_field").empty()                ? p.get_string("int_score_field")
+      : preset != nullptr && !preset->int_score_field.empty() ? std::string(preset->int_score_field)
+                                                              : outputs.field + "_int_score";
+  outputs.max_chars = max_chars > 0       ? static_cast<size_t>(max_chars)
+                      : preset != nullptr ? preset->max_chars
+                                          : 0;
+  outputs.nemo_edu = preset != nullptr && preset->regression;
+  return outputs;
+}
+
 }  // namespace
 
 StageSpec classify_spec() {
@@ -217,42 +263,11 @@ StageSpec classify_spec() {
         if (!config.is_ok()) return p.error("model", config.status().message());
         std::set<std::string> keep;
         const bool nemo_edu = preset != nullptr && preset->regression;
-        // NeMo's FineWeb-Edu label is high_quality or low_quality.
-        const std::vector<std::string> labels =
-            nemo_edu ? std::vector<std::string>{"high_quality", "low_quality"} : config->labels;
-        if (p.has("keep_labels")) {
-          for (const std::string& label : p.get_string_list("keep_labels")) {
-            if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
-              std::string known;
-              for (const auto& l : labels) known += (known.empty() ? "" : ", ") + l;
-              return p.error(
-                  "keep_labels",
-                  "'" + label + "' is not a label of the model; its labels are " + known);
-            }
-            keep.insert(label);
-          }
-          if (config->regression && !nemo_edu && !keep.empty()) {
-            return p.error("keep_labels", "a regression model has no labels; use min_score");
-          }
+        if (Status status = read_keep_labels(p, *config, nemo_edu, keep); !status.is_ok()) {
+          return status;
         }
         double min_score = p.has("min_score") ? p.get_float("min_score") : -INFINITY;
-        ClassifyStage::Outputs outputs;
-        outputs.field = !p.get_string("field").empty() ? p.get_string("field")
-                        : preset != nullptr            ? std::string(preset->field)
-                                                       : context.stage_name();
-        outputs.score_field = !p.get_string("score_field").empty() ? p.get_string("score_field")
-                              : preset != nullptr && !preset->score_field.empty()
-                                  ? std::string(preset->score_field)
-                                  : outputs.field + "_score";
-        outputs.int_score_field = !p.get_string("int_score_field").empty()
-                                      ? p.get_string("int_score_field")
-                                  : preset != nullptr && !preset->int_score_field.empty()
-                                      ? std::string(preset->int_score_field)
-                                      : outputs.field + "_int_score";
-        outputs.max_chars = max_chars > 0       ? static_cast<size_t>(max_chars)
-                            : preset != nullptr ? preset->max_chars
-                                                : 0;
-        outputs.nemo_edu = nemo_edu;
+        ClassifyStage::Outputs outputs = read_outputs(p, preset, max_chars, context);
         return std::unique_ptr<Stage>(
             new ClassifyStage(std::move(model).value(), std::move(config).value(),
                               std::move(outputs), std::move(keep), min_score, context));
