@@ -15,6 +15,7 @@
 #include "cli/stop_watchdog.h"
 #include "core/version.h"
 #include "core/watched_call.h"
+#include "dedup/blas_gemm.h"
 #include "gpu/gpu_runtime.h"
 #include "pipeline/config_reference.h"
 #include "pipeline/executor.h"
@@ -227,6 +228,7 @@ int run_as_rank(const StageRegistry& registry, CommandLine& line, int* argc, cha
 
 int main(int argc, char** argv) {
   using namespace winnow;
+  stop_blas_threads();
   StageRegistry registry = make_registry();
   CLI::App app{
       "winnow: curates training data — read, filter, deduplicate, write, with every "

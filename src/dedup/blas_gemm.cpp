@@ -1,6 +1,7 @@
 #include "dedup/blas_gemm.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <mutex>
 
@@ -18,6 +19,16 @@ bool calls_must_take_turns() {
 }
 
 }  // namespace
+
+void stop_blas_threads() {
+  openblas_set_num_threads(1);  // later calls run on the caller's thread, needing no server
+  // Looked up, not linked: only the threaded builds have it. It joins the server threads; a
+  // later call that wanted threads would start them again.
+  using Shutdown = int (*)();
+  if (auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"))) {
+    shutdown();
+  }
+}
 
 void gemm_abt(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
               float* c, size_t ldc) {

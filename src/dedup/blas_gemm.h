@@ -13,4 +13,11 @@ namespace winnow {
 void gemm_abt(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
               float* c, size_t ldc);
 
+// Ends the worker threads the threaded OpenBLAS starts when it is loaded (it is loaded into
+// every winnow process: OpenCV's LAPACK is OpenBLAS too). They would spin on sched_yield for
+// about 0.1 s of CPU before sleeping, in every run, whatever the pipeline; winnow calls OpenBLAS
+// on one thread only (above), which needs none of them. Does nothing under a sequential
+// OpenBLAS or another BLAS. Called first thing by the winnow program.
+void stop_blas_threads();
+
 }  // namespace winnow
