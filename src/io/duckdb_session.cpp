@@ -1,5 +1,7 @@
 #include "io/duckdb_session.h"
 
+#include "io/duckdb_library.h"
+
 namespace winnow {
 
 std::string duckdb_message(const char* error) {
@@ -25,6 +27,7 @@ std::string sql_identifier(std::string_view s) {
 }
 
 Result<std::unique_ptr<DuckdbSession>> DuckdbSession::open() {
+  if (Status loaded = load_duckdb(); !loaded.is_ok()) return loaded;
   std::unique_ptr<DuckdbSession> session(new DuckdbSession);
   duckdb_config config;
   if (duckdb_create_config(&config) == DuckDBError) return Status::error("DuckDB failed to start");
