@@ -13,6 +13,7 @@
 
 #include "core/utf8.h"
 #include "core/worker_wait.h"
+#include "io/curl_library.h"
 
 namespace winnow {
 
@@ -54,9 +55,12 @@ struct HeaderList {
 
 }  // namespace
 
-void init_http() {
+Status init_http() {
+  if (Status loaded = load_libcurl(); !loaded.is_ok()) return loaded;
   static const CURLcode once = curl_global_init(CURL_GLOBAL_DEFAULT);
-  (void)once;
+  if (once != CURLE_OK)
+    return Status::errorf("libcurl failed to start: {}", curl_easy_strerror(once));
+  return Status::ok();
 }
 
 std::string chat_completions_url(std::string endpoint) {
@@ -93,7 +97,7 @@ void RequestSlots::release() {
 
 ChatClient::ChatClient(ChatClientOptions options, RequestSlots& slots)
     : options_(std::move(options)), slots_(slots) {
-  init_http();
+  (void)init_http();  // the stage's settings reported a failure (chat_endpoint_settings)
 }
 
 bool ChatClient::retryable(long http_status, int curl_code) {

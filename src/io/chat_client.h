@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "core/status.h"
+
 namespace winnow {
 
 struct ChatClientOptions {
@@ -76,7 +78,8 @@ class ChatClient {
 // "/chat/completions"); a URL that already ends with that route is taken as it is.
 std::string chat_completions_url(std::string endpoint);
 
-// Makes libcurl ready (curl_global_init, once per process, before any thread uses it).
-void init_http();
+// Makes libcurl ready (loads it, curl_global_init once per process, before any thread uses
+// it): ok, or why it cannot be used.
+Status init_http();
 
 }  // namespace winnow

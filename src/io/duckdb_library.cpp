@@ -5,71 +5,33 @@
 // of that name looked up in the loaded library. The build's and the install's RUNPATH name
 // DuckDB's folder (CMakeLists.txt), and dlopen searches the caller's RUNPATH.
 //
-// The lookups use the library's handle, never the process's global scope, which would find
-// these very definitions. A function missing from the library (another DuckDB version) is a
-// clear message and an abort at its first call; all of these exist since DuckDB 1.1.
+// A function missing from the library (another DuckDB version) is a clear message and an abort
+// at its first call (core/lazy_library.h); all of these exist since DuckDB 1.1.
 #include "io/duckdb_library.h"
 
-#include <dlfcn.h>
 #include <duckdb.h>
-#include <fmt/format.h>
 
-#include <atomic>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
+#include "core/lazy_library.h"
 
 namespace winnow {
 namespace {
 
-constexpr const char* kDuckdbLibrary = "libduckdb.so";
-std::atomic<bool> requested{false};
-
-struct Loaded {
-  void* handle = nullptr;
-  std::string failure;
-};
-
-const Loaded& library() {
-  static const Loaded loaded = [] {
-    requested = true;
-    Loaded result;
-    result.handle = ::dlopen(kDuckdbLibrary, RTLD_NOW | RTLD_LOCAL);
-    if (result.handle == nullptr) {
-      const char* why = ::dlerror();
-      result.failure = fmt::format("cannot load DuckDB ({}): {}", kDuckdbLibrary,
-                                   why != nullptr ? why : "unknown error");
-    }
-    return result;
-  }();
-  return loaded;
-}
-
-// The library's function `name`, as a pointer of type F.
-template <class F>
-F lookup(const char* name) {
-  void* symbol = library().handle != nullptr ? ::dlsym(library().handle, name) : nullptr;
-  if (symbol == nullptr) {
-    std::fprintf(stderr, "winnow: DuckDB function %s unavailable: %s\n", name,
-                 library().handle != nullptr ? "not in this DuckDB" : library().failure.c_str());
-    std::abort();
-  }
-  return reinterpret_cast<F>(symbol);
+LazyLibrary& duckdb_library() {
+  static LazyLibrary library("libduckdb.so", "DuckDB");
+  return library;
 }
 
 }  // namespace
 
-Status load_duckdb() {
-  return library().handle != nullptr ? Status::ok() : Status::error(library().failure);
-}
+Status load_duckdb() { return duckdb_library().load(); }
 
-bool duckdb_requested() { return requested.load(); }
+bool duckdb_requested() { return duckdb_library().requested(); }
 
 }  // namespace winnow
 
 // One definition per function: the looked-up pointer, kept after the first call.
-#define WINNOW_DUCKDB_CALL(name, ...)                                    \
-  static const auto function = winnow::lookup<decltype(&::name)>(#name); \
+#define WINNOW_DUCKDB_CALL(name, ...)                                                       \
+  static const auto function = winnow::duckdb_library().function<decltype(&::name)>(#name); \
   return function(__VA_ARGS__)
 
 extern "C" {

@@ -1,5 +1,4 @@
 #include "models/onnx_session.h"
-#include "models/onnx_runtime_requested.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -15,9 +14,11 @@
 #include <optional>
 #include <string_view>
 
+#include "core/lazy_library.h"
 #include "core/number_text.h"
 #include "core/worker_device.h"
 #include "gpu/gpu_runtime.h"
+#include "models/onnx_runtime_requested.h"
 
 namespace winnow {
 
@@ -28,24 +29,24 @@ namespace {
 // most runs have no model stage. OrtGetApiBase is the only symbol winnow takes from the library,
 // so this file is its only user: linked with --as-needed, the program does not depend on it at
 // all; still linked, dlopen returns the copy already loaded. The build's and the install's
-// RUNPATH name ORT's folder (CMakeLists.txt), and dlopen searches the caller's RUNPATH.
+// RUNPATH name ORT's folder (CMakeLists.txt), and dlopen searches the caller's RUNPATH
+// (core/lazy_library.h).
 constexpr const char* kOrtLibrary = "libonnxruntime.so.1";
-std::atomic<bool> ort_requested{false};
-std::string load_failure;  // set once, before api_base() returns null
+LazyLibrary& ort_library() {
+  static LazyLibrary library(kOrtLibrary, "ONNX Runtime");
+  return library;
+}
+std::string load_failure;     // set once, before api_base() returns null
 void* entry_point = nullptr;  // OrtGetApiBase in the loaded library (has_cuda finds its folder)
 
 const OrtApiBase* api_base() {
   static const OrtApiBase* base = []() -> const OrtApiBase* {
-    ort_requested = true;
-    void* library = ::dlopen(kOrtLibrary, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      const char* why = ::dlerror();
-      load_failure = fmt::format("cannot load ONNX Runtime ({}): {}", kOrtLibrary,
-                                 why != nullptr ? why : "unknown error");
+    if (Status loaded = ort_library().load(); !loaded.is_ok()) {
+      load_failure = loaded.message();
       return nullptr;
     }
     using GetApiBase = const OrtApiBase* (*)();
-    auto get = reinterpret_cast<GetApiBase>(::dlsym(library, "OrtGetApiBase"));
+    auto get = reinterpret_cast<GetApiBase>(ort_library().find("OrtGetApiBase"));
     if (get == nullptr) {
       load_failure = fmt::format("{} has no OrtGetApiBase", kOrtLibrary);
       return nullptr;
@@ -197,7 +198,7 @@ std::string OnnxSession::runtime_version() {
   return api_base() != nullptr ? api_base()->GetVersionString() : "unavailable: " + load_failure;
 }
 
-bool onnx_runtime_requested() { return ort_requested.load(); }
+bool onnx_runtime_requested() { return ort_library().requested(); }
 
 bool OnnxSession::has_cuda() {
   if (api() == nullptr) return false;

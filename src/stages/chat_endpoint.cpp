@@ -49,7 +49,8 @@ Result<ChatEndpointSettings> chat_endpoint_settings(const StageParams& p) {
     if (!key || !*key) return p.error("api_key_env", "names " + name + ", which is not set");
     s.client.api_key = key;
   }
-  init_http();  // before the workers' threads use libcurl
+  // Before the workers' threads use libcurl.
+  if (Status http = init_http(); !http.is_ok()) return p.error("endpoint", http.message());
   return s;
 }
 

@@ -1,0 +1,39 @@
+#include "core/lazy_library.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace winnow {
+
+Status LazyLibrary::load() {
+  std::call_once(once_, [this] {
+    requested_ = true;
+    handle_ = ::dlopen(file_, RTLD_NOW | RTLD_LOCAL);
+    if (handle_ == nullptr) {
+      const char* why = ::dlerror();
+      failure_ =
+          fmt::format("cannot load {} ({}): {}", what_, file_, why != nullptr ? why : "unknown");
+    }
+  });
+  return handle_ != nullptr ? Status::ok() : Status::error(failure_);
+}
+
+void* LazyLibrary::find(const char* name) {
+  return load().is_ok() ? ::dlsym(handle_, name) : nullptr;
+}
+
+void* LazyLibrary::symbol(const char* name) {
+  Status loaded = load();
+  void* found = loaded.is_ok() ? ::dlsym(handle_, name) : nullptr;
+  if (found == nullptr) {
+    std::fprintf(stderr, "winnow: %s function %s unavailable: %s\n", what_, name,
+                 loaded.is_ok() ? "not in this version of the library" : loaded.message().c_str());
+    std::abort();
+  }
+  return found;
+}
+
+}  // namespace winnow
