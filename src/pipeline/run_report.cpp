@@ -131,6 +131,86 @@ Status write_video_summary(const RunReport& report, const std::string& path) {
   return AtomicFile::write_whole(path, out.take() + "\n");
 }
 
+namespace {
+
+// One step's entry of stats.json's "steps".
+void write_step_json(JsonWriter& out, const StepReport& step) {
+  out.begin_object();
+  out.key("name").value(step.name);
+  out.key("type").value(step.type);
+  out.key("kind_in").value(step.kind_in);
+  out.key("kind_out").value(step.kind_out);
+  out.key("workers").value(step.workers);
+  out.key("items_in").value(step.docs_in);
+  out.key("items_out").value(step.kept);
+  out.key("dropped").begin_object();
+  for (const auto& [reason, n] : step.dropped) out.key(reason).value(n);
+  out.end_object();
+  if (step.fanned_out || step.children) {
+    out.key("fanned_out").value(step.fanned_out);
+    out.key("children").value(step.children);
+  }
+  if (step.merged || step.merge_results) {
+    out.key("merged").value(step.merged);
+    out.key("merge_results").value(step.merge_results);
+  }
+  if (!step.counts.empty()) {
+    out.key("counts").begin_object();
+    for (const auto& [metric, n] : step.counts) out.key(metric).value(n);
+    out.end_object();
+  }
+  out.key("batches").value(step.batches);
+  out.key("bytes_in").value(step.bytes_in);
+  out.key("busy_seconds").value(step.busy_seconds);
+  out.key("cpus_per_worker").value(step.resources.cpus);
+  out.key("gpus_per_worker").value(step.resources.gpus);
+  out.key("pinned").value(step.pinned);
+  if (!step.fused_group.empty()) out.key("fused_group").value(step.fused_group);
+  write_summary_members(out, step.summary);
+  out.end_object();
+}
+
+// The executor steps that ran several stages: workers and scaling are the group's.
+void write_fused_groups_json(JsonWriter& out, const RunReport& report) {
+  out.key("fused_groups").begin_array();
+  for (const FusedGroupReport& group : report.fused_groups) {
+    out.begin_object();
+    out.key("name").value(group.name);
+    out.key("stages").begin_array();
+    for (size_t k : group.members) {
+      if (k < report.steps.size()) out.value(report.steps[k].name);
+    }
+    out.end_array();
+    out.key("workers").value(group.workers);
+    out.key("batches").value(group.batches);
+    out.key("busy_seconds").value(group.busy_seconds);
+    write_summary_members(out, group.summary);
+    out.end_object();
+  }
+  out.end_array();
+}
+
+// One pass over the data: where it began and what each of its parts cost.
+void write_pass_json(JsonWriter& out, const PassRecord& pass) {
+  out.begin_object();
+  out.key("name").value(pass.name);
+  out.key("origin").value(pass.origin);
+  out.key("stored").value(pass.stored);
+  out.key("seconds").value(pass.seconds);
+  out.key("input_bytes").value(pass.input_bytes);
+  if (pass.columns) {
+    out.key("columns").begin_array();
+    for (const std::string& column : *pass.columns) out.value(column);
+    out.end_array();
+  }
+  out.key("busy_seconds").begin_object();
+  for (const PartTotal& part : pass.parts) out.key(part.name).value(part.busy_ns / 1e9);
+  out.end_object();
+  out.end_object();
+}
+
+}  // namespace
+
 Status write_stats_json(const RunReport& report, const std::string& path) {
   JsonWriter out(true);
   out.begin_object();
@@ -161,78 +241,11 @@ Status write_stats_json(const RunReport& report, const std::string& path) {
   report.totals.write_json(out);
   out.key("reconciles").value(report.totals.reconciles());
   out.key("steps").begin_array();
-  for (const StepReport& step : report.steps) {
-    out.begin_object();
-    out.key("name").value(step.name);
-    out.key("type").value(step.type);
-    out.key("kind_in").value(step.kind_in);
-    out.key("kind_out").value(step.kind_out);
-    out.key("workers").value(step.workers);
-    out.key("items_in").value(step.docs_in);
-    out.key("items_out").value(step.kept);
-    out.key("dropped").begin_object();
-    for (const auto& [reason, n] : step.dropped) out.key(reason).value(n);
-    out.end_object();
-    if (step.fanned_out || step.children) {
-      out.key("fanned_out").value(step.fanned_out);
-      out.key("children").value(step.children);
-    }
-    if (step.merged || step.merge_results) {
-      out.key("merged").value(step.merged);
-      out.key("merge_results").value(step.merge_results);
-    }
-    if (!step.counts.empty()) {
-      out.key("counts").begin_object();
-      for (const auto& [metric, n] : step.counts) out.key(metric).value(n);
-      out.end_object();
-    }
-    out.key("batches").value(step.batches);
-    out.key("bytes_in").value(step.bytes_in);
-    out.key("busy_seconds").value(step.busy_seconds);
-    out.key("cpus_per_worker").value(step.resources.cpus);
-    out.key("gpus_per_worker").value(step.resources.gpus);
-    out.key("pinned").value(step.pinned);
-    if (!step.fused_group.empty()) out.key("fused_group").value(step.fused_group);
-    write_summary_members(out, step.summary);
-    out.end_object();
-  }
+  for (const StepReport& step : report.steps) write_step_json(out, step);
   out.end_array();
-  // The executor steps that ran several stages: workers and scaling are the group's.
-  out.key("fused_groups").begin_array();
-  for (const FusedGroupReport& group : report.fused_groups) {
-    out.begin_object();
-    out.key("name").value(group.name);
-    out.key("stages").begin_array();
-    for (size_t k : group.members) {
-      if (k < report.steps.size()) out.value(report.steps[k].name);
-    }
-    out.end_array();
-    out.key("workers").value(group.workers);
-    out.key("batches").value(group.batches);
-    out.key("busy_seconds").value(group.busy_seconds);
-    write_summary_members(out, group.summary);
-    out.end_object();
-  }
-  out.end_array();
-  // Every pass over the data, where it began and what each of its parts cost.
+  write_fused_groups_json(out, report);
   out.key("passes").begin_array();
-  for (const PassRecord& pass : report.passes) {
-    out.begin_object();
-    out.key("name").value(pass.name);
-    out.key("origin").value(pass.origin);
-    out.key("stored").value(pass.stored);
-    out.key("seconds").value(pass.seconds);
-    out.key("input_bytes").value(pass.input_bytes);
-    if (pass.columns) {
-      out.key("columns").begin_array();
-      for (const std::string& column : *pass.columns) out.value(column);
-      out.end_array();
-    }
-    out.key("busy_seconds").begin_object();
-    for (const PartTotal& part : pass.parts) out.key(part.name).value(part.busy_ns / 1e9);
-    out.end_object();
-    out.end_object();
-  }
+  for (const PassRecord& pass : report.passes) write_pass_json(out, pass);
   out.end_array();
   if (!report.global_steps.empty()) {
     out.key("global_steps").begin_object();
@@ -257,8 +270,8 @@ std::string reconcile_text(const RunCounts& t) {
   if (!t.merge_results.empty()) made += fmt::format(" + merged items {}", sum(t.merge_results));
   if (!t.fanned_out.empty()) ended += fmt::format(" + fanned out {}", sum(t.fanned_out));
   if (!t.merged.empty()) ended += fmt::format(" + merged {}", sum(t.merged));
-  return fmt::format("documents {}{} = kept {} + dropped {} + errors {}{}  [{}]", t.documents,
-                     made, t.kept, t.dropped_total(), t.errors_total(), ended,
+  return fmt::format("documents {}{} = kept {} + dropped {} + errors {}{}  [{}]", t.documents, made,
+                     t.kept, t.dropped_total(), t.errors_total(), ended,
                      t.reconciles() ? "reconciled" : "DOES NOT RECONCILE");
 }
 
@@ -279,9 +292,11 @@ std::string format_summary(const RunReport& report) {
   const RunCounts& t = report.totals;
   std::string s;
   s += fmt::format("winnow: {} in {:.2f} s with {} threads{} ({}) -> {}\n",
-                   report.status.is_ok() ? "done" : report.stopped ? "stopped" : "FAILED",
-                   report.elapsed_seconds,
-                   report.threads, report.gpus > 0 ? fmt::format(", {} GPUs", report.gpus) : "",
+                   report.status.is_ok() ? "done"
+                   : report.stopped      ? "stopped"
+                                         : "FAILED",
+                   report.elapsed_seconds, report.threads,
+                   report.gpus > 0 ? fmt::format(", {} GPUs", report.gpus) : "",
                    report.autoscaled ? "autoscaled" : "fixed workers", report.output_dir);
   if (!report.status.is_ok()) {
     s += fmt::format("  the counts below cover only the {} shard(s) that are complete\n",
@@ -343,9 +358,9 @@ std::string format_summary(const RunReport& report) {
   }
   for (const auto& [name, level] : t.levels) {
     if (t.levels.size() == 1 && level.fanned_out == 0 && level.merged == 0) break;  // as above
-    s += fmt::format("  {}: made {} = kept {} + dropped {} + errors {} + fanned out {} + merged {}\n",
-                     name, level.created, level.kept, level.dropped, level.errors,
-                     level.fanned_out, level.merged);
+    s += fmt::format(
+        "  {}: made {} = kept {} + dropped {} + errors {} + fanned out {} + merged {}\n", name,
+        level.created, level.kept, level.dropped, level.errors, level.fanned_out, level.merged);
   }
   s += "  " + reconcile_text(t) + "\n";
   // The error itself goes to stderr once (the CLI prints it), not here as well.
