@@ -11,23 +11,38 @@ namespace winnow {
 
 namespace {
 
-// A manifest member other than audio_filepath and duration, kept as a field of the item.
+// The item's own facts, measured by the decode (io/audio_item.h): a manifest's values of them
+// are replaced, not kept.
+bool measured_field(std::string_view key) {
+  return key == "duration" || key == "sample_rate" || key == "channels" || key == "audio_codec";
+}
+
+// The field type a manifest member is kept as: numbers as numbers (written back in their
+// shortest form, so 7 stays 7), anything else as a string (booleans, null, arrays and objects
+// as their JSON text).
+AnnotationType member_type(simdjson::dom::element value) {
+  return value.is_number() ? AnnotationType::kFloat : AnnotationType::kString;
+}
+
 void keep_member(DocBatch& batch, size_t row, std::string_view key, simdjson::dom::element value) {
-  using simdjson::dom::element_type;
-  switch (value.type()) {
-    case element_type::STRING:
-      batch.annotation(key, AnnotationType::kString).set_string(row, value.get_string().value());
-      break;
-    case element_type::INT64:
-      batch.annotation(key, AnnotationType::kInt).set_int(row, value.get_int64().value());
-      break;
-    case element_type::DOUBLE:
-    case element_type::UINT64:
-      batch.annotation(key, AnnotationType::kFloat).set_float(row, value.get_double().value());
-      break;
-    default:  // booleans, null, arrays and objects: their JSON text
-      batch.annotation(key, AnnotationType::kString).set_string(row, simdjson::minify(value));
+  AnnotationColumn& column = batch.annotation(key, member_type(value));
+  if (column.type() == AnnotationType::kFloat) {
+    column.set_float(row, value.get_double().value());
+  } else if (value.is_string()) {
+    column.set_string(row, value.get_string().value());
+  } else {
+    column.set_string(row, simdjson::minify(value));
   }
+}
+
+// A member whose type differs from the same member's on an earlier line of the batch (a
+// field has one type per batch); empty when none does.
+std::string_view mistyped_member(const DocBatch& batch, simdjson::dom::object object) {
+  for (auto [key, value] : object) {
+    const AnnotationColumn* column = batch.find_annotation(key);
+    if (column && !measured_field(key) && column->type() != member_type(value)) return key;
+  }
+  return {};
 }
 
 }  // namespace
@@ -88,6 +103,12 @@ uint64_t AudioManifestReader::read_line(DocBatch& batch, std::string_view line) 
   if (object["audio_filepath"].get_string().get(audio_filepath)) {
     return error(InputError::kMissingAudioPath, "no audio_filepath string");
   }
+  if (std::string_view key = mistyped_member(batch, object); !key.empty()) {
+    return error(InputError::kNotAnObject,
+                 fmt::format("'{}' is a number on one line of the manifest and not on another "
+                             "near it (a field has one type)",
+                             key));
+  }
   std::filesystem::path resolved(audio_filepath);
   if (resolved.is_relative() && !folder_.empty()) resolved = folder_ / resolved;
   auto audio = read_audio_file(batch, resolved.string(),
@@ -101,7 +122,7 @@ uint64_t AudioManifestReader::read_line(DocBatch& batch, std::string_view line) 
                                     resolved.string(), line_number_, std::move(*audio),
                                     has_text ? text : std::string_view());
   for (auto [key, value] : object) {
-    if (key != "audio_filepath" && key != "duration") keep_member(batch, row, key, value);
+    if (key != "audio_filepath" && !measured_field(key)) keep_member(batch, row, key, value);
   }
   return sample_bytes;
 }

@@ -4,7 +4,9 @@
 // manifest's folder), decoded whole as the audio reader decodes (io/audio_item.h); `text` is the
 // reference transcript (the item's text and a field); every other member is kept as a field of
 // the item (strings, integers and numbers as they are; booleans, null, arrays and objects as
-// their JSON text in a string). The manifest's `duration` is replaced by the decoded one.
+// their JSON text in a string; a member that is a number on one line and not on another of the
+// same batch makes the later line an error record). The manifest's `duration`, `sample_rate`,
+// `channels` and `audio_codec` are replaced by the decoded ones.
 // A line that is not JSON, not an object or has no audio_filepath string, and a line naming a
 // file that is missing, empty, not audio, damaged, cut short or without samples, is an error
 // record naming the manifest, its line and the file.

@@ -80,6 +80,10 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(pii_redact_spec());
   registry.add(decontaminate_spec());
   registry.add(llm_rewrite_spec());
+  registry.add(resample_spec());
+  registry.add(duration_filter_spec());
+  registry.add(audio_bandwidth_spec());
+  registry.add(wer_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images too: a
   // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
