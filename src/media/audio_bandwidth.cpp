@@ -11,28 +11,50 @@ namespace {
 
 using Complex = std::complex<double>;
 
-// In-place iterative radix-2 FFT (size a power of two).
-void fft(std::vector<Complex>& a) {
-  const size_t n = a.size();
-  for (size_t i = 1, j = 0; i < n; ++i) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  for (size_t len = 2; len <= n; len <<= 1) {
-    const double angle = -2 * std::numbers::pi / double(len);
-    const Complex step(std::cos(angle), std::sin(angle));
-    for (size_t i = 0; i < n; i += len) {
-      Complex w(1);
-      for (size_t k = 0; k < len / 2; ++k, w *= step) {
-        const Complex u = a[i + k], v = a[i + k + len / 2] * w;
-        a[i + k] = u + v;
-        a[i + k + len / 2] = u - v;
-      }
+// The power spectrum |X[k]|^2, k = 0..n/2, of n real samples: one complex FFT of n/2 points
+// (even samples real, odd imaginary) split into the real transform, with tables made once.
+class RealPowerSpectrum {
+ public:
+  explicit RealPowerSpectrum(int n) : n_(n), half_(n / 2), bits_(half_), twiddles_(half_), split_(half_) {
+    for (size_t i = 1, j = 0; i < half_; ++i) {  // bit-reversal permutation
+      size_t bit = half_ >> 1;
+      for (; j & bit; bit >>= 1) j ^= bit;
+      j ^= bit;
+      bits_[i] = j;
+    }
+    for (size_t k = 0; k < half_; ++k) {
+      twiddles_[k] = std::polar(1.0, -2 * std::numbers::pi * double(k) / double(half_));
+      split_[k] = std::polar(1.0, -2 * std::numbers::pi * double(k) / double(n_));
     }
   }
-}
+
+  // Adds |X[k]|^2 of `frame` (n samples) to power[k].
+  void accumulate(const double* frame, std::vector<double>& power) {
+    z_.resize(half_);
+    for (size_t i = 0; i < half_; ++i) z_[bits_[i]] = Complex(frame[2 * i], frame[2 * i + 1]);
+    for (size_t len = 2; len <= half_; len <<= 1) {
+      const size_t stride = half_ / len;
+      for (size_t i = 0; i < half_; i += len) {
+        for (size_t k = 0; k < len / 2; ++k) {
+          const Complex u = z_[i + k], v = z_[i + k + len / 2] * twiddles_[k * stride];
+          z_[i + k] = u + v;
+          z_[i + k + len / 2] = u - v;
+        }
+      }
+    }
+    for (size_t k = 0; k <= half_; ++k) {
+      const Complex a = z_[k % half_], b = std::conj(z_[(half_ - k) % half_]);
+      const Complex even = (a + b) * 0.5, odd = (a - b) * Complex(0, -0.5);
+      const Complex w = k < half_ ? split_[k] : Complex(-1, 0);
+      power[k] += std::norm(even + w * odd);
+    }
+  }
+
+ private:
+  size_t n_, half_;
+  std::vector<size_t> bits_;
+  std::vector<Complex> twiddles_, split_, z_;
+};
 
 // scipy.signal.get_window("blackmanharris", n): the periodic 4-term window.
 std::vector<double> blackman_harris(int n) {
@@ -54,14 +76,14 @@ std::vector<double> mean_power_db(std::span<const float> mono, int sample_rate,
   const int64_t frames = 1 + (length + 2 * pad - n_fft) / hop;  // librosa's centred frames
   const std::vector<double> window = blackman_harris(n_fft);
   std::vector<double> power(n_fft / 2 + 1, 0.0);
-  std::vector<Complex> frame(n_fft);
+  std::vector<double> frame(n_fft);
+  RealPowerSpectrum spectrum(n_fft);
   for (int64_t f = 0; f < frames; ++f) {
     for (int i = 0; i < n_fft; ++i) {
       const int64_t at = f * hop + i - pad;  // zero outside the signal (pad_mode "constant")
       frame[i] = at >= 0 && at < length ? window[i] * mono[at] : 0.0;
     }
-    fft(frame);
-    for (size_t k = 0; k < power.size(); ++k) power[k] += std::norm(frame[k]);
+    spectrum.accumulate(frame.data(), power);
   }
   const double ref_db = 10 * std::log10(double(n_fft));
   for (double& p : power) {
