@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Audio (issue 39): hours of audio per CPU-hour for winnow's decode + resample (16 kHz mono,
 # written as FLAC) + bandwidth + WER on scripts/make_audio_corpus's speech, against the ffmpeg
-# command decoding (and resampling to 16 kHz mono) the same files in the same run: once per
-# file (how a manifest is usually scripted) and in batches of 100 inputs per process (the
-# decoders' own speed, process start-up spread thin). Whole-process user + system CPU each.
+# command decoding (and resampling to 16 kHz mono) the same files in the same run, one process
+# per file (how a manifest is usually scripted), and that command's start-up alone (`ffmpeg
+# -version` per file) to subtract. Whole-process user + system CPU each. (One ffmpeg process
+# with 100 inputs is no baseline: FFmpeg 5.1 gives each input a demuxer thread, which burns
+# ~50x the CPU of decoding here.)
 #
 # Usage: bench/audio.sh [BUILD_DIR=build] [WORK_DIR=build/bench/audio]
 # Environment: AUDIO_REPEATS (100: the corpus's ten good files repeated; ~48 s of audio each),
@@ -46,24 +48,17 @@ import json
 for l in open('$corpus/good.jsonl'): print('$corpus/' + json.loads(l)['audio_filepath'])")
 
 per_file() { for p in "${paths[@]}"; do ffmpeg -nostdin -v error -i "$p" -ar 16000 -ac 1 -f null -; done; }
-batched() {
-  for ((i = 0; i < ${#paths[@]}; i += 100)); do
-    args=()
-    for p in "${paths[@]:i:100}"; do args+=(-i "$p"); done
-    for ((k = 0; k < ${#args[@]} / 2; k++)); do args+=(-map "$k:a" -ar 16000 -ac 1 -f null -); done
-    ffmpeg -nostdin -v error "${args[@]}"
-  done
-}
-export -f per_file batched
+start_up() { for p in "${paths[@]}"; do ffmpeg -nostdin -v error -version; done; }
 ffmpeg_cpu=$(cpu bash -c "$(declare -p paths); $(declare -f per_file); per_file")
-batched_cpu=$(cpu bash -c "$(declare -p paths); $(declare -f batched); batched")
-python3 - "$hours" "$files" "$winnow_cpu" "$ffmpeg_cpu" "$batched_cpu" "$threads" <<'PY'
+start_cpu=$(cpu bash -c "$(declare -p paths); $(declare -f start_up); start_up")
+python3 - "$hours" "$files" "$winnow_cpu" "$ffmpeg_cpu" "$start_cpu" "$threads" <<'PY'
 import sys
 hours, files = float(sys.argv[1]), int(sys.argv[2])
 rows = [("winnow: decode + resample + FLAC + bandwidth + WER (%s thread)" % sys.argv[6], float(sys.argv[3])),
         ("ffmpeg, one process per file: decode + resample", float(sys.argv[4])),
-        ("ffmpeg, 100 files per process: decode + resample", float(sys.argv[5]))]
+        ("ffmpeg, one process per file, less its start-up", float(sys.argv[4]) - float(sys.argv[5]))]
 print(f"corpus: {files} files, {hours:.3f} h of audio (scripts/make_audio_corpus)")
+print(f"ffmpeg start-up alone: {float(sys.argv[5]):.2f} CPU s")
 for name, cpu in rows:
     print(f"{name}: {cpu:.2f} CPU s, {hours / (cpu / 3600):,.0f} h of audio per CPU-hour")
 PY
