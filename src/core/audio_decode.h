@@ -47,4 +47,8 @@ AudioDecode decode_audio_file(const std::string& path, const AudioRequest& reque
 // The same for an audio file held in memory (a FLAC a stage made).
 AudioDecode decode_audio_bytes(std::string_view bytes, const AudioRequest& request);
 
+// Samples already decoded, resampled by libswresample as a decode with `request` would
+// (float samples in, float out) and averaged to mono when asked; an error names the reason.
+AudioDecode resample_audio(const AudioSamples& audio, const AudioRequest& request);
+
 }  // namespace winnow

@@ -1,5 +1,6 @@
 // decode_audio_file / decode_audio_bytes: every input format decodes to the samples sox and
-// espeak-ng made; resampling by libswresample agrees with sox's `rate`; mono is the channels'
+// espeak-ng made; resampling by libswresample (while decoding, or of samples decoded before:
+// resample_audio) agrees with sox's `rate`; mono is the channels'
 // mean; each kind of bad file is refused with its own error kind.
 #include "core/audio_decode.h"
 
@@ -74,6 +75,13 @@ TEST(AudioDecode, ResamplingAgreesWithSox) {
     EXPECT_NEAR(double(ours.frames()), double(theirs.frames()), rate * 0.002);
     // Two good resamplers differ in their filters' transition bands only.
     EXPECT_LT(relative_rms_error(ours.samples, theirs.samples), 0.02);
+    // Resampling samples already decoded (what the resample stage does) gives the same.
+    AudioDecode again = resample_audio(decoded(wav), {rate, true});
+    ASSERT_TRUE(again.audio) << again.message;
+    EXPECT_EQ(again.audio->sample_rate, rate);
+    EXPECT_NEAR(double(again.audio->frames()), double(ours.frames()), 2);
+    EXPECT_LT(relative_rms_error(again.audio->samples, theirs.samples), 0.02);
+    EXPECT_LT(relative_rms_error(again.audio->samples, ours.samples), 1e-3);
   }
 }
 

@@ -1,11 +1,12 @@
 // resample: each audio item's audio at one sample rate, and mono by default (NeMo Curator's
-// ResampleAudioStage and MonoConversionStage), decoded again from its source through
-// libswresample (core/audio_decode.h), the channels averaged as NeMo's mono conversion
-// averages them. The result becomes the item's payload as FLAC (media/audio_flac.h), which the
+// ResampleAudioStage and MonoConversionStage): the samples the reader decoded
+// (media/audio_samples.h) resampled by libswresample (core/audio_decode.h), the channels
+// averaged as NeMo's mono conversion averages them. The result becomes the item's payload as FLAC (media/audio_flac.h), which the
 // writer puts in OUT/files/ and names in the kept manifest's audio_filepath; its samples
 // replace the batch's cached ones, so later stages measure what will be written.
 #include "core/decoded_audio_cache.h"
 #include "media/audio_flac.h"
+#include "media/audio_samples.h"
 #include "stages/audio/undecodable_audio.h"
 #include "stages/builtin_stages.h"
 
@@ -20,12 +21,12 @@ class Resample final : public Stage {
 
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
-      if (!batch.kept(i) || !batch.payload(i)) continue;
-      const Payload& payload = *batch.payload(i);
-      AudioDecode decoded = payload.in_memory() ? decode_audio_bytes(payload.bytes(), request_)
-                                                : decode_audio_file(payload.path, request_);
+      if (!batch.kept(i)) continue;
+      std::string why;
+      const AudioSamples* samples = audio_samples(batch, i, &why);
+      AudioDecode decoded = samples ? resample_audio(*samples, request_) : AudioDecode{};
       if (!decoded.audio) {
-        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, decoded.message));
+        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, samples ? decoded.message : why));
         continue;
       }
       auto flac = encode_flac(*decoded.audio);

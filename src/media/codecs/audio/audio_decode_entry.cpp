@@ -108,18 +108,6 @@ bool decode_all(av::AudioInput& in, SampleSink& sink, std::string& error) {
   return decode_packet(in, nullptr, frame.get(), sink, error) && sink.finish(error);
 }
 
-void average_channels(AudioSamples& audio) {
-  if (audio.channels <= 1) return;
-  const int64_t frames = audio.frames();
-  for (int64_t f = 0; f < frames; ++f) {
-    float sum = 0;
-    for (int c = 0; c < audio.channels; ++c) sum += audio.samples[f * audio.channels + c];
-    audio.samples[f] = sum / float(audio.channels);
-  }
-  audio.samples.resize(frames);
-  audio.channels = 1;
-}
-
 // A WAV whose data chunk runs past the end of the file (libavformat reads what is there).
 bool wav_cut_short(const char* path, std::string_view bytes, std::string& error) {
   std::string head(4096, '\0');
@@ -189,7 +177,7 @@ extern "C" __attribute__((visibility("default"))) bool winnow_audio_decode(
                      audio.duration_s(), declared));
     return false;
   }
-  if (mono) average_channels(audio);
+  if (mono) av::average_channels(audio);
   out->audio = std::move(audio);
   return true;
 }

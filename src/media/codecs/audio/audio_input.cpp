@@ -119,4 +119,16 @@ bool open_audio(const char* path, std::string_view bytes, AudioInput& in, InputE
   return true;
 }
 
+void average_channels(AudioSamples& audio) {
+  if (audio.channels <= 1) return;
+  const int64_t frames = audio.frames();
+  for (int64_t f = 0; f < frames; ++f) {
+    float sum = 0;
+    for (int c = 0; c < audio.channels; ++c) sum += audio.samples[f * audio.channels + c];
+    audio.samples[f] = sum / float(audio.channels);
+  }
+  audio.samples.resize(frames);
+  audio.channels = 1;
+}
+
 }  // namespace winnow::av

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/audio_decode.h"
 #include "core/input_error.h"
 #include "media/codecs/video/av_support.h"
 
@@ -40,5 +41,8 @@ struct AudioInput {
 // False with `kind` and `error` set when it cannot.
 bool open_audio(const char* path, std::string_view bytes, AudioInput& in, InputError& kind,
                 std::string& error);
+
+// The channels averaged into one, in place (NeMo's mono conversion takes their mean).
+void average_channels(AudioSamples& audio);
 
 }  // namespace winnow::av
