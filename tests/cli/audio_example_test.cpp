@@ -2,7 +2,8 @@
 // sentences padded with silence, mixed with noise, band-limited, in every input format, and
 // bad files beside them): every manifest line is accounted for (kept + dropped + errors) with
 // the outcome the corpus planted; kept audio is 16 kHz mono FLAC that sox reads; the output is
-// the same at one and two threads; under on_error: fail the first bad file stops the run.
+// the same at one and two threads; under on_error: fail each kind of bad file stops the run, in
+// a manifest and in a folder of audio files.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -84,7 +85,7 @@ TEST(AudioExample, EveryLineIsAccountedForAsPlanted) {
             read_file(dir.file("out/files/manifest-0000000000000000.flac")));
 }
 
-TEST(AudioExample, UnderOnErrorFailTheFirstBadFileStopsTheRun) {
+TEST(AudioExample, UnderOnErrorFailEachBadFileStopsTheRun) {
   TempDir dir;
   must_run(kSource + "/scripts/make_audio_corpus " + dir.file("corpus"));
   std::string output;
@@ -95,6 +96,35 @@ TEST(AudioExample, UnderOnErrorFailTheFirstBadFileStopsTheRun) {
             0);
   EXPECT_THAT(output, HasSubstr("manifest.jsonl:11: " + dir.file("corpus/audio/missing.wav")));
   EXPECT_THAT(output, HasSubstr("on_error: fail"));
+  // Each kind of bad file alone after a good line, in a manifest and as a file of a folder.
+  for (const char* bad : {"missing.wav", "empty.wav", "cut.wav", "cut.flac", "zero.wav", "text.mp3"}) {
+    SCOPED_TRACE(bad);
+    write_file(dir.file("corpus/one.jsonl"), std::string("{\"audio_filepath\": \"audio/fox.wav\"}\n") +
+                                                 "{\"audio_filepath\": \"audio/" + bad + "\"}\n");
+    EXPECT_NE(winnow("run " + kSource + "/examples/audio.yaml -i " + dir.file("corpus/one.jsonl") +
+                         " -o " + dir.file(std::string("one-") + bad) + " --no-progress --on-error fail",
+                     &output),
+              0);
+    EXPECT_THAT(output, HasSubstr("one.jsonl:2: " + dir.file("corpus/audio/") + bad));
+    if (std::string_view(bad) == "missing.wav") continue;
+    must_run("mkdir -p " + dir.file(std::string("folder-") + bad));
+    must_run("cp " + dir.file("corpus/audio/fox.wav") + " " + dir.file("corpus/audio/") + bad + " " +
+             dir.file(std::string("folder-") + bad));
+    const std::string pipeline = pipeline_file(dir, "input: {format: audio}\n");
+    EXPECT_NE(winnow("run " + pipeline + " -i " + dir.file(std::string("folder-") + bad) + " -o " +
+                         dir.file(std::string("out-") + bad) + " --no-progress --on-error fail",
+                     &output),
+              0);
+    EXPECT_THAT(output, HasSubstr(dir.file(std::string("folder-") + bad + "/" + bad) + ": "));
+    // Under skip the same folder runs, its good file kept and the bad one an error record.
+    EXPECT_EQ(winnow("run " + pipeline + " -i " + dir.file(std::string("folder-") + bad) + " -o " +
+                         dir.file(std::string("skip-") + bad) + " --no-progress --on-error skip",
+                     &output),
+              0)
+        << output;
+    EXPECT_EQ(stats_total(dir.file(std::string("skip-") + bad + "/stats.json"), "kept"), 1u);
+    EXPECT_EQ(stats_total(dir.file(std::string("skip-") + bad + "/stats.json"), "errors"), 1u);
+  }
 }
 
 }  // namespace
