@@ -127,5 +127,26 @@ TEST(AudioExample, UnderOnErrorFailEachBadFileStopsTheRun) {
   }
 }
 
+// The text filters read an audio item's reference transcript (its manifest's text).
+TEST(AudioExample, TextFiltersReadTheTranscript) {
+  TempDir dir;
+  speak(dir.file("a.wav"), "hello");
+  write_file(dir.file("m.jsonl"),
+             "{\"audio_filepath\": \"a.wav\", \"text\": \"a long enough reference transcript\"}\n"
+             "{\"audio_filepath\": \"a.wav\", \"text\": \"short\"}\n");
+  const std::string pipeline = pipeline_file(
+      dir, "input: {format: audio_manifest}\noutput: {format: jsonl}\n"
+           "stages:\n  - {stage: text_length, min_chars: 10}\n");
+  std::string output;
+  ASSERT_EQ(winnow("run " + pipeline + " -i " + dir.file("m.jsonl") + " -o " + dir.file("out") +
+                       " --no-progress",
+                   &output),
+            0)
+      << output;
+  EXPECT_EQ(stats_total(dir.file("out/stats.json"), "kept"), 1u);
+  EXPECT_THAT(read_file(dir.file("out/m.jsonl")), HasSubstr("a long enough reference transcript"));
+  EXPECT_THAT(read_file(dir.file("out/rejected/m.jsonl")), HasSubstr("\"stage\":\"text_length\",\"reason\":\"too_short\""));
+}
+
 }  // namespace
 }  // namespace winnow::testing
