@@ -25,6 +25,25 @@ AnnotationColumn::AnnotationColumn(std::string name, AnnotationType type, size_t
   }
 }
 
+void AnnotationColumn::ensure_rows(size_t rows) {
+  if (present_.size() >= rows) return;
+  present_.resize(rows, 0);
+  switch (type_) {
+    case AnnotationType::kFloat:
+      floats_.resize(rows, 0.0);
+      break;
+    case AnnotationType::kInt:
+      ints_.resize(rows, 0);
+      break;
+    case AnnotationType::kString:
+      strings_.resize(rows);
+      break;
+    case AnnotationType::kFloatVector:
+      vector_spans_.resize(rows, VectorSpan{});
+      break;
+  }
+}
+
 void AnnotationColumn::set_float(size_t row, double value) {
   floats_[row] = value;
   present_[row] = 1;
@@ -136,7 +155,9 @@ size_t DocBatch::kept_count() const {
 
 AnnotationColumn& DocBatch::annotation(std::string_view name, AnnotationType type) {
   for (auto& column : annotations_) {
-    if (column->name() == name) return *column;
+    if (column->name() != name) continue;
+    column->ensure_rows(size());
+    return *column;
   }
   annotations_.push_back(std::make_unique<AnnotationColumn>(std::string(name), type, size()));
   return *annotations_.back();

@@ -57,6 +57,9 @@ class AnnotationColumn {
   const std::string& name() const { return name_; }
   AnnotationType type() const { return type_; }
   bool has(size_t row) const { return present_[row] != 0; }
+  // Makes room for rows added to the batch after the column was made (a reader that sets
+  // fields item by item, io/audio_item.h); they have no value.
+  void ensure_rows(size_t rows);
 
   void set_float(size_t row, double value);
   void set_int(size_t row, int64_t value);
@@ -192,7 +195,8 @@ class DocBatch {
   size_t kept_count() const;
 
   // ---- Annotations ----
-  // Returns the column, creating it (sized to the current documents) on first use.
+  // Returns the column, creating it (sized to the current documents) on first use, grown to
+  // the current documents when rows were added since.
   AnnotationColumn& annotation(std::string_view name, AnnotationType type);
   const AnnotationColumn* find_annotation(std::string_view name) const;
   const std::vector<std::unique_ptr<AnnotationColumn>>& annotations() const { return annotations_; }

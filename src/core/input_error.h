@@ -51,8 +51,16 @@ enum class InputError : uint8_t {
   // XML input (Wikipedia dumps): the XML parser stopped (not well-formed, or cut short). After
   // the others, so stored batches keep their numbers.
   kMalformedXml,
+  // Audio (io/audio_file_reader.h, io/audio_manifest_reader.h): a file libavformat cannot read
+  // through (damaged, cut short), one with no audio stream, one that decodes to no samples, a
+  // manifest line without an audio_filepath string. Last, so stored batches keep the numbers
+  // of the others.
+  kUndecodableAudio,
+  kNoAudioStream,
+  kEmptyAudio,
+  kMissingAudioPath,
 };
-inline constexpr int kInputErrorCount = 29;
+inline constexpr int kInputErrorCount = 33;
 
 constexpr std::string_view input_error_name(InputError e) {
   switch (e) {
@@ -114,6 +122,14 @@ constexpr std::string_view input_error_name(InputError e) {
       return "duplicate_key";
     case InputError::kMalformedXml:
       return "malformed_xml";
+    case InputError::kUndecodableAudio:
+      return "undecodable_audio";
+    case InputError::kNoAudioStream:
+      return "no_audio_stream";
+    case InputError::kEmptyAudio:
+      return "empty_audio";
+    case InputError::kMissingAudioPath:
+      return "missing_audio_filepath";
   }
   return "unknown";
 }

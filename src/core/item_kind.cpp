@@ -12,11 +12,17 @@ std::string_view item_kind_name(ItemKind kind) {
       return "video";
     case ItemKind::kClip:
       return "clip";
+    case ItemKind::kAudio:
+      return "audio";
   }
   return "item";
 }
 
-std::string item_kind_plural(ItemKind kind) { return std::string(item_kind_name(kind)) + "s"; }
+// "audio" is its own plural (an audio item, two audio items).
+std::string item_kind_plural(ItemKind kind) {
+  if (kind == ItemKind::kAudio) return "audio items";
+  return std::string(item_kind_name(kind)) + "s";
+}
 
 std::optional<ItemKind> item_kind_from_name(std::string_view name) {
   for (int k = 0; k < kItemKindCount; ++k) {

@@ -1,6 +1,6 @@
 #pragma once
 // ItemKind: what one row of a DocBatch is. Documents carry text (and their raw JSON record);
-// images, videos and clips carry a binary payload or a file reference (core/payload.h) beside
+// images, videos, clips and audio carry a binary payload or a file reference (core/payload.h) beside
 // typed metadata columns. A stage declares the kinds it takes and the kind it gives, and a
 // pipeline that connects a stage to a kind it cannot take is refused when it is loaded.
 #include <cstdint>
@@ -10,10 +10,10 @@
 
 namespace winnow {
 
-enum class ItemKind : uint8_t { kDocument = 0, kImage = 1, kVideo = 2, kClip = 3 };
-inline constexpr int kItemKindCount = 4;
+enum class ItemKind : uint8_t { kDocument = 0, kImage = 1, kVideo = 2, kClip = 3, kAudio = 4 };
+inline constexpr int kItemKindCount = 5;
 
-std::string_view item_kind_name(ItemKind kind);  // "document", "image", "video", "clip"
+std::string_view item_kind_name(ItemKind kind);  // "document", "image", "video", "clip", "audio"
 std::string item_kind_plural(ItemKind kind);     // "documents", ... (for messages)
 std::optional<ItemKind> item_kind_from_name(std::string_view name);
 

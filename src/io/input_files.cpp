@@ -47,6 +47,13 @@ bool looks_like_video(const std::string& name) {
   return false;
 }
 
+bool looks_like_audio(const std::string& name) {
+  for (std::string_view ext : {".wav", ".flac", ".mp3", ".ogg", ".opus", ".m4a"}) {
+    if (ascii_iends_with(name, ext)) return true;
+  }
+  return false;
+}
+
 bool looks_like_tar(const std::string& name) {
   for (std::string_view ext : {".tar", ".tar.gz", ".tgz", ".tar.zst", ".tar.bz2", ".tar.xz"}) {
     if (ascii_iends_with(name, ext)) return true;
@@ -95,6 +102,8 @@ class Discovery {
         return looks_like_tar(name);
       case InputFiles::kVideos:
         return looks_like_video(name);
+      case InputFiles::kAudio:
+        return looks_like_audio(name);
       default:
         return looks_like_records(name);
     }
@@ -188,6 +197,8 @@ Status Discovery::add_named(std::string path, bool from_pattern) {
                                 ? "tar (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2, .tar.xz)"
                             : selection_.wanted == InputFiles::kVideos
                                 ? "video (.mp4, .mkv, .mov, .webm, .avi, .m4v)"
+                            : selection_.wanted == InputFiles::kAudio
+                                ? "audio (.wav, .flac, .mp3, .ogg, .opus, .m4a)"
                                 : ".jsonl, .warc[.gz|.zst], .parquet, .xml[.bz2] or arXiv_src_*.tar");
     }
     return Status::ok();

@@ -38,8 +38,9 @@ struct InputFile {
 // Which files a folder contributes: record files (names containing ".jsonl" or ending in
 // ".json", ".gz", ".zst", ".warc", ".parquet", ".xml" or ".xml.bz2") or images (.jpg, .jpeg, .png, .gif, .webp, .bmp,
 // .tif, .tiff, in any case) or WebDataset tars (.tar, .tar.gz, .tgz, .tar.zst, .tar.bz2,
-// .tar.xz) or videos (.mp4, .mkv, .mov, .webm, .avi, .m4v).
-enum class InputFiles { kRecords, kImages, kTars, kVideos };
+// .tar.xz) or videos (.mp4, .mkv, .mov, .webm, .avi, .m4v)
+// or audio (.wav, .flac, .mp3, .ogg, .opus, .m4a).
+enum class InputFiles { kRecords, kImages, kTars, kVideos, kAudio };
 
 // How inputs are discovered. Converts from InputFiles, so discover_inputs(paths, kind) works.
 struct InputSelection {

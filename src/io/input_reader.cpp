@@ -12,6 +12,8 @@ std::optional<InputFormat> input_format_from_name(std::string_view name) {
   if (name == "videos") return InputFormat::kVideos;
   if (name == "wikipedia") return InputFormat::kWikipedia;
   if (name == "arxiv") return InputFormat::kArxiv;
+  if (name == "audio") return InputFormat::kAudio;
+  if (name == "audio_manifest") return InputFormat::kAudioManifest;
   return std::nullopt;
 }
 
@@ -35,6 +37,10 @@ std::string_view input_format_name(InputFormat format) {
       return "wikipedia";
     case InputFormat::kArxiv:
       return "arxiv";
+    case InputFormat::kAudio:
+      return "audio";
+    case InputFormat::kAudioManifest:
+      return "audio_manifest";
     case InputFormat::kStored:
       return "stored";  // batches a pass stored for the next; never written in a pipeline
   }
@@ -43,6 +49,9 @@ std::string_view input_format_name(InputFormat format) {
 
 ItemKind input_format_kind(InputFormat format) {
   if (format == InputFormat::kVideos) return ItemKind::kVideo;
+  if (format == InputFormat::kAudio || format == InputFormat::kAudioManifest) {
+    return ItemKind::kAudio;
+  }
   return format == InputFormat::kImages || format == InputFormat::kWebdataset ? ItemKind::kImage
                                                                               : ItemKind::kDocument;
 }
@@ -85,6 +94,13 @@ InputReader::InputReader(const std::string& path, uint32_t shard_index,
     case InputFormat::kArxiv:
       arxiv_ = std::make_unique<ArxivReader>(path, shard_index, options.arxiv);
       break;
+    case InputFormat::kAudio:
+      audio_ = std::make_unique<AudioFileReader>(path, shard_index);
+      break;
+    case InputFormat::kAudioManifest:
+      audio_manifest_ =
+          std::make_unique<AudioManifestReader>(path, shard_index, options.batch_records);
+      break;
     default:
       jsonl_ = std::make_unique<ShardReader>(path, shard_index, options.jsonl);
   }
@@ -116,6 +132,8 @@ std::unique_ptr<DocBatch> InputReader::next() {
   if (stored_) return stored_->next();
   if (wikipedia_) return wikipedia_->next();
   if (arxiv_) return arxiv_->next();
+  if (audio_) return audio_->next();
+  if (audio_manifest_) return audio_manifest_->next();
   return jsonl_->next();
 }
 
@@ -130,6 +148,8 @@ uint64_t InputReader::compressed_bytes_read() const {
   if (stored_) return stored_->compressed_bytes_read();
   if (wikipedia_) return wikipedia_->compressed_bytes_read();
   if (arxiv_) return arxiv_->compressed_bytes_read();
+  if (audio_) return audio_->compressed_bytes_read();
+  if (audio_manifest_) return audio_manifest_->compressed_bytes_read();
   return jsonl_->compressed_bytes_read();
 }
 

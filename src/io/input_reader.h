@@ -8,7 +8,8 @@
 // makes documents of as for JSONL; video files through VideoFileReader, one probed video item
 // per file; MediaWiki XML dumps (`wikipedia`) through WikipediaReader, one document per
 // article, already parsed like WARC's; arXiv's bulk source tars (`arxiv`) through ArxivReader,
-// one document per paper, likewise.
+// one document per paper, likewise; audio files through AudioFileReader and NeMo-style audio
+// manifests through AudioManifestReader, one decoded audio item per file or line.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -18,6 +19,8 @@
 #include "core/doc_batch.h"
 #include "core/item_kind.h"
 #include "io/arxiv_reader.h"
+#include "io/audio_file_reader.h"
+#include "io/audio_manifest_reader.h"
 #include "io/media_file_reader.h"
 #include "io/parquet_reader.h"
 #include "io/shard_reader.h"
@@ -41,12 +44,14 @@ enum class InputFormat {
   kStored,
   kWikipedia,
   kArxiv,
+  kAudio,
+  kAudioManifest,
 };
-// auto|jsonl|warc|images|parquet|webdataset|videos|wikipedia|arxiv
+// auto|jsonl|warc|images|parquet|webdataset|videos|wikipedia|arxiv|audio|audio_manifest
 std::optional<InputFormat> input_format_from_name(std::string_view name);
 std::string_view input_format_name(InputFormat format);
 // The kind of item a format's reader makes: images for `images` and `webdataset`, videos for
-// `videos`, documents otherwise.
+// `videos`, audio items for `audio` and `audio_manifest`, documents otherwise.
 ItemKind input_format_kind(InputFormat format);
 
 struct InputOptions {
@@ -90,6 +95,8 @@ class InputReader {
   std::unique_ptr<StoredBatchReader> stored_;
   std::unique_ptr<WikipediaReader> wikipedia_;
   std::unique_ptr<ArxivReader> arxiv_;
+  std::unique_ptr<AudioFileReader> audio_;
+  std::unique_ptr<AudioManifestReader> audio_manifest_;
 };
 
 }  // namespace winnow

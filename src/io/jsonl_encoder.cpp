@@ -173,6 +173,15 @@ void JsonlEncoder::write_media_item(std::string& out, const DocBatch& batch, siz
         }
         line.end_array();
       }
+    } else if (batch.kind(i) == ItemKind::kAudio) {
+      // A NeMo manifest line: the audio written for a kept item (resample's FLAC, relative
+      // to the kept manifest's folder, as NeMo resolves it), else the source file.
+      if (auto* f = field("audio_filepath")) {
+        f->value(payload->in_memory() && batch.kept(i)
+                     ? std::string(output_names::kFilesDir) + "/" +
+                           ShardOutput::media_file_name(shard_name, batch, i)
+                     : payload->path);
+      }
     } else if (payload->in_memory()) {
       if (auto* f = field("bytes")) f->value(payload->size);
       // Only kept items' bytes are written.

@@ -143,10 +143,12 @@ Status ShardOutput::append(std::unique_ptr<ByteSink>& sink, const std::string& p
 
 std::string ShardOutput::media_file_name(const std::string& shard_name, const DocBatch& batch,
                                          size_t row) {
-  if (batch.lineage(row).depth == 0) return shard_name;
   const Payload* payload = batch.payload(row);
   std::string_view type = payload ? std::string_view(payload->media_type) : std::string_view();
-  std::string_view ext = type == "image/jpeg"   ? ".jpg"
+  // A manifest's audio items all come from one shard, so each is named by its key too.
+  if (batch.lineage(row).depth == 0 && batch.kind(row) != ItemKind::kAudio) return shard_name;
+  std::string_view ext = type == "audio/flac"   ? ".flac"
+                         : type == "image/jpeg" ? ".jpg"
                          : type == "image/png"  ? ".png"
                          : type == "image/gif"  ? ".gif"
                          : type == "image/webp" ? ".webp"

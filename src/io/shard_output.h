@@ -68,7 +68,9 @@ struct ShardOutputOptions {
 //
 // A kept media item's bytes (its in-memory payload) are written unchanged to its own file in
 // files_dir, named by media_file_name and committed once whole (before the shard's marker);
-// its line in the kept table names that file. A kept WebDataset sample (a payload with
+// its line in the kept table names that file. Audio items are always named with their key
+// ("<name>-<key>.flac": a manifest's items share its shard) and their line is a NeMo manifest
+// line whose audio_filepath names that file (relative to the kept manifest's folder). A kept WebDataset sample (a payload with
 // members) goes instead, every member unchanged and in its order, to the shard's tars
 // files_dir/<name>-00000.tar, -00001.tar, ... (tar_path): a tar is cut before the sample that
 // would take it past max_tar_bytes (so cuts depend only on the samples) and committed when

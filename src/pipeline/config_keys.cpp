@@ -88,13 +88,17 @@ const ConfigKey kKeys[] = {
      "metrics files)",
      "-i, --input"},
     {"input", "format",
-     "auto | jsonl | warc | images | parquet | webdataset | videos | wikipedia | arxiv",
+     "auto | jsonl | warc | images | parquet | webdataset | videos | audio | audio_manifest | "
+     "wikipedia | arxiv",
      [](C c) { return std::string(input_format_name(c.input_format)); }, "",
      "auto reads .warc, .warc.gz and .warc.zst as WARC, files that start with PAR1 as Parquet "
      "(one document per row, other columns as JSON fields) and everything else as JSON Lines; "
      "images makes one image item per file; webdataset reads tar shards (.tar, .tar.gz, "
      ".tar.zst...) as one image item per sample, its members grouped by key; videos makes one "
      "video item per file (.mp4, .mkv, .mov, .webm, .avi, .m4v), probed with libavformat; "
+     "audio makes one audio item per file (.wav, .flac, .mp3, .ogg, .opus, .m4a), decoded "
+     "whole with FFmpeg's libraries; audio_manifest reads NeMo-style JSON Lines manifests, one "
+     "audio item per line (audio_filepath relative to the manifest, text, other fields kept); "
      "wikipedia (auto for .xml, .xml.bz2, .xml.gz, .xml.zst) reads MediaWiki XML dumps, one "
      "document per article, its wikitext made plain text as NeMo's WikipediaExtractor does; "
      "arxiv (auto for arXiv_src_*.tar) reads arXiv's bulk source tars, one document per paper, "

@@ -179,7 +179,7 @@ Status parse_input_format(const YAML::Node& input, ConfigReader& r, PipelineConf
     if (!parsed)
       return r.error(format,
                      "input format must be one of auto, jsonl, warc, images, parquet, "
-                     "webdataset, videos, wikipedia, arxiv");
+                     "webdataset, videos, audio, audio_manifest, wikipedia, arxiv");
     config.input_format = *parsed;
     config.input_kind = input_format_kind(*parsed);
   }

@@ -96,6 +96,7 @@ struct PipelineConfig {
     return {input_format == InputFormat::kWebdataset ? InputFiles::kTars
             : input_kind == ItemKind::kImage         ? InputFiles::kImages
             : input_kind == ItemKind::kVideo         ? InputFiles::kVideos
+            : input_format == InputFormat::kAudio    ? InputFiles::kAudio
                                                      : InputFiles::kRecords,
             follow_links};
   }

@@ -80,17 +80,24 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(pii_redact_spec());
   registry.add(decontaminate_spec());
   registry.add(llm_rewrite_spec());
+  registry.add(resample_spec());
+  registry.add(duration_filter_spec());
+  registry.add(audio_bandwidth_spec());
+  registry.add(wer_spec());
 
-  // Stages that only read an item's text (and annotate or drop it) take images too: a
-  // WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
-  // caption language and caption embeddings (for image_text_similarity) are the text stages.
-  // Stages that change text or make new items stay with documents: the caption member is
-  // written back unchanged.
+  // Stages that only read an item's text (and annotate or drop it) take images and audio too:
+  // a WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,
+  // caption language and caption embeddings (for image_text_similarity) are the text stages;
+  // an audio item's text is its manifest's reference transcript (io/audio_manifest_reader.h).
+  // Stages that change text or make new items stay with documents: the caption member and the
+  // manifest's text field are written back unchanged.
   for (const char* name : {"text_length", "language_id", "fasttext_classify", "fasttext_quality",
                            "token_count", "tokenizer_fertility", "tokenize", "embed", "classify"}) {
     text_readers.insert(name);
   }
-  for (const std::string& name : text_readers) registry.add_takes(name, ItemKind::kImage);
+  for (const std::string& name : text_readers) {
+    registry.add_takes(name, ItemKinds(ItemKind::kImage) | ItemKind::kAudio);
+  }
 
   // Stages checked to read nothing of the input record by name (DocBatch::record): only the
   // text, id, key, annotations, so a pass of them and the input's text and id reads only those

@@ -53,6 +53,13 @@ StageSpec decontaminate_spec();
 // Synthetic data (issue #36): synthetic/llm_rewrite.cpp.
 StageSpec llm_rewrite_spec();
 
+// Audio (issue #39): audio/resample.cpp, audio/duration_filter.cpp, audio/audio_bandwidth.cpp,
+// audio/wer.cpp.
+StageSpec resample_spec();
+StageSpec duration_filter_spec();
+StageSpec audio_bandwidth_spec();
+StageSpec wer_spec();
+
 void register_builtin_stages(StageRegistry& registry);
 
 }  // namespace winnow
