@@ -285,7 +285,7 @@ const ConfigKey kKeys[] = {
 // clang-format on
 
 const std::string_view kSections[] = {"",       "input",     "input.warc", "input.wikipedia",
-                                      "output", "autoscale", "stages[]"};
+                                      "output", "report",    "autoscale", "stages[]"};
 
 }  // namespace
 
