@@ -25,6 +25,9 @@ const ConfigKey kKeys[] = {
     // --- the top level ------------------------------------------------------------------
     {"", "input", "a map (below)", nullptr, "", "what to read", ""},
     {"", "output", "a map (below)", nullptr, "", "where and how to write", ""},
+    {"", "report", "a map (below)", nullptr, "the values below",
+     "what report.html shows of a picture or clip run, and how large it may get; never changes "
+     "the output", ""},
     {"", "on_error", "fail | skip",
      [](C c) -> std::string { return c.on_error == OnError::kFail ? "fail" : "skip"; }, "",
      "a record that cannot be read (malformed JSON, a missing field, invalid UTF-8, a damaged "
@@ -228,6 +231,19 @@ const ConfigKey kKeys[] = {
      "per input shard",
      ""},
 
+    // --- report ---------------------------------------------------------------------------
+    {"report", "pictures_per_reason", "an integer, 0 or more",
+     [](C c) { return std::to_string(c.report_pictures_per_reason); }, "",
+     "image and video runs: report.html shows this many kept items and this many per drop "
+     "reason as 128 px JPEG thumbnails with their score, a sample chosen by the seed's hash of "
+     "each item's key while the run streams (the same for any thread count); 0: none",
+     ""},
+    {"report", "max_bytes", "an integer, 0 or more",
+     [](C c) { return std::to_string(c.report_max_bytes); }, "",
+     "the most bytes report.html takes: thumbnails are left out, the largest first (the page "
+     "says how many), to stay under it",
+     ""},
+
     // --- autoscale ------------------------------------------------------------------------
     {"autoscale", "enabled", "true or false", [](C c) { return yes_no(c.autoscale.enabled); },
      "", "false is the same as `autoscale: false`", "--no-autoscale"},
@@ -269,7 +285,7 @@ const ConfigKey kKeys[] = {
 // clang-format on
 
 const std::string_view kSections[] = {"",       "input",     "input.warc", "input.wikipedia",
-                                      "output", "autoscale", "stages[]"};
+                                      "output", "report",    "autoscale", "stages[]"};
 
 }  // namespace
 

@@ -323,7 +323,8 @@ Status PipelineRun::run_writing_pass() {
       *layout_, inputs_, reasons_, source,
       {format_, config_.compression_level, config_.max_file_bytes, config_.max_tar_bytes,
        report_.fingerprint, config_.input_kind, config_.text_field, config_.id_field,
-       config_.input_format, parquet_columns_});
+       config_.input_format, parquet_columns_, {}, config_.report_pictures_per_reason,
+       config_.seed});
   std::vector<PassStep> steps =
       leading_steps(origin, *parser_, inputs_, on_error_, pass_stages(), stages_.size());
   steps.push_back(plain_step({"encode",
@@ -387,6 +388,8 @@ Status PipelineRun::run_writing_pass() {
                                   std::numeric_limits<double>::quiet_NaN()});
     }
   }
+  report_.pictures = writer.pictures().items();
+  report_.report_max_bytes = config_.report_max_bytes;
   PassRecord record{"write", origin.name, false,
                     options_.clock->seconds_since(begin), pass_->part_totals()};
   record.input_bytes = source.input_bytes_read();

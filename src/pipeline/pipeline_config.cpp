@@ -104,6 +104,16 @@ std::optional<std::string> gpus_problem(double gpus) {
 
 namespace {
 
+// report: — what report.html shows and how large it gets; never changes output bytes.
+Status parse_report(const YAML::Node& root, ConfigReader& r, PipelineConfig& config) {
+  YAML::Node report = root["report"];
+  if (!report) return Status::ok();
+  WINNOW_RETURN_IF_ERROR(r.check_keys(report, "report", config_keys_in("report")));
+  WINNOW_RETURN_IF_ERROR(r.read(report, "pictures_per_reason", config.report_pictures_per_reason,
+                                "a non-negative integer"));
+  return r.read(report, "max_bytes", config.report_max_bytes, "a non-negative integer");
+}
+
 // gpus: and autoscale: — how the run uses the machine; none of it changes output bytes.
 Status parse_resources(const YAML::Node& root, ConfigReader& r, PipelineConfig& config) {
   if (YAML::Node gpus = root["gpus"]) {
@@ -365,6 +375,7 @@ Status parse_root(const YAML::Node& root, ConfigReader& r, const StageRegistry& 
   config.batch_size = static_cast<uint64_t>(batch_size);
   if (auto problem = threads_problem(config.threads)) return r.error(root["threads"], *problem);
   WINNOW_RETURN_IF_ERROR(parse_resources(root, r, config));
+  WINNOW_RETURN_IF_ERROR(parse_report(root, r, config));
 
   YAML::Node stages = root["stages"];
   if (!stages || stages.IsNull()) return Status::ok();

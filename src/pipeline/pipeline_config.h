@@ -77,6 +77,9 @@ struct PipelineConfig {
   uint64_t batch_size = 1024;
   uint64_t batch_bytes = 4 << 20;
   uint64_t seed = 42;
+  // report: report.html's picture sample and size bound; never changes output bytes.
+  uint64_t report_pictures_per_reason = 6;
+  uint64_t report_max_bytes = 4u << 20;
   std::vector<StageConfig> stages;
   // A hash of everything that decides output bytes (stages and their parameters, fields,
   // format, seed): a resumed run must match it.

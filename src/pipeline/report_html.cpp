@@ -9,6 +9,7 @@
 #include "core/html_escape.h"
 #include "core/version.h"
 #include "io/atomic_file.h"
+#include "pipeline/report_pictures.h"
 
 namespace winnow {
 
@@ -350,6 +351,9 @@ std::string render_report_html(const RunReport& report) {
       "code{white-space:pre-wrap;color:#444}pre{font-size:12px;background:#f7f7f7;padding:8px}"
       "tr.group td{background:#f4f4f4}tr.member td{color:#555}tr.member td:first-child"
       "{padding-left:22px}"
+      ".pictures{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;width:140px;font-size:11px}"
+      "img.thumb{max-width:128px;max-height:128px;display:block}.nothumb{width:128px;height:40px;"
+      "background:#eee;color:#888;font-size:11px}.note{color:#a00}"
       "</style></head><body>\n";
   html += fmt::format(
       "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
@@ -386,8 +390,11 @@ std::string render_report_html(const RunReport& report) {
       [](const StepSample& s) { return s.docs_per_s; }, 0);
   html += global_step_section(report);
   html += example_section(report);
-  html += "</body></html>\n";
-  return html;
+  const std::string end = "</body></html>\n";
+  size_t used = html.size() + end.size();
+  html += picture_section(report.pictures,
+                          report.report_max_bytes > used ? report.report_max_bytes - used : 0);
+  return html + end;
 }
 
 Status write_report_html(const RunReport& report, const std::string& path) {

@@ -7,6 +7,7 @@
 
 #include "core/run_counts.h"
 #include "core/stage.h"
+#include "pipeline/report_sample.h"
 #include "pipeline/run_metrics.h"
 #include "pipeline/stage_runner.h"
 
@@ -67,6 +68,8 @@ struct FusedGroupReport {
   StepSummary summary;
 };
 
+inline constexpr size_t kDefaultReportMaxBytes = 4u << 20;
+
 struct RunReport {
   Status status;
   bool stopped = false;  // by a signal (Ctrl-C, SIGTERM): not a failure of the run
@@ -100,6 +103,12 @@ struct RunReport {
   std::vector<PassRecord> passes;
   // A few dropped items per reason and error records per kind, from this run's shards.
   std::vector<ReportExample> examples;
+  // A seeded sample of kept and dropped items per "stage/reason" with small JPEGs, for the
+  // page's pictures (pipeline/report_sample.h); empty for a text run.
+  std::map<std::string, std::vector<SampledItem>> pictures;
+  // report.max_bytes: the most bytes report.html may take; thumbnails go, largest first, to
+  // keep it under.
+  size_t report_max_bytes = kDefaultReportMaxBytes;
   bool identify_only = false;  // `winnow dedup identify`: no document was written
   // The pipeline could not be set up (a stage's parameter or model, the resources it needs, an
   // output folder it may not use): nothing was read and no output written. The CLI exits 2,

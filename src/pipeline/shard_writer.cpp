@@ -2,6 +2,7 @@
 
 #include "io/input_reader.h"
 #include "io/output_buffers.h"
+#include "pipeline/picture_sampler.h"
 
 namespace winnow {
 
@@ -12,7 +13,8 @@ ShardWriter::ShardWriter(const OutputLayout& layout, const std::vector<InputFile
       inputs_(inputs),
       reasons_(reasons),
       source_(source),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      pictures_(options_.pictures_per_reason, options_.seed) {}
 
 ShardWriter::~ShardWriter() { abandon(); }
 
@@ -86,6 +88,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
   WINNOW_RETURN_IF_ERROR(s.output->write(batch));
   s.counts.add_batch(batch, reasons_, options_.input_kind);
   examples_.offer(batch, reasons_);
+  offer_pictures(pictures_, batch, reasons_);
   s.counts.output_bytes += batch.encoded_kept.size();
   documents_ += batch.source_records();
   OutputBuffers::give_back(batch);  // its bytes are in the sinks: the next batches reuse them

@@ -22,6 +22,7 @@
 #include "io/shard_output.h"
 #include "pipeline/drop_examples.h"
 #include "pipeline/output_layout.h"
+#include "pipeline/report_sample.h"
 #include "pipeline/shard_source.h"
 #include "pipeline/stage_runner.h"
 
@@ -41,6 +42,10 @@ struct ShardWriterOptions {
   std::optional<TableColumns> parquet_columns;
   // Threads a shard's compressor may add to its writer's, while the run's budget has them free.
   CompressionThreads compression_threads;
+  // The report's picture sample: at most this many items per "stage/reason" and of the kept
+  // (report.pictures_per_reason; 0: none), chosen by `seed` (pipeline/report_sample.h).
+  size_t pictures_per_reason = 0;
+  uint64_t seed = 42;
 };
 
 class ShardWriter {
@@ -60,6 +65,7 @@ class ShardWriter {
   size_t completed_shards() const;
   uint64_t documents_written() const { return documents_.load(); }
   const DropExamples& examples() const { return examples_; }
+  const ReportSample& pictures() const { return pictures_; }
   // Drops unfinished shards (their temporary files go); call once no worker runs.
   void abandon();
 
@@ -89,6 +95,7 @@ class ShardWriter {
   RunCounts completed_;
   size_t completed_shards_ = 0;
   DropExamples examples_;
+  ReportSample pictures_;
   std::atomic<uint64_t> documents_{0};
 };
 

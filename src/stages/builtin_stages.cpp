@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/item_thumbnail.h"
+#include "media/image_thumbnail.h"
 #include "stages/modify/text_modifier.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/quality_sets.h"
@@ -11,6 +13,9 @@
 namespace winnow {
 
 void register_builtin_stages(StageRegistry& registry) {
+  // report.html's picture sample: the writer (pipeline/) reaches the image decoders through
+  // this hook, installed wherever the stages are, since pipeline/ cannot link OpenCV.
+  set_item_thumbnailer(&item_thumbnail);
   registry.add(text_length_spec());
   registry.add(select_spec());
   registry.add(sample_spec());

@@ -36,6 +36,26 @@ struct Truth {
 
 void check_round_trip(const TempDir& corpus);
 
+// report.html shows a sample of kept and near-duplicate pictures as embedded JPEGs, and the
+// same sample with one thread as with two (it is chosen by a seeded hash of each item's key).
+void check_report_pictures(const TempDir& corpus) {
+  auto pictures = [](const std::string& html) {
+    size_t at = html.find("What was kept and dropped, as pictures");
+    return at == std::string::npos ? std::string() : html.substr(at);
+  };
+  std::string two = pictures(read_file(corpus.file("out/report.html")));
+  EXPECT_THAT(two, HasSubstr("<h3>kept</h3>"));
+  EXPECT_THAT(two, HasSubstr("<h3>image_dedup/near_duplicate</h3>"));
+  EXPECT_THAT(two, HasSubstr("src=\"data:image/jpeg;base64,/9j/"));  // a JPEG's SOI marker
+  std::string out;
+  ASSERT_EQ(winnow("run " + kSource + "/examples/images.yaml -i " + corpus.file("corpus/shards") +
+                       " -o " + corpus.file("out1") + " --no-progress --threads 1",
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(pictures(read_file(corpus.file("out1/report.html"))), two);
+}
+
 TEST(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMergedAndRoundTripIsByteIdentical) {
   TempDir corpus;
   std::string log;
@@ -57,6 +77,7 @@ TEST(ImageCorpus, PlantedNearDuplicatesFoundDistinctNeverMergedAndRoundTripIsByt
             0)
       << out;
   EXPECT_THAT(out, HasSubstr("reconciled"));
+  check_report_pictures(corpus);
   // What left before image_dedup (size filter, exact dedup).
   std::set<std::string> dropped_before;
   std::regex drop(R"re("id":"([^"]+)".*"winnow_drop":\{"stage":"([^"]+)")re");

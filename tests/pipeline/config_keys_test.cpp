@@ -78,6 +78,8 @@ TEST_F(ConfigKeysTest, EveryDeclaredKeyIsReadByTheLoader) {
       {"threads", "3"},
       {"gpus", "0"},
       {"fuse", "false"},
+      {"report.pictures_per_reason", "2"},
+      {"report.max_bytes", "100000"},
       {"materialize", "always"},
       {"batch_size", "7"},
       {"batch_bytes", "1000"},

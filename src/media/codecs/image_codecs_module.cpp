@@ -6,6 +6,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <algorithm>
+#include <vector>
+
 // cv::imdecode of `size` bytes with IMREAD_* `flags` into `out`; false when no decoder reads
 // them (an empty image), never an exception across the module boundary.
 extern "C" __attribute__((visibility("default"))) bool winnow_imdecode(const void* data,
@@ -19,4 +22,26 @@ extern "C" __attribute__((visibility("default"))) bool winnow_imdecode(const voi
     out->release();
     return false;
   }
+}
+
+// cv::imencode of an 8-bit BGR `image` as a baseline JPEG of `quality` (1-100) into `out`
+// (its bytes, new[]'d: the caller frees them with winnow_free_encoded); false when it fails.
+extern "C" __attribute__((visibility("default"))) bool winnow_imencode_jpeg(const cv::Mat* image,
+                                                                            int quality,
+                                                                            unsigned char** out,
+                                                                            size_t* size) {
+  try {
+    std::vector<unsigned char> buffer;
+    if (!cv::imencode(".jpg", *image, buffer, {cv::IMWRITE_JPEG_QUALITY, quality})) return false;
+    *out = new unsigned char[buffer.size()];
+    std::copy(buffer.begin(), buffer.end(), *out);
+    *size = buffer.size();
+    return true;
+  } catch (const cv::Exception&) {
+    return false;
+  }
+}
+
+extern "C" __attribute__((visibility("default"))) void winnow_free_encoded(unsigned char* bytes) {
+  delete[] bytes;
 }
