@@ -28,9 +28,10 @@ class UndecodableItems {
     const std::string message = fmt::format("{}: {} '{}' cannot be decoded: {}", stage_, noun_,
                                             batch.id(row), why.empty() ? default_why_ : why);
     if (!skip_) {
-      return Status::errorf("{} (on_error: fail; on_error: skip logs such items to errors/ and "
-                            "goes on)",
-                            message);
+      return Status::errorf(
+          "{} (on_error: fail; on_error: skip logs such items to errors/ and "
+          "goes on)",
+          message);
     }
     mark_row_error(batch, row, kind_, message);
     return Status::ok();

@@ -2,6 +2,7 @@
 // audio item's samples, averaged to mono as librosa.load does, at the rate they have when the
 // stage sees them (after `resample`, the resampled audio: what will be written), with a filter.
 #include "media/audio_bandwidth.h"
+
 #include "media/audio_samples.h"
 #include "stages/audio/undecodable_audio.h"
 #include "stages/builtin_stages.h"
@@ -12,8 +13,7 @@ namespace {
 
 class AudioBandwidth final : public Stage {
  public:
-  AudioBandwidth(BandwidthOptions options, int64_t min_hz, std::string field,
-                 StageContext& context)
+  AudioBandwidth(BandwidthOptions options, int64_t min_hz, std::string field, StageContext& context)
       : options_(options),
         min_hz_(min_hz),
         field_(std::move(field)),
@@ -21,19 +21,11 @@ class AudioBandwidth final : public Stage {
         undecodable_(context) {}
 
   Status process(DocBatch& batch) override {
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (!batch.kept(i)) continue;
-      std::string why;
-      const AudioSamples* audio = audio_samples(batch, i, &why);
-      if (!audio) {
-        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, why));
-        continue;
-      }
-      const int64_t hz = audio_bandwidth_hz(mono_samples(*audio), audio->sample_rate, options_);
+    return undecodable_.each_decoded(batch, [&](size_t i, const AudioSamples& audio) {
+      const int64_t hz = audio_bandwidth_hz(mono_samples(audio), audio.sample_rate, options_);
       batch.annotation(field_, AnnotationType::kInt).set_int(i, hz);
       if (hz < min_hz_) batch.drop(i, low_bandwidth_, double(hz));
-    }
-    return Status::ok();
+    });
   }
 
  private:

@@ -19,19 +19,13 @@ class DurationFilter final : public Stage {
         undecodable_(context) {}
 
   Status process(DocBatch& batch) override {
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (!batch.kept(i)) continue;
-      std::string why;
-      const AudioSamples* audio = audio_samples(batch, i, &why);
-      if (!audio) {
-        WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, why));
-        continue;
-      }
-      const double seconds = audio->duration_s();
-      if (seconds < min_s_) batch.drop(i, too_short_, seconds);
-      else if (max_s_ > 0 && seconds > max_s_) batch.drop(i, too_long_, seconds);
-    }
-    return Status::ok();
+    return undecodable_.each_decoded(batch, [&](size_t i, const AudioSamples& audio) {
+      const double seconds = audio.duration_s();
+      if (seconds < min_s_)
+        batch.drop(i, too_short_, seconds);
+      else if (max_s_ > 0 && seconds > max_s_)
+        batch.drop(i, too_long_, seconds);
+    });
   }
 
  private:
@@ -55,7 +49,8 @@ StageSpec duration_filter_spec() {
         const double min_s = p.get_float("min_seconds"), max_s = p.get_float("max_seconds");
         if (min_s < 0) return p.error("min_seconds", "must be 0 or more");
         if (max_s < 0) return p.error("max_seconds", "must be 0 or more");
-        if (max_s > 0 && max_s < min_s) return p.error("max_seconds", "must be at least min_seconds");
+        if (max_s > 0 && max_s < min_s)
+          return p.error("max_seconds", "must be at least min_seconds");
         return std::unique_ptr<Stage>(new DurationFilter(min_s, max_s, context));
       },
   };
