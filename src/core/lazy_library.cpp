@@ -26,11 +26,10 @@ void* LazyLibrary::find(const char* name) {
 }
 
 void* LazyLibrary::symbol(const char* name) {
-  Status loaded = load();
-  void* found = loaded.is_ok() ? ::dlsym(handle_, name) : nullptr;
+  void* found = find(name);
   if (found == nullptr) {
     std::fprintf(stderr, "winnow: %s function %s unavailable: %s\n", what_, name,
-                 loaded.is_ok() ? "not in this version of the library" : loaded.message().c_str());
+                 handle_ != nullptr ? "not in this version of the library" : failure_.c_str());
     std::abort();
   }
   return found;

@@ -5,7 +5,6 @@
 #include <onnxruntime_c_api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
