@@ -28,6 +28,7 @@
 #include "dedup/cluster_pruner.h"
 #include "dedup/kmeans.h"
 #include "dedup/minhash_signer.h"
+#include "dedup/semantic_device.h"
 #include "gpu/blas/gpu_similarity.h"
 #include "gpu/gpu_minhasher.h"
 #include "gpu/gpu_runtime.h"
@@ -192,6 +193,89 @@ int dense_products() {
   return worst <= 1e-5 ? 0 : 1;
 }
 
+// Semantic dedup's decisions from the GPU's products, settled on the host
+// (dedup/semantic_device.h), against the CPU path's: a cluster with planted exact and near
+// copies, and an assignment. Prints the times and whether every decision is the same.
+int semantic_decisions() {
+  const size_t d = 384;
+#ifdef WINNOW_PORTABLE_GEMM
+  const size_t rows = 4096, assigned = 16384;  // plain-loop CPU products: a check, no baseline
+#else
+  const size_t rows = 32768, assigned = 262144;
+#endif
+  std::vector<float> x = random_unit_rows(std::max(rows, assigned), d, 4);
+  std::mt19937_64 random(5);
+  std::normal_distribution<float> normal;
+  for (size_t i = 4; i < rows; i += 5) {  // every fifth row a copy (exact, or with noise)
+    const size_t from = random() % i;
+    const float noise = i % 10 == 9 ? 0.0f : 0.01f;
+    double norm = 0;
+    for (size_t c = 0; c < d; ++c) {
+      x[i * d + c] = x[from * d + c] + noise * normal(random);
+      norm += double(x[i * d + c]) * x[i * d + c];
+    }
+    for (size_t c = 0; c < d; ++c) x[i * d + c] = static_cast<float>(x[i * d + c] / std::sqrt(norm));
+  }
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  PruneOptions options;
+  options.block = 1024;
+  options.thresholds = {0.99, 0.95, 0.9};
+  options.threads = threads;
+  auto start = std::chrono::steady_clock::now();
+  const PruneResult cpu = prune_cluster(x.data(), rows, d, options);
+  const double cpu_s = seconds_since(start);
+  SemanticDevice device;
+  device.device = 0;
+  (void)prune_cluster_on_device(device, x.data(), 2048, d, options);  // warm-up
+  start = std::chrono::steady_clock::now();
+  auto settled = prune_cluster_on_device(device, x.data(), rows, d, options);
+  const double gpu_s = seconds_since(start);
+  if (!settled.is_ok()) {
+    fmt::print("  semantic pruning  failed: {}\n", settled.status().message());
+    return 1;
+  }
+  size_t differing = 0, removed = 0;
+  for (size_t j = 0; j < rows; ++j) {
+    removed += cpu.removed[j] & 1;
+    differing += settled->removed[j] != cpu.removed[j] ||
+                 (cpu.removed[j] != 0 && (settled->matched[j] != cpu.matched[j] ||
+                                          settled->max_similarity[j] != cpu.max_similarity[j]));
+  }
+  fmt::print("semantic dedup's decisions, GPU products settled on the host vs the CPU path:\n");
+  fmt::print("  pruning {} x {}   gpu {:.3f} s (blocks of {}, settling included), cpu {} threads "
+             "{:.3f} s; {} removed at 0.99; identical: {}\n",
+             rows, d, gpu_s, device.block, threads, cpu_s, removed,
+             differing == 0 ? "yes" : fmt::format("NO ({} rows differ)", differing));
+  const size_t k = 1000;
+  std::vector<float> centroids = random_unit_rows(k, d, 6);
+  for (size_t r = 0; r < assigned; r += 7) {  // rows on centroids: ties within the error
+    std::copy(&centroids[(r % k) * d], &centroids[(r % k + 1) * d], &x[r * d]);
+  }
+  std::vector<int64_t> cpu_labels(assigned), labels(assigned);
+  std::vector<float> cpu_scores(assigned), scores(assigned);
+  start = std::chrono::steady_clock::now();
+  assign_nearest(x.data(), assigned, d, centroids.data(), k, true, threads, cpu_labels.data(),
+                 cpu_scores.data());
+  const double cpu_assign_s = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  Status status = assign_nearest_on_device(device, x.data(), assigned, d, centroids.data(), k,
+                                           true, threads, labels.data(), scores.data());
+  const double gpu_assign_s = seconds_since(start);
+  if (!status.is_ok()) {
+    fmt::print("  assignment        failed: {}\n", status.message());
+    return 1;
+  }
+  size_t assign_differing = 0;
+  for (size_t r = 0; r < assigned; ++r) {
+    assign_differing += labels[r] != cpu_labels[r] || scores[r] != cpu_scores[r];
+  }
+  fmt::print("  assignment {} x {} to {}: gpu {:.3f} s (settling included), cpu {:.3f} s; "
+             "identical: {}\n",
+             assigned, d, k, gpu_assign_s, cpu_assign_s,
+             assign_differing == 0 ? "yes" : fmt::format("NO ({} rows differ)", assign_differing));
+  return differing == 0 && assign_differing == 0 ? 0 : 1;
+}
+
 // Documents whose GPU signature or band keys are not the CPU's (all of them past the end of a
 // short GPU result).
 size_t documents_differing(const std::vector<uint32_t>& gpu_sigs,
@@ -308,5 +392,6 @@ int main(int argc, char** argv) {
   }
   const bool equal = differing == 0;
   const int dense = dense_products();
-  return equal && dense == 0 ? 0 : 1;
+  const int decisions = semantic_decisions();
+  return equal && dense == 0 && decisions == 0 ? 0 : 1;
 }

@@ -102,13 +102,18 @@ target_link_libraries(winnow_gpu PUBLIC winnow_cpu_reference PRIVATE CUDA::cudar
 target_compile_options(winnow_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 add_library(winnow_gpu_blas STATIC src/gpu/blas/gpu_similarity.cpp src/gpu/blas/similarity_device.cu)
 target_link_libraries(winnow_gpu_blas PUBLIC winnow_gpu PRIVATE CUDA::cudart_static CUDA::cublas)
+# Semantic dedup's GPU path with the CPU's decisions (the host's settling of the products).
+add_library(winnow_semantic_device STATIC src/dedup/semantic_device.cpp)
+target_link_libraries(winnow_semantic_device PUBLIC winnow_gpu_blas winnow_gpu)
 
 enable_testing()
 file(GLOB_RECURSE WINNOW_GPU_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/gpu/*_test.cpp)
 foreach(test_source ${WINNOW_GPU_TESTS})
   get_filename_component(test_name ${test_source} NAME_WE)
   add_executable(${test_name} ${test_source})
-  target_link_libraries(${test_name} PRIVATE winnow_gpu_blas winnow_gpu GTest::gtest_main)
+  target_link_libraries(${test_name} PRIVATE winnow_semantic_device winnow_gpu_blas winnow_gpu
+    GTest::gtest_main)
+  target_include_directories(${test_name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   if(NOT WINNOW_WORD_SHINGLES)
     target_compile_definitions(${test_name} PRIVATE WINNOW_NO_WORD_SHINGLES)
   endif()
@@ -123,5 +128,5 @@ endforeach()
 
 add_executable(gpu_bench bench/gpu_bench.cpp)
 set_target_properties(gpu_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
-target_link_libraries(gpu_bench PRIVATE winnow_gpu_blas winnow_gpu)
+target_link_libraries(gpu_bench PRIVATE winnow_semantic_device winnow_gpu_blas winnow_gpu)
 target_compile_definitions(gpu_bench PRIVATE WINNOW_PORTABLE_GEMM)

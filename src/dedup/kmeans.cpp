@@ -8,6 +8,7 @@
 
 #include "core/hash.h"
 #include "dedup/centroid_sums.h"
+#include "dedup/semantic_device.h"
 #include "dist/comm.h"
 
 namespace winnow {
@@ -199,8 +200,8 @@ Result<KMeansResult> train_kmeans_divided(dist::Comm& comm, const float* x, cons
   std::vector<int64_t> labels(m);
   std::vector<float> scores(m);
   for (int iteration = 0; iteration < std::max(options.max_iter, 1); ++iteration) {
-    assign_nearest(rows, m, d, result.centroids.data(), k, options.spherical, options.threads,
-                   labels.data(), scores.data());
+    assign_nearest_anywhere(options.device, rows, m, d, result.centroids.data(), k,
+                            options.spherical, options.threads, labels.data(), scores.data());
     CentroidSums sums(k, d, scale);
     sums.add(rows, m, labels.data(), scores.data());
     WINNOW_RETURN_IF_ERROR(merge_over_ranks(comm, sums, k, d, scale));

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "dedup/semantic_options.h"
 
 namespace winnow {
 
@@ -31,6 +32,7 @@ struct KMeansOptions {
   bool spherical = true;
   size_t max_points_per_centroid = 256;
   int threads = 1;
+  SemanticDevice device;  // where the assignments' products run (the same labels anywhere)
 };
 
 struct KMeansResult {
@@ -63,5 +65,35 @@ Result<KMeansResult> train_kmeans_divided(dist::Comm& comm, const float* x, cons
 // blocking or the thread count, and a GPU's products can be settled the same way.
 void assign_nearest(const float* x, size_t n, size_t d, const float* centroids, size_t k,
                     bool inner_product, int threads, int64_t* labels, float* score);
+
+// assign_nearest's decision for one row (kmeans_assign.cpp), shared with the GPU assignment
+// (dedup/semantic_device.cpp), so both settle near ties by the same rule.
+class NearestCentroid {
+ public:
+  NearestCentroid(const float* centroids, size_t k, size_t d, bool inner_product);
+
+  // Row `xr`'s float products with the k centroids as scores where higher is better (the
+  // inner product, or the negated squared distance).
+  void scores_from_products(const float* xr, const float* products, float* scores) const;
+  // The label and score from those scores, near ties settled in double.
+  void decide(const float* xr, const float* scores, int64_t& label, float& score) const;
+  // The same from another device's best centroid, its score and the runner-up's score (in the
+  // products' sense: inner products, or squared distances): the runner-up below the best by
+  // more than the error bound settles it with one double product; else the row's products are
+  // recomputed here and decide() takes it.
+  void decide_from_top_two(const float* xr, int64_t best, float best_score, float second_score,
+                           int64_t& label, float& score) const;
+
+ private:
+  double margin(const float* xr) const;
+  double exact(const float* xr, size_t c) const;
+
+  const float* centroids_;
+  size_t k_, d_;
+  bool inner_product_;
+  double gamma_;
+  double largest_norm_ = 0;
+  std::vector<float> norms_;  // squared, float: the L2 form of the products
+};
 
 }  // namespace winnow

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dedup/blas_gemm.h"
+#include "dedup/double_products.h"
 #include "dedup/kmeans.h"
 
 namespace winnow {
@@ -26,27 +27,6 @@ namespace {
 // block), never by the thread count.
 size_t block_rows(size_t k) {
   return std::clamp<size_t>((size_t{1} << 20) / std::max<size_t>(k, 1), 16, 4096);
-}
-
-// gamma_d of a float dot product of length d (the +2 covers the L2 form's norms and sums).
-double float_product_error(size_t d) {
-  const double du = double(d + 2) * 0x1p-24;
-  return du / (1 - du);
-}
-
-// Fixed-order double sums: the same value on every machine and for every blocking.
-double dot_in_double(const float* a, const float* b, size_t d) {
-  double s = 0;
-  for (size_t j = 0; j < d; ++j) s += double{a[j]} * b[j];
-  return s;
-}
-double distance_in_double(const float* a, const float* b, size_t d) {
-  double s = 0;
-  for (size_t j = 0; j < d; ++j) {
-    double diff = double{a[j]} - b[j];
-    s += diff * diff;
-  }
-  return s;
 }
 
 void run_blocks(size_t blocks, int threads, const auto& body) {
@@ -63,18 +43,99 @@ void run_blocks(size_t blocks, int threads, const auto& body) {
 
 }  // namespace
 
-void assign_nearest(const float* x, size_t n, size_t d, const float* centroids, size_t k,
-                    bool inner_product, int threads, int64_t* labels, float* score) {
-  std::vector<float> centroid_norms(k);  // squared, float: the L2 form of the products
-  double largest_norm = 0;
+NearestCentroid::NearestCentroid(const float* centroids, size_t k, size_t d, bool inner_product)
+    : centroids_(centroids), k_(k), d_(d), inner_product_(inner_product),
+      gamma_(float_product_error(d)), norms_(k) {
   for (size_t c = 0; c < k; ++c) {
     float s = 0;
     for (size_t j = 0; j < d; ++j) s += centroids[c * d + j] * centroids[c * d + j];
-    centroid_norms[c] = s;
-    largest_norm = std::max(largest_norm, std::sqrt(dot_in_double(centroids + c * d,
-                                                                   centroids + c * d, d)));
+    norms_[c] = s;
+    largest_norm_ = std::max(largest_norm_, length_in_double(centroids + c * d, d));
   }
-  const double gamma = float_product_error(d);
+}
+
+double NearestCentroid::margin(const float* xr) const {
+  // The float error bound for this row, and a little more so that a centroid left out is below
+  // the best by more than the double sums' own error.
+  const double x_length = length_in_double(xr, d_);
+  const double scale = inner_product_ ? x_length * largest_norm_
+                                      : (x_length + largest_norm_) * (x_length + largest_norm_);
+  return (2 * gamma_ + 1e-9) * scale;
+}
+
+double NearestCentroid::exact(const float* xr, size_t c) const {
+  const float* centroid = centroids_ + c * d_;
+  return inner_product_ ? dot_in_double(xr, centroid, d_) : -distance_in_double(xr, centroid, d_);
+}
+
+void NearestCentroid::scores_from_products(const float* xr, const float* products,
+                                           float* scores) const {
+  // Higher is better: the inner product, or the negated squared distance.
+  if (inner_product_) {
+    std::copy(products, products + k_, scores);
+    return;
+  }
+  float x_norm = 0;
+  for (size_t j = 0; j < d_; ++j) x_norm += xr[j] * xr[j];
+  for (size_t c = 0; c < k_; ++c) scores[c] = -(x_norm + norms_[c] - 2 * products[c]);
+}
+
+void NearestCentroid::decide(const float* xr, const float* scores, int64_t& label,
+                             float& score) const {
+  int64_t best = 0;
+  for (size_t c = 1; c < k_; ++c) {
+    if (scores[c] > scores[best]) best = static_cast<int64_t>(c);
+  }
+  if (std::isnan(scores[best])) {  // a NaN row: centroid 0, as faiss and the GPU give it
+    label = 0;
+    score = scores[0];
+    return;
+  }
+  const double floor = double{scores[best]} - margin(xr);
+  size_t candidates = 0;
+  for (size_t c = 0; c < k_ && candidates < 2; ++c) candidates += scores[c] >= floor;
+  double best_exact = exact(xr, static_cast<size_t>(best));
+  if (candidates > 1) {
+    best = -1;
+    for (size_t c = 0; c < k_; ++c) {
+      if (scores[c] < floor) continue;
+      double e = exact(xr, c);
+      if (best < 0 || e > best_exact) best = static_cast<int64_t>(c), best_exact = e;
+    }
+  }
+  label = best;
+  score = static_cast<float>(inner_product_ ? best_exact : -best_exact);
+}
+
+void NearestCentroid::decide_from_top_two(const float* xr, int64_t best, float best_score,
+                                          float second_score, int64_t& label,
+                                          float& score) const {
+  // Scores in the products' own sense: higher inner products, lower distances are better.
+  const double best_high = inner_product_ ? best_score : -double{best_score};
+  const double second_high = inner_product_ ? second_score : -double{second_score};
+  if (std::isnan(best_high)) {
+    label = 0;
+    score = best_score;
+    return;
+  }
+  if (k_ == 1 || std::isnan(second_high) || second_high < best_high - margin(xr)) {
+    // Every other centroid is below the best by more than the error: the best is the exact
+    // best, as decide() would find it from any products.
+    const double e = exact(xr, static_cast<size_t>(best));
+    label = best;
+    score = static_cast<float>(inner_product_ ? e : -e);
+    return;
+  }
+  // A near tie: this row's products again on the host, and decide()'s rule over them.
+  std::vector<float> products(k_), scores(k_);
+  gemm_abt(1, k_, d_, xr, d_, centroids_, d_, products.data(), k_);
+  scores_from_products(xr, products.data(), scores.data());
+  decide(xr, scores.data(), label, score);
+}
+
+void assign_nearest(const float* x, size_t n, size_t d, const float* centroids, size_t k,
+                    bool inner_product, int threads, int64_t* labels, float* score) {
+  const NearestCentroid nearest(centroids, k, d, inner_product);
   const size_t rows = block_rows(k);
   run_blocks((n + rows - 1) / rows, threads, [&](size_t b) {
     const size_t r0 = b * rows, r1 = std::min(n, r0 + rows);
@@ -82,50 +143,10 @@ void assign_nearest(const float* x, size_t n, size_t d, const float* centroids, 
     std::vector<float> scores(k);
     gemm_abt(r1 - r0, k, d, x + r0 * d, d, centroids, d, dots.data(), k);
     for (size_t r = r0; r < r1; ++r) {
-      const float* xr = x + r * d;
-      const float* row = dots.data() + (r - r0) * k;
-      // Higher is better: the inner product, or the negated squared distance.
-      if (inner_product) {
-        std::copy(row, row + k, scores.begin());
-      } else {
-        float x_norm = 0;
-        for (size_t j = 0; j < d; ++j) x_norm += xr[j] * xr[j];
-        for (size_t c = 0; c < k; ++c) scores[c] = -(x_norm + centroid_norms[c] - 2 * row[c]);
-      }
-      int64_t best = 0;
-      for (size_t c = 1; c < k; ++c) {
-        if (scores[c] > scores[best]) best = static_cast<int64_t>(c);
-      }
-      if (std::isnan(scores[best])) {  // a NaN row: centroid 0, as faiss and the GPU give it
-        labels[r] = 0;
-        if (score) score[r] = scores[0];
-        continue;
-      }
-      // The float error bound for this row, and a little more so that a centroid left out is
-      // below the best by more than the double sums' own error.
-      const double x_length = std::sqrt(dot_in_double(xr, xr, d));
-      const double scale = inner_product ? x_length * largest_norm
-                                         : (x_length + largest_norm) * (x_length + largest_norm);
-      const double margin = (2 * gamma + 1e-9) * scale;
-      const double floor = double{scores[best]} - margin;
-      size_t candidates = 0;
-      for (size_t c = 0; c < k && candidates < 2; ++c) candidates += scores[c] >= floor;
-      auto exact = [&](size_t c) {
-        const float* centroid = centroids + c * d;
-        return inner_product ? dot_in_double(xr, centroid, d)
-                             : -distance_in_double(xr, centroid, d);
-      };
-      double best_exact = exact(static_cast<size_t>(best));
-      if (candidates > 1) {
-        best = -1;
-        for (size_t c = 0; c < k; ++c) {
-          if (scores[c] < floor) continue;
-          double e = exact(c);
-          if (best < 0 || e > best_exact) best = static_cast<int64_t>(c), best_exact = e;
-        }
-      }
-      labels[r] = best;
-      if (score) score[r] = static_cast<float>(inner_product ? best_exact : -best_exact);
+      float s;
+      nearest.scores_from_products(x + r * d, dots.data() + (r - r0) * k, scores.data());
+      nearest.decide(x + r * d, scores.data(), labels[r], s);
+      if (score) score[r] = s;
     }
   });
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/hash.h"
+#include "dedup/semantic_device.h"
 #include "dist/comm.h"
 
 namespace winnow {
@@ -135,6 +136,7 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
     km.spherical = options.spherical;
     km.max_points_per_centroid = options.max_points_per_centroid;
     km.threads = threads;
+    km.device = options.device;
     auto trained = train_kmeans_divided(comm, rows, keys.data(), keys.size(), d, km);
     if (!trained.is_ok()) {
       return Status::errorf("stage '{}': {}", options.stage_label, trained.status().message());
@@ -142,8 +144,9 @@ Result<SemanticClustering> cluster_items(const MappedMatrix& matrix,
     out.fit = std::move(trained).value();
     std::vector<float>().swap(sample);
     std::vector<float> scores(n);
-    assign_nearest(matrix.data(), n, d, out.fit.centroids.data(), out.fit.clusters, km.spherical,
-                   threads, out.labels.data(), scores.data());
+    assign_nearest_anywhere(options.device, matrix.data(), n, d, out.fit.centroids.data(),
+                            out.fit.clusters, km.spherical, threads, out.labels.data(),
+                            scores.data());
   }
   measure_assignment(matrix, items, options, out, comm);
   return out;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "dedup/semantic_device.h"
 #include "dedup/streamed_pruner.h"
 
 namespace winnow {
@@ -12,15 +13,15 @@ namespace winnow {
 namespace {
 
 // The decisions of one cluster (members and rows in rank order) as outcomes.
-Status prune_one(ClusterData& data, size_t d, const PruneOptions& prune, size_t memory_bytes,
-                 std::vector<ItemOutcome>& out) {
+Status prune_one(ClusterData& data, size_t d, const PruneOptions& prune,
+                 const SemanticOptions& options, std::vector<ItemOutcome>& out) {
   PruneResult result;
   if (data.tiles) {
-    auto streamed = prune_streamed(*data.tiles, prune, memory_bytes);
+    auto streamed = prune_streamed(*data.tiles, prune, options.memory_bytes);
     if (!streamed.is_ok()) return streamed.status();
     result = std::move(streamed).value();
   } else {
-    result = prune_cluster(data.rows.data(), data.members.size(), d, prune);
+    result = prune_cluster_anywhere(options.device, data.rows.data(), data.members.size(), d, prune);
     std::vector<float>().swap(data.rows);
   }
   for (size_t i = 0; i < data.members.size(); ++i) {
@@ -76,7 +77,7 @@ Result<std::vector<ItemOutcome>> prune_spilled_clusters(const ClusterSpill& spil
           has_large[p] = 1;
           return Status::ok();
         }
-        return prune_one(data, d, prune, options.memory_bytes, outcomes[p]);
+        return prune_one(data, d, prune, options, outcomes[p]);
       });
       if (!status.is_ok()) {
         std::lock_guard lock(error_mutex);
@@ -94,7 +95,7 @@ Result<std::vector<ItemOutcome>> prune_spilled_clusters(const ClusterSpill& spil
   for (size_t p = 0; p < spill.partitions(); ++p) {
     if (!has_large[p]) continue;
     WINNOW_RETURN_IF_ERROR(spill.read_partition(p, [&](ClusterData& data) -> Status {
-      return deferred(data) ? prune_one(data, d, alone, options.memory_bytes, outcomes[p])
+      return deferred(data) ? prune_one(data, d, alone, options, outcomes[p])
                             : Status::ok();
     }));
   }

@@ -35,9 +35,10 @@ inline SimilarityPlan plan_max_similarity(size_t n, size_t d, size_t block, size
 }
 
 // Bytes a tile row of the assignment takes (its d floats in each of two buffers, its k
-// products, its label and score in each of two output buffers), and the centroids' share.
+// products, its label, score and runner-up's score in each of two output buffers), and the
+// centroids' share.
 inline size_t assignment_row_bytes(size_t d, size_t k) {
-  return (2 * d + k) * sizeof(float) + 2 * (sizeof(int64_t) + sizeof(float));
+  return (2 * d + k) * sizeof(float) + 2 * (sizeof(int64_t) + 2 * sizeof(float));
 }
 inline size_t assignment_fixed_bytes(size_t d, size_t k) { return (k * d + k) * sizeof(float); }
 

@@ -88,6 +88,7 @@ enum Buf {
   kPanel,
   kBest,
   kMatched,
+  kSecond,
   kBufs
 };
 
@@ -291,57 +292,79 @@ __device__ __forceinline__ bool better(float v, int64_t j, float bv, int64_t bj)
   return v > bv || (v == bv && j < bj);
 }
 
-// Block-wide arg-best of (v, j) pairs, j == LLONG_MAX meaning "none"; the result in thread 0.
-__device__ void reduce_best(float& v, int64_t& j) {
+// Folds candidate (s, c) into a thread's best (v, j) and runner-up value v2.
+__device__ __forceinline__ void offer(float s, int64_t c, float& v, int64_t& j, float& v2) {
+  if (j == LLONG_MAX || better(s, c, v, j)) {
+    if (j != LLONG_MAX) v2 = fmaxf(v2, v);
+    v = s;
+    j = c;
+  } else {
+    v2 = fmaxf(v2, s);
+  }
+}
+
+// Block-wide arg-best of (v, j) pairs, j == LLONG_MAX meaning "none", and the largest value
+// apart from the best's (v2: what the host needs to tell a near tie); the result in thread 0.
+__device__ void reduce_top_two(float& v, int64_t& j, float& v2) {
   __shared__ float sv[kThreads];
   __shared__ int64_t sj[kThreads];
+  __shared__ float s2[kThreads];
   sv[threadIdx.x] = v;
   sj[threadIdx.x] = j;
+  s2[threadIdx.x] = v2;
   __syncthreads();
   for (int half = blockDim.x / 2; half > 0; half /= 2) {
     if (threadIdx.x < half) {
       const int o = threadIdx.x + half;
-      if (sj[o] != LLONG_MAX && (sj[threadIdx.x] == LLONG_MAX ||
-                                 better(sv[o], sj[o], sv[threadIdx.x], sj[threadIdx.x]))) {
-        sv[threadIdx.x] = sv[o];
-        sj[threadIdx.x] = sj[o];
-      }
+      float bv = sv[threadIdx.x], b2 = s2[threadIdx.x];
+      int64_t bj = sj[threadIdx.x];
+      b2 = fmaxf(b2, s2[o]);
+      if (sj[o] != LLONG_MAX) offer(sv[o], sj[o], bv, bj, b2);
+      sv[threadIdx.x] = bv;
+      sj[threadIdx.x] = bj;
+      s2[threadIdx.x] = b2;
     }
     __syncthreads();
   }
   v = sv[0];
   j = sj[0];
+  v2 = s2[0];
   __syncthreads();  // the shared arrays are reused by the next call
 }
 
 // Rows row0 + i (global numbers) against the tile's columns col0 + c that rank before them,
-// folded into the rows' running maxima (best and matched hold the panel's rows from panel0).
-// Column blocks come in increasing order, so a strict > keeps the first of equals.
+// folded into the rows' running maxima (best, matched and second, the largest similarity to
+// any other earlier row, hold the panel's rows from panel0). Column blocks come in increasing
+// order, so a strict > keeps the first of equals.
 __global__ void fold_earlier_max(const float* tile, int64_t columns, int64_t row0, int64_t col0,
-                                 int64_t panel0, float* best, uint32_t* matched) {
+                                 int64_t panel0, float* best, uint32_t* matched, float* second) {
   const int64_t i = blockIdx.x;
   const int64_t row = row0 + i;
   const int64_t limit = min(columns, row - col0);
-  float v = -FLT_MAX;
+  float v = -FLT_MAX, v2 = -FLT_MAX;
   int64_t j = LLONG_MAX;
   for (int64_t c = threadIdx.x; c < limit; c += blockDim.x) {
     const float s = tile[i * columns + c];
-    if (s == s && (j == LLONG_MAX || s > v)) {  // NaN never wins
-      v = s;
-      j = c;
-    }
+    if (s == s) offer(s, c, v, j, v2);  // NaN never wins
   }
-  reduce_best(v, j);
-  if (threadIdx.x == 0 && j != LLONG_MAX && v > best[row - panel0]) {
-    best[row - panel0] = v;
-    matched[row - panel0] = static_cast<uint32_t>(col0 + j);
+  reduce_top_two(v, j, v2);
+  if (threadIdx.x != 0 || j == LLONG_MAX) return;
+  const int64_t r = row - panel0;
+  if (v > best[r]) {
+    second[r] = fmaxf(best[r], v2);
+    best[r] = v;
+    matched[r] = static_cast<uint32_t>(col0 + j);
+  } else {
+    second[r] = fmaxf(second[r], v);
   }
 }
 
-__global__ void init_running(float* best, uint32_t* matched, int64_t panel0, int64_t rows) {
+__global__ void init_running(float* best, uint32_t* matched, float* second, int64_t panel0,
+                             int64_t rows) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < rows) {
     best[i] = 0.0f;  // NeMo: never below 0
+    second[i] = 0.0f;
     matched[i] = static_cast<uint32_t>(panel0 + i);
   }
 }
@@ -350,9 +373,12 @@ __global__ void init_running(float* best, uint32_t* matched, int64_t panel0, int
 // exactly as the CPU decides (dedup/kmeans.cpp assign_nearest): the first centroid's score is
 // the start, a later one replaces it only when strictly better, so a NaN first score keeps
 // centroid 0 (with a NaN score) and NaN scores elsewhere never win. L2 distances are clamped
-// at 0. Labels and scores go to out_labels / out_scores (the tile's rows).
+// at 0. Labels and scores go to out_labels / out_scores (the tile's rows), and the runner-up's
+// score (unclamped; -FLT_MAX or FLT_MAX when there is none) to seconds, for the host's
+// near-tie check (dedup/kmeans.h NearestCentroid::decide_from_top_two).
 __global__ void nearest_centroid(const float* tile, const float* x, int64_t d, const float* norms,
-                                 int64_t k, bool inner_product, int64_t* labels, float* scores) {
+                                 int64_t k, bool inner_product, int64_t* labels, float* scores,
+                                 float* seconds) {
   const int64_t i = blockIdx.x;
   float x_norm = 0;
   if (!inner_product) {
@@ -375,18 +401,15 @@ __global__ void nearest_centroid(const float* tile, const float* x, int64_t d, c
   auto score = [&](int64_t c) {
     return inner_product ? row[c] : -(x_norm + norms[c] - 2 * row[c]);
   };
-  float v = -FLT_MAX;
+  float v = -FLT_MAX, v2 = -FLT_MAX;
   int64_t j = LLONG_MAX;
   for (int64_t c = threadIdx.x; c < k; c += blockDim.x) {
     const float s = score(c);
-    if (s != s) continue;  // NaN
-    if (j == LLONG_MAX || s > v) {
-      v = s;
-      j = c;
-    }
+    if (s == s) offer(s, c, v, j, v2);  // NaN never wins
   }
-  reduce_best(v, j);
+  reduce_top_two(v, j, v2);
   if (threadIdx.x == 0) {
+    seconds[i] = inner_product ? v2 : -v2;
     const float first = score(0);
     if (first != first || j == LLONG_MAX) {
       labels[i] = 0;
@@ -417,7 +440,7 @@ bool fits_int(size_t v) { return v <= static_cast<size_t>(INT_MAX); }
 
 bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size_t block,
                             size_t device_bytes, float* max_similarity, uint32_t* matched,
-                            ProductStats* stats, std::string& error) {
+                            float* second, ProductStats* stats, std::string& error) {
   if (n > static_cast<size_t>(UINT32_MAX)) {
     error = "more than 2^32 rows: matched rows are 32-bit, as the CPU pruner's";
     return false;
@@ -439,6 +462,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
   if (failed(*c, c->buffers[kPanel].reserve(panel * d * sizeof(float)), error) ||
       failed(*c, c->buffers[kBest].reserve(panel * sizeof(float)), error) ||
       failed(*c, c->buffers[kMatched].reserve(panel * sizeof(uint32_t)), error) ||
+      failed(*c, c->buffers[kSecond].reserve(panel * sizeof(float)), error) ||
       failed(*c, c->buffers[kProducts].reserve(b * b * sizeof(float)), error) ||
       (panel < n && (failed(*c, c->buffers[kRows0].reserve(b * d * sizeof(float)), error) ||
                      failed(*c, c->buffers[kRows1].reserve(b * d * sizeof(float)), error))) ||
@@ -454,6 +478,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
   float* dpanel = c->buffers[kPanel].as<float>();
   float* best = c->buffers[kBest].as<float>();
   uint32_t* dmatched = c->buffers[kMatched].as<uint32_t>();
+  float* dsecond = c->buffers[kSecond].as<float>();
   float* tile = c->buffers[kProducts].as<float>();
   const float one = 1.0f, zero = 0.0f;
   // tile^T (columns x rows) = X[c0..]^T X[r0..] in cuBLAS's column-major view (x is d x n),
@@ -470,7 +495,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
     }
     fold_earlier_max<<<static_cast<unsigned>(rows), kThreads, 0, c->compute>>>(
         tile, static_cast<int64_t>(columns), static_cast<int64_t>(r0), static_cast<int64_t>(c0),
-        static_cast<int64_t>(p0), best, dmatched);
+        static_cast<int64_t>(p0), best, dmatched, dsecond);
     return !failed(*c, cudaGetLastError(), error);
   };
   size_t tiles = 0;
@@ -487,7 +512,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
       }
     }
     init_running<<<grid(static_cast<int64_t>(prows), 256), 256, 0, c->compute>>>(
-        best, dmatched, static_cast<int64_t>(p0), static_cast<int64_t>(prows));
+        best, dmatched, dsecond, static_cast<int64_t>(p0), static_cast<int64_t>(prows));
     if (failed(*c, cudaGetLastError(), error)) return false;
     // Earlier rows (only when the cluster does not fit), streamed through two buffers a block
     // at a time, in ascending order, against the whole panel.
@@ -537,6 +562,10 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
                cudaMemcpyAsync(matched + p0, dmatched, prows * sizeof(uint32_t),
                                cudaMemcpyDeviceToHost, c->compute),
                error) ||
+        failed(*c,
+               cudaMemcpyAsync(second + p0, dsecond, prows * sizeof(float),
+                               cudaMemcpyDeviceToHost, c->compute),
+               error) ||
         failed(*c, cudaStreamSynchronize(c->compute), error)) {
       return false;
     }
@@ -552,7 +581,7 @@ bool max_earlier_similarity(int device, const float* x, size_t n, size_t d, size
 
 bool assign_nearest(int device, const float* x, size_t n, size_t d, const float* centroids,
                     size_t k, bool inner_product, size_t device_bytes, int64_t* labels,
-                    float* scores, ProductStats* stats, std::string& error) {
+                    float* scores, float* seconds, ProductStats* stats, std::string& error) {
   if (!fits_int(d) || !fits_int(k)) {
     error = "more than 2^31 dimensions or centroids";
     return false;
@@ -565,7 +594,8 @@ bool assign_nearest(int device, const float* x, size_t n, size_t d, const float*
     return false;
   }
   HostInput input(*c, x, n * d * sizeof(float));
-  const size_t out_bytes = tile_rows * (sizeof(int64_t) + sizeof(float));
+  // Per slot: the tile's labels, then its scores, then its runner-up scores.
+  const size_t out_bytes = tile_rows * (sizeof(int64_t) + 2 * sizeof(float));
   if (failed(*c, c->buffers[kCentroids].reserve(k * d * sizeof(float)), error) ||
       failed(*c, c->buffers[kNorms].reserve(k * sizeof(float)), error) ||
       failed(*c, c->buffers[kRows0].reserve(tile_rows * d * sizeof(float)), error) ||
@@ -600,8 +630,9 @@ bool assign_nearest(int device, const float* x, size_t n, size_t d, const float*
     const size_t r0 = pending[s] * tile_rows;
     const size_t rows = std::min(tile_rows, n - r0);
     std::memcpy(labels + r0, c->results[s].p, rows * sizeof(int64_t));
-    std::memcpy(scores + r0, c->results[s].as<char>() + tile_rows * sizeof(int64_t),
-                rows * sizeof(float));
+    const char* results = c->results[s].as<char>() + tile_rows * sizeof(int64_t);
+    std::memcpy(scores + r0, results, rows * sizeof(float));
+    std::memcpy(seconds + r0, results + tile_rows * sizeof(float), rows * sizeof(float));
     pending[s] = SIZE_MAX;
     return true;
   };
@@ -614,6 +645,7 @@ bool assign_nearest(int device, const float* x, size_t n, size_t d, const float*
     char* dout = c->buffers[s == 0 ? kOut0 : kOut1].as<char>();
     auto* dlabels = reinterpret_cast<int64_t*>(dout);
     auto* dscores = reinterpret_cast<float*>(dout + tile_rows * sizeof(int64_t));
+    float* dseconds = dscores + tile_rows;
     const float one = 1.0f, zero = 0.0f;
     // The buffer is rewritten once the tile two back has been used.
     ok = collect(s) && !failed(*c, cudaStreamWaitEvent(c->copy, c->used[s], 0), error) &&
@@ -629,7 +661,7 @@ bool assign_nearest(int device, const float* x, size_t n, size_t d, const float*
     if (!ok) break;
     nearest_centroid<<<static_cast<unsigned>(rows), kThreads, 0, c->compute>>>(
         tile, buffer, static_cast<int64_t>(d), norms, static_cast<int64_t>(k), inner_product,
-        dlabels, dscores);
+        dlabels, dscores, dseconds);
     ok = !failed(*c, cudaGetLastError(), error) &&
          !failed(*c, cudaEventRecord(c->used[s], c->compute), error) &&
          !failed(

@@ -11,12 +11,12 @@ bool no_cuda(std::string& error) {
 }  // namespace
 
 bool max_earlier_similarity(int, const float*, size_t, size_t, size_t, size_t, float*, uint32_t*,
-                            ProductStats*, std::string& error) {
+                            float*, ProductStats*, std::string& error) {
   return no_cuda(error);
 }
 
 bool assign_nearest(int, const float*, size_t, size_t, const float*, size_t, bool, size_t, int64_t*,
-                    float*, ProductStats*, std::string& error) {
+                    float*, float*, ProductStats*, std::string& error) {
   return no_cuda(error);
 }
 

@@ -5,7 +5,9 @@
 // 1 - eps. Two passes: identify (dedup/semantic_step.h), then remove (reason
 // semantic_duplicate; items without a usable embedding: bad_embedding).
 #include "core/number_text.h"
+#include "core/worker_device.h"
 #include "dedup/semantic_step.h"
+#include "gpu/gpu_runtime.h"
 #include "stages/builtin_stages.h"
 
 namespace winnow {
@@ -124,6 +126,29 @@ Status read_pruning(const StageParams& p, SemanticOptions& o) {
   return Status::ok();
 }
 
+// Where the products run: a GPU when `device` asks for one or `auto` finds one in the run's
+// budget. The decisions are the same on either (dedup/semantic_device.h); a device that fails
+// during the run hands its work back to the CPU, saying so once.
+Status read_device(const StageParams& p, const StageContext& context, SemanticOptions& o) {
+  enum class Device { kAuto, kGpu, kCpu };
+  auto device = p.get_choice<Device>(
+      "device", {{"auto", Device::kAuto}, {"gpu", Device::kGpu}, {"cpu", Device::kCpu}});
+  if (!device.is_ok()) return device.status();
+  if (*device == Device::kCpu) return Status::ok();
+  const int devices = gpu::device_count();
+  if (devices > 0 && (*device == Device::kGpu || context.gpus() > 0)) {
+    o.device.device = pick_gpu_device(worker_gpu_device(), devices, 0);
+    return Status::ok();
+  }
+  if (*device == Device::kGpu) {
+    return p.error("device", "gpu, but " + (devices > 0 ? std::string("no device")
+                                                        : gpu::unavailable_reason()));
+  }
+  gpu::note_cpu_fallback("semantic_dedup's products",
+                         devices > 0 ? "the run's GPU budget is 0" : "");
+  return Status::ok();
+}
+
 std::vector<ParamSpec> semantic_dedup_params() {
   return {
       {"embedding_field", ParamType::kString, "embedding",
@@ -163,6 +188,9 @@ std::vector<ParamSpec> semantic_dedup_params() {
       {"block_rows", ParamType::kInt, "1024",
        "rows per similarity product block (block x block products, the same for any "
        "memory_mb)"},
+      {"device", ParamType::kString, "auto",
+       "where the k-means assignment and the pruning's products run: auto (a GPU when the "
+       "run has one), gpu or cpu; the decisions are the same bits on either"},
   };
 }
 
@@ -182,6 +210,7 @@ StageSpec semantic_dedup_spec() {
         o.seed = p.given("seed") ? static_cast<uint64_t>(p.get_int("seed")) : context.seed();
         if (Status status = read_clustering(p, o); !status.is_ok()) return status;
         if (Status status = read_pruning(p, o); !status.is_ok()) return status;
+        if (Status status = read_device(p, context, o); !status.is_ok()) return status;
         return std::unique_ptr<Stage>(
             new SemanticDedupStage(std::make_unique<SemanticStep>(std::move(o)), context));
       },

@@ -55,11 +55,11 @@ TEST(ProductPlan, SimilarityRefusesABudgetBelowOneBlock) {
 }
 
 // 20,011 rows, d = 64, k = 1,001 in 6 MiB: fixed (1001 * 64 + 1001) * 4 = 260,260; per row
-// (128 + 1001) * 4 + 24 = 4,540; (6,291,456 - 260,260) / 4,540 = 1,328 rows: 16 tiles.
-// 7,777 rows, d = 128, k = 50 in 1 MiB: fixed 25,800; per row 1,248; 819 rows: 10 tiles.
+// (128 + 1001) * 4 + 2 * (8 + 4 + 4) = 4,548; (6,291,456 - 260,260) / 4,548 = 1,326 rows:
+// 16 tiles. 7,777 rows, d = 128, k = 50 in 1 MiB: fixed 25,800; per row 1,256; 814 rows: 10 tiles.
 TEST(ProductPlan, AssignmentTilesFitTheBudget) {
-  EXPECT_EQ(plan_assignment_tile(20011, 64, 1001, 6 << 20), 1328u);
-  EXPECT_EQ(plan_assignment_tile(7777, 128, 50, 1 << 20), 819u);
+  EXPECT_EQ(plan_assignment_tile(20011, 64, 1001, 6 << 20), 1326u);
+  EXPECT_EQ(plan_assignment_tile(7777, 128, 50, 1 << 20), 814u);
   for (size_t budget : {300000u, 1u << 20, 6u << 20, 100u << 20}) {
     const size_t rows = plan_assignment_tile(20011, 64, 1001, budget);
     ASSERT_GT(rows, 0u);
