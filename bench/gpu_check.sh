@@ -18,6 +18,9 @@
 #                    (e.g. .debs unpacked with dpkg -x into one folder's usr/): passed to CMake
 #                    as CMAKE_PREFIX_PATH, and its lib/ and lib/x86_64-linux-gnu/ to the loader
 #   SANITIZER_TIMEOUT seconds per compute-sanitizer run (default 300)
+#   SANITIZE         a regular expression: only the GPU test binaries whose names match run
+#                    under compute-sanitizer (default: all; a short lease spends it on the
+#                    kernels that changed)
 # Exit status: 0 when every check passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -156,7 +159,8 @@ sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanit
 if [ -z "$sanitizer" ]; then
   record sanitizer skip 0 "" "compute-sanitizer not found"
 else
-  for binary in $(find "$build" -maxdepth 2 -type f -name '*_gpu_test' -perm -u+x | sort); do
+  for binary in $(find "$build" -maxdepth 2 -type f -name '*_gpu_test' -perm -u+x | sort |
+                  grep -E "${SANITIZE:-.}"); do
     for tool in memcheck racecheck synccheck; do
       extra=()
       [ "$tool" = memcheck ] && extra=(--leak-check full)

@@ -38,6 +38,8 @@ find_package(CUDAToolkit REQUIRED)
 set(WINNOW_HAVE_CUDA ON)
 message(STATUS "CUDA: ON ${CMAKE_CUDA_COMPILER_VERSION} (GPU-only build)")
 
+# Position-independent throughout: the products module links the static libraries.
+set(CMAKE_POSITION_INDEPENDENT_CODE ON)
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)
 find_package(GTest REQUIRED)
@@ -102,6 +104,19 @@ target_link_libraries(winnow_gpu PUBLIC winnow_cpu_reference PRIVATE CUDA::cudar
 target_compile_options(winnow_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 add_library(winnow_gpu_blas STATIC src/gpu/blas/gpu_similarity.cpp src/gpu/blas/similarity_device.cu)
 target_link_libraries(winnow_gpu_blas PUBLIC winnow_gpu PRIVATE CUDA::cudart_static CUDA::cublas)
+# The products as the full build has them: a module loaded on the first product
+# (products_loader.cpp), for the test that checks the loading (products_module_gpu_test).
+add_library(winnow_gpu_products MODULE src/gpu/blas/similarity_device.cu
+  src/gpu/blas/products_module.cpp)
+target_link_libraries(winnow_gpu_products PRIVATE winnow_gpu CUDA::cudart_static CUDA::cublas)
+set_target_properties(winnow_gpu_products PROPERTIES CXX_VISIBILITY_PRESET hidden
+  CUDA_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+add_library(winnow_gpu_blas_module STATIC src/gpu/blas/gpu_similarity.cpp
+  src/gpu/blas/products_loader.cpp src/core/codec_module.cpp)
+target_link_libraries(winnow_gpu_blas_module PUBLIC winnow_gpu ${CMAKE_DL_LIBS})
+target_compile_definitions(winnow_gpu_blas_module PRIVATE
+  WINNOW_GPU_PRODUCTS_MODULE="$<TARGET_FILE:winnow_gpu_products>")
+add_dependencies(winnow_gpu_blas_module winnow_gpu_products)
 # Semantic dedup's GPU path with the CPU's decisions (the host's settling of the products).
 add_library(winnow_semantic_device STATIC src/dedup/semantic_device.cpp)
 target_link_libraries(winnow_semantic_device PUBLIC winnow_gpu_blas winnow_gpu)
@@ -111,8 +126,12 @@ file(GLOB_RECURSE WINNOW_GPU_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests
 foreach(test_source ${WINNOW_GPU_TESTS})
   get_filename_component(test_name ${test_source} NAME_WE)
   add_executable(${test_name} ${test_source})
-  target_link_libraries(${test_name} PRIVATE winnow_semantic_device winnow_gpu_blas winnow_gpu
-    GTest::gtest_main)
+  if(test_name STREQUAL "products_module_gpu_test")
+    target_link_libraries(${test_name} PRIVATE winnow_gpu_blas_module GTest::gtest_main)
+  else()
+    target_link_libraries(${test_name} PRIVATE winnow_semantic_device winnow_gpu_blas winnow_gpu
+      GTest::gtest_main)
+  endif()
   target_include_directories(${test_name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   if(NOT WINNOW_WORD_SHINGLES)
     target_compile_definitions(${test_name} PRIVATE WINNOW_NO_WORD_SHINGLES)
