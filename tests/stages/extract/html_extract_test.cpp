@@ -171,6 +171,29 @@ TEST_F(HtmlExtractTest, ContainerAndFrequencyStopWordsAreOptIn) {
                                  kProse);
 }
 
+// algorithm: trafilatura keeps the article and leaves the furniture around it; NeMo's stop-word
+// filter (on by default) then drops the paragraphs with too few stop words: the heading and the
+// code line. Without the filter they stay.
+TEST_F(HtmlExtractTest, TrafilaturaAlgorithmKeepsTheArticle) {
+  std::string html =
+      page("<div class=cookie-consent><p>" + kProse + "</p></div><div class=post-content>"
+           "<h1>Library plans</h1><p>" + kProse + "</p><pre>opening = 2025</pre>"
+           "<div class=comments><p>" + kProse + " Agreed!</p></div></div>"
+           "<footer>" + kProse + "</footer>");
+  auto nemo = make({{"algorithm", std::string("trafilatura")}, {"annotate", true}});
+  auto unfiltered = make({{"algorithm", std::string("trafilatura")},
+                          {"required_stopword_density", 0.0}});
+  auto batch = raw_batch({{html}, {page("<p><a href=/y>Contact</a></p>")}});
+  auto batch2 = raw_batch({{html}});
+  ASSERT_TRUE(nemo->process(*batch).is_ok());
+  ASSERT_TRUE(unfiltered->process(*batch2).is_ok());
+  EXPECT_THAT(reasons_of(*batch, reasons_), ElementsAre("kept", "html_extract/no_text"));
+  EXPECT_EQ(batch->text(0), kProse);
+  EXPECT_EQ(batch->annotation("html_extract_language", AnnotationType::kString).string_at(0),
+            "en");
+  EXPECT_EQ(batch2->text(0), "Library plans\n\n" + kProse + "\n\nopening = 2025");
+}
+
 TEST_F(HtmlExtractTest, ChecksParameters) {
   EXPECT_THAT(error_of({{"stop_words", std::string("wikipedia")}}),
               HasSubstr("parameter 'stop_words': must be snowball, frequency or both"));
@@ -182,7 +205,20 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
                       {"stopwords_dir", std::string("/nonexistent")}}),
             "");
   EXPECT_THAT(error_of({{"algorithm", std::string("magic")}}),
-              HasSubstr("parameter 'algorithm': must be justext or plain"));
+              HasSubstr("parameter 'algorithm': must be justext, trafilatura or plain"));
+  EXPECT_THAT(error_of({{"algorithm", std::string("trafilatura")},
+                        {"required_stopword_density", 1.5}}),
+              HasSubstr("parameter 'required_stopword_density': must lie between 0 and 1"));
+  EXPECT_THAT(error_of({{"min_extracted_size", int64_t{-1}}}),
+              HasSubstr("parameter 'min_extracted_size': must be 0 or more"));
+  // trafilatura without the stop-word filter needs no lists either.
+  EXPECT_EQ(error_of({{"algorithm", std::string("trafilatura")},
+                      {"required_stopword_density", 0.0},
+                      {"stopwords_dir", std::string("/nonexistent")}}),
+            "");
+  EXPECT_THAT(error_of({{"algorithm", std::string("trafilatura")},
+                        {"stopwords_dir", std::string("/nonexistent")}}),
+              HasSubstr("parameter 'stopwords_dir': no Lingua::StopWords lists"));
   EXPECT_THAT(error_of({{"parser", std::string("html5lib")}}),
               HasSubstr("parameter 'parser': must be libxml2, scanner or gumbo; got 'html5lib'"));
   EXPECT_THAT(error_of({{"length_high", int64_t{10}}}),
