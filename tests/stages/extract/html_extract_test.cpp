@@ -51,7 +51,8 @@ class HtmlExtractTest : public ::testing::Test {
     return batch;
   }
 
-  void expect_hostile_pages_bounded(Stage& stage);
+  // `deduplicates`: the algorithm keeps a repeated paragraph at most three times (trafilatura).
+  void expect_hostile_pages_bounded(Stage& stage, bool deduplicates = false);
 
   ReasonTable reasons_;
   StageContext context_{reasons_, "html_extract", 0, 42};
@@ -119,9 +120,12 @@ TEST_F(HtmlExtractTest, HostilePagesStayBounded) {
     auto stage = make({{"max_input_bytes", int64_t{1} << 20}, {"parser", std::string(parser)}});
     expect_hostile_pages_bounded(*stage);
   }
+  auto trafilatura = make({{"max_input_bytes", int64_t{1} << 20},
+                           {"algorithm", std::string("trafilatura")}});
+  expect_hostile_pages_bounded(*trafilatura, true);
 }
 
-void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
+void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage, bool deduplicates) {
   std::string deep;
   for (int i = 0; i < 300000; ++i) deep += "<div><span>";
   deep += "<p>" + kProse + "</p>";
@@ -139,7 +143,12 @@ void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
   ASSERT_TRUE(stage.process(*batch).is_ok());
   // Only the first MiB of the 50 MB page is parsed.
   EXPECT_LT(batch->text(1).size(), 1u << 20);
-  EXPECT_GT(batch->text(1).size(), 100000u);
+  if (deduplicates) {
+    EXPECT_TRUE(batch->text(1).starts_with(kProse + "\n\n" + kProse + "\n\n" + kProse));
+    EXPECT_LT(batch->text(1).size(), 4 * kProse.size() + 10);
+  } else {
+    EXPECT_GT(batch->text(1).size(), 100000u);
+  }
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(60));
 }
 
