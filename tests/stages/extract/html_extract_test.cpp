@@ -244,7 +244,7 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
 
 // Real pages of two generators (Sphinx: python3-doc; DocBook: debian-reference in three
 // languages): the scanner (the default), libxml2 and gumbo split them into the same
-// paragraphs, so all three give the same text, with either algorithm.
+// paragraphs, so all three give the same text, with every algorithm.
 TEST_F(HtmlExtractTest, AllParsersGiveTheSameTextOnRealPages) {
   std::vector<std::string> files;
   auto add = [&](const std::string& dir, const std::string& suffix, size_t count) {
@@ -266,7 +266,7 @@ TEST_F(HtmlExtractTest, AllParsersGiveTheSameTextOnRealPages) {
     std::ifstream in(f, std::ios::binary);
     docs.push_back({std::string(std::istreambuf_iterator<char>(in), {})});
   }
-  for (const char* algorithm : {"justext", "plain"}) {
+  for (const char* algorithm : {"justext", "trafilatura", "plain"}) {
     SCOPED_TRACE(algorithm);
     auto reference = raw_batch(docs);
     ASSERT_TRUE(make({{"algorithm", std::string(algorithm)}})->process(*reference).is_ok());
