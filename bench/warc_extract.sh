@@ -10,6 +10,8 @@
 #   justext  winnow with html_extract (charset, the scanner, CLD2, jusText; NeMo's settings)
 #   plain    winnow with html_extract algorithm: plain
 #   improved winnow with html_extract, stop_words: both, container: true (the example's)
+#   trafilatura  winnow with html_extract algorithm: trafilatura (NeMo's TrafilaturaExtractor
+#            defaults)
 #   justext libxml2 / gumbo: justext on the other two parsers
 # and reports MB/s of uncompressed WARC and records/s per CPU second (best of 2), and each against
 # gunzip. Then runs, on the same WARC, bench/nemo_path.py (NeMo Curator's WARC -> jusText
@@ -84,6 +86,9 @@ improved=$(pipeline improved "  - stage: html_extract
     container: true")
 improved_s=$(best run "$improved" improved)
 report improved "$improved_s"
+trafilatura=$(pipeline trafilatura "  - stage: html_extract
+    algorithm: trafilatura")
+report trafilatura "$(best run "$trafilatura" trafilatura)"
 # The same justext run on the other two parsers (the scanner is the default).
 for parser in libxml2 gumbo; do
   p=$(pipeline "justext-$parser" "  - stage: html_extract
@@ -171,7 +176,7 @@ if [ -x "$build_dir/bench/html_parsers_bench" ]; then
 fi
 
 if [ -x "$build_dir/html_extract_quality" ]; then
-  pages=$(find "$docs" -name '*.html' -not -path '*/_*' | sort)
+  pages=$(find "$docs/" -name '*.html' -not -path '*/_*' | sort)
   echo
   echo "Extraction quality against div[role=main] on $docs, half A (odd positions, sorted):"
   "$build_dir/html_extract_quality" $(echo "$pages" | awk 'NR % 2 == 1')

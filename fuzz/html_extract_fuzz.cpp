@@ -1,7 +1,8 @@
 // libFuzzer target: charset detection and conversion, the three HTML parsers (scanner,
-// libxml2, gumbo) and both extraction algorithms on arbitrary bytes. The first byte picks the
-// algorithm, the declared charset and jusText's options (bit 7: the container pass with
-// Snowball + frequency stop words); the input's length modulo 3 picks the parser.
+// libxml2, gumbo) and the three extraction algorithms on arbitrary bytes. The first byte picks
+// the algorithm (bit 0 clear: jusText; set: plain, or trafilatura with bit 1), the declared
+// charset and jusText's options (bit 7: the container pass with Snowball + frequency stop
+// words); the input's length modulo 3 picks the parser.
 #include <cstdint>
 #include <string>
 
@@ -24,7 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                         "text/html; charset=gb2312",
                                         "text/html; charset=koi8-r"};
   HtmlExtractOptions options;
-  options.algorithm = (data[0] & 1) ? HtmlAlgorithm::kPlain : HtmlAlgorithm::kJusText;
+  options.algorithm = !(data[0] & 1)  ? HtmlAlgorithm::kJusText
+                      : (data[0] & 2) ? HtmlAlgorithm::kTrafilatura
+                                      : HtmlAlgorithm::kPlain;
   options.justext.code_in_context = data[0] & 2;
   static const HtmlParser kParsers[] = {HtmlParser::kScanner, HtmlParser::kLibxml2,
                                         HtmlParser::kGumbo};

@@ -1,5 +1,7 @@
 #include "text/html_extractor.h"
 
+#include <algorithm>
+
 #include "core/utf8.h"
 #include "text/cld2_language.h"
 #include "text/html_document.h"
@@ -67,19 +69,20 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     result.text = html_plain_text(document, options_.max_depth);
     return result;
   }
+  if (options_.algorithm == HtmlAlgorithm::kTrafilatura) {
+    extract_trafilatura(document, result);
+    return result;
+  }
 
   std::vector<JusTextElement> elements;
   std::vector<JusTextParagraph> paragraphs = justext_paragraphs(
       document, options_.max_depth, options_.justext.container ? &elements : nullptr);
   result.paragraphs = paragraphs.size();
-  if (!options_.language.empty()) {
-    result.language = options_.language;
-  } else {
-    result.language =
-        detect_language_cld2(
-            language_sample(paragraphs, options_.justext, options_.language_sample_bytes), true)
-            .code;
-  }
+  result.language =
+      options_.language.empty()
+          ? detect_language(
+                language_sample(paragraphs, options_.justext, options_.language_sample_bytes))
+          : options_.language;
   const StopWords* stop_words = stop_words_.find(result.language);
   result.has_stop_words = stop_words != nullptr;
   justext_classify(paragraphs, stop_words, options_.justext);
@@ -91,6 +94,44 @@ HtmlExtraction HtmlExtractor::extract(std::string_view bytes, std::string_view c
     ++result.kept_paragraphs;
   }
   return result;
+}
+
+std::string HtmlExtractor::detect_language(std::string_view sample) const {
+  if (!options_.language.empty()) return options_.language;
+  return detect_language_cld2(sample, true).code;
+}
+
+// The main content's paragraphs, then NeMo's stop-word filter in the language CLD2 reads in
+// them (the longest first, as for jusText).
+void HtmlExtractor::extract_trafilatura(const HtmlDocument& document,
+                                        HtmlExtraction& result) const {
+  TrafilaturaPage page = trafilatura_page(document, options_.max_depth);
+  result.paragraphs = page.blocks.size();
+  TrafilaturaResult extracted = trafilatura_extract(page, options_.trafilatura);
+  std::vector<std::string>& paragraphs = extracted.paragraphs;
+  if (paragraphs.empty()) return;  // no language to tell: the page is dropped for no text
+  std::string sample;
+  if (options_.language.empty()) {
+    std::vector<const std::string*> longest;
+    for (const auto& p : paragraphs) longest.push_back(&p);
+    std::stable_sort(longest.begin(), longest.end(),
+                     [](const std::string* a, const std::string* b) { return a->size() > b->size(); });
+    for (const std::string* p : longest) {
+      if (sample.size() >= options_.language_sample_bytes) break;
+      sample += *p;
+      sample += '\n';
+    }
+  }
+  result.language = detect_language(sample);
+  const StopWords* stop_words = stop_words_.find(result.language);
+  result.has_stop_words = stop_words != nullptr;
+  keep_stopword_dense(paragraphs, stop_words, result.language,
+                      options_.trafilatura.required_stopword_density);
+  for (const auto& p : paragraphs) {
+    if (!result.text.empty()) result.text += "\n\n";
+    result.text += p;
+  }
+  result.kept_paragraphs = paragraphs.size();
 }
 
 }  // namespace winnow

@@ -1,8 +1,8 @@
 #pragma once
 // HtmlExtractor: raw HTML bytes in, main text out. Decodes the bytes to UTF-8 (charset.h),
-// parses with winnow's scanner, libxml2 or gumbo (html_document.h) and extracts either with jusText
-// (main content only; the language is guessed with CLD2 to pick the stop-word list) or as plain
-// visible text. Paragraphs are separated by blank lines. Thread-safe: extract() keeps no shared
+// parses with winnow's scanner, libxml2 or gumbo (html_document.h) and extracts with jusText
+// or the trafilatura-class extractor (main content only; the language is guessed with CLD2 to
+// pick the stop-word list) or as plain visible text. Paragraphs are separated by blank lines. Thread-safe: extract() keeps no shared
 // state.
 #include <string>
 #include <string_view>
@@ -11,10 +11,11 @@
 #include "text/html_document.h"
 #include "text/justext.h"
 #include "text/stop_words.h"
+#include "text/trafilatura.h"
 
 namespace winnow {
 
-enum class HtmlAlgorithm { kJusText, kPlain };
+enum class HtmlAlgorithm { kJusText, kTrafilatura, kPlain };
 
 struct HtmlExtractOptions {
   HtmlAlgorithm algorithm = HtmlAlgorithm::kJusText;
@@ -23,6 +24,7 @@ struct HtmlExtractOptions {
   // on every HTML page a Debian install has (906, bench/README.md).
   HtmlParser parser = HtmlParser::kScanner;
   JusTextOptions justext;
+  TrafilaturaOptions trafilatura;
   std::string language;  // a fixed ISO 639-1 code for the stop words; empty: detect (CLD2)
   size_t max_input_bytes = 8 << 20;  // longer pages are cut (at a UTF-8 boundary) first
   size_t max_depth = 1000;           // deeper elements count for their text only
@@ -34,7 +36,7 @@ struct HtmlExtraction {
   std::string text;
   std::string charset;  // as decode_html chose it
   CharsetSource charset_source = CharsetSource::kDefault;
-  std::string language;  // the stop-word language ("un" when unknown); justext only
+  std::string language;  // the stop-word language ("un" when unknown); not for plain
   bool has_stop_words = false;
   bool truncated = false;  // the input was cut to max_input_bytes
   size_t paragraphs = 0;   // found
@@ -53,6 +55,9 @@ class HtmlExtractor {
   const HtmlExtractOptions& options() const { return options_; }
 
  private:
+  void extract_trafilatura(const HtmlDocument& document, HtmlExtraction& result) const;
+  std::string detect_language(std::string_view sample) const;
+
   HtmlExtractOptions options_;
   const StopWordTable& stop_words_;
 };

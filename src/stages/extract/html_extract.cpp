@@ -1,10 +1,12 @@
 // html_extract: replaces a document's HTML with its main text. The HTML is a WARC payload
 // (raw bytes: decoded with the HTTP header's charset, a <meta> declaration or detection) or a
 // UTF-8 text field from JSONL. `algorithm: justext` (default) keeps main content only, with
-// NeMo Curator's jusText defaults; `plain` keeps all visible text. The charset used is recorded
+// NeMo Curator's jusText defaults; `trafilatura` keeps main content with winnow's
+// trafilatura-class extractor and NeMo's TrafilaturaExtractor defaults (text/trafilatura.h);
+// `plain` keeps all visible text. The charset used is recorded
 // in a `charset` field. Beyond NeMo (opt-in, off by default so that NeMo users get NeMo's
 // decisions): frequency-derived stop words, code_in_context and the container pass. Documents left
-// with no text are dropped (no_text); with justext, pages whose language CLD2 cannot tell are
+// with no text are dropped (no_text); with justext or trafilatura, pages whose language CLD2 cannot tell are
 // dropped (unknown_language) unless told otherwise. A dropped page with nothing extracted keeps
 // its page as its text, so that rejected/ shows what had nothing to keep.
 //
@@ -22,6 +24,7 @@
 #include "core/watched_call.h"
 #include "io/wide_json_numbers.h"
 #include "stages/builtin_stages.h"
+#include "stages/extract/html_extract_options.h"
 #include "text/html_extractor.h"
 
 namespace winnow {
@@ -59,7 +62,8 @@ class HtmlExtractStage final : public Stage {
     AnnotationColumn& charset = batch.annotation("charset", AnnotationType::kString);
     AnnotationColumn* language =
         annotate_ ? &batch.annotation(language_column_, AnnotationType::kString) : nullptr;
-    bool justext = extractor_.options().algorithm == HtmlAlgorithm::kJusText;
+    // jusText and trafilatura pick stop words by language; plain has none.
+    bool justext = extractor_.options().algorithm != HtmlAlgorithm::kPlain;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       // Raw payloads (WARC) are bytes in some charset; JSONL text is UTF-8 already.
@@ -124,65 +128,6 @@ class HtmlExtractStage final : public Stage {
 
 namespace {
 
-// jusText's thresholds and the container pass, checked.
-Status read_justext_options(const StageParams& p, JusTextOptions& o) {
-  auto at_least_zero = [&](const char* key, size_t& out) -> Status {
-    int64_t v = p.get_int(key);
-    if (v < 0) return p.error(key, "must be 0 or more");
-    out = static_cast<size_t>(v);
-    return Status::ok();
-  };
-  WINNOW_RETURN_IF_ERROR(at_least_zero("length_low", o.length_low));
-  WINNOW_RETURN_IF_ERROR(at_least_zero("length_high", o.length_high));
-  if (o.length_high < o.length_low) return p.error("length_high", "must be at least length_low");
-  WINNOW_RETURN_IF_ERROR(at_least_zero("max_heading_distance", o.max_heading_distance));
-  for (const char* key : {"stopwords_low", "stopwords_high", "max_link_density"}) {
-    double d = p.get_float(key);
-    if (!(d >= 0.0 && d <= 1.0)) return p.error(key, "must lie between 0 and 1");
-  }
-  o.stopwords_low = p.get_float("stopwords_low");
-  o.stopwords_high = p.get_float("stopwords_high");
-  if (o.stopwords_high < o.stopwords_low) {
-    return p.error("stopwords_high", "must be at least stopwords_low");
-  }
-  o.max_link_density = p.get_float("max_link_density");
-  o.no_headings = p.get_bool("no_headings");
-  o.code_in_context = p.get_bool("code_in_context");
-  o.container = p.get_bool("container");
-  o.container_share = p.get_float("container_share");
-  if (!(o.container_share > 0.5 && o.container_share <= 1.0)) {
-    return p.error("container_share", "must be above 0.5 and at most 1");
-  }
-  o.container_max_link_density = p.get_float("container_max_link_density");
-  if (!(o.container_max_link_density >= 0.0 && o.container_max_link_density <= 1.0)) {
-    return p.error("container_max_link_density", "must lie between 0 and 1");
-  }
-  return Status::ok();
-}
-
-// The algorithm, parser, language and page bounds, checked.
-Status read_extract_options(const StageParams& p, HtmlExtractOptions& o) {
-  auto algorithm = p.get_choice<HtmlAlgorithm>(
-      "algorithm", {{"justext", HtmlAlgorithm::kJusText}, {"plain", HtmlAlgorithm::kPlain}});
-  if (!algorithm.is_ok()) return algorithm.status();
-  o.algorithm = *algorithm;
-  if (auto parser = parse_html_parser_name(p.get_string("parser"))) {
-    o.parser = *parser;
-  } else {
-    return p.error("parser",
-                   "must be libxml2, scanner or gumbo; got '" + p.get_string("parser") + "'");
-  }
-  WINNOW_RETURN_IF_ERROR(read_justext_options(p, o.justext));
-  o.language = p.get_string("language");
-  if (p.get_int("max_input_bytes") < 1024) {
-    return p.error("max_input_bytes", "must be at least 1024");
-  }
-  o.max_input_bytes = static_cast<size_t>(p.get_int("max_input_bytes"));
-  if (p.get_int("max_depth") < 1) return p.error("max_depth", "must be at least 1");
-  o.max_depth = static_cast<size_t>(p.get_int("max_depth"));
-  return Status::ok();
-}
-
 // The stop-word lists the options need: loaded once, shared by the stage's workers.
 Result<std::shared_ptr<const StopWordTable>> load_stop_words(const StageParams& p,
                                                              const HtmlExtractOptions& o) {
@@ -193,13 +138,15 @@ Result<std::shared_ptr<const StopWordTable>> load_stop_words(const StageParams& 
   }
   auto table = StopWordTable::load(p.get_string("stopwords_dir"), source);
   if (!table.is_ok()) return p.error("stopwords_dir", table.status().message());
-  if (o.algorithm == HtmlAlgorithm::kJusText && table->languages() == 0 &&
-      source == StopWordSource::kSnowball) {
+  bool needs_lists = o.algorithm == HtmlAlgorithm::kJusText ||
+                     (o.algorithm == HtmlAlgorithm::kTrafilatura &&
+                      o.trafilatura.required_stopword_density > 0);
+  if (needs_lists && table->languages() == 0 && source == StopWordSource::kSnowball) {
     return p.error("stopwords_dir", "no Lingua::StopWords lists (XX.pm) in '" +
                                         p.get_string("stopwords_dir") +
                                         "' (Debian: liblingua-stopwords-perl)");
   }
-  if (!o.language.empty() && o.algorithm == HtmlAlgorithm::kJusText && !table->find(o.language)) {
+  if (!o.language.empty() && needs_lists && !table->find(o.language)) {
     return p.error("language", "no stop-word list for '" + o.language + "'");
   }
   return std::make_shared<const StopWordTable>(std::move(table).value());
@@ -224,10 +171,12 @@ Result<std::unique_ptr<Stage>> create_html_extract(const StageParams& p, StageCo
 StageSpec html_extract_spec() {
   StageSpec spec{
       "html_extract",
-      "Replaces HTML (a WARC payload or a text field) with its main text (jusText) or all "
-      "visible text (plain); records the charset used.",
+      "Replaces HTML (a WARC payload or a text field) with its main text (jusText or "
+      "trafilatura-class) or all visible text (plain); records the charset used.",
       {
-          {"algorithm", ParamType::kString, "justext", "justext (main content) or plain"},
+          {"algorithm", ParamType::kString, "justext",
+           "justext (main content, NeMo's JusTextExtractor), trafilatura (main content by "
+           "container names and link density, NeMo's TrafilaturaExtractor) or plain"},
           {"parser", ParamType::kString, "scanner",
            "scanner (winnow's one-pass tag scanner, fastest; same text as libxml2 on real "
            "pages), libxml2 (lxml's parser, as jusText and NeMo use; streamed, no tree) or "
@@ -252,15 +201,28 @@ StageSpec html_extract_spec() {
            "justext container: share of the good characters the container must hold (0.5-1]"},
           {"container_max_link_density", ParamType::kFloat, "0.5",
            "justext container: paragraphs with more link text stay out"},
+          {"required_stopword_density", ParamType::kFloat, "0.32",
+           "trafilatura: a paragraph stays when this share of its words are stop words (as "
+           "written, as NeMo compares them); 0: no filter"},
+          {"min_extracted_size", ParamType::kInt, "250",
+           "trafilatura: characters under which the whole page, then a baseline, are tried"},
+          {"min_output_size", ParamType::kInt, "1",
+           "trafilatura: characters under which the page has no text"},
+          {"min_duplcheck_size", ParamType::kInt, "100",
+           "trafilatura: paragraphs longer than this are checked for repetition"},
+          {"max_repetitions", ParamType::kInt, "2",
+           "trafilatura: a checked paragraph seen more often before on the page goes"},
+          {"max_tree_size", ParamType::kInt, "0",
+           "trafilatura: pages with more kept blocks have no text; 0: no limit"},
           {"stop_words", ParamType::kString, "snowball",
-           "justext: snowball (Lingua::StopWords), frequency (compiled-in lists derived by word "
+           "justext, trafilatura: snowball (Lingua::StopWords), frequency (compiled-in lists derived by word "
            "frequency, scripts/make_stop_words) or both"},
           {"language", ParamType::kString, "",
-           "justext: stop-word language (ISO 639-1); empty: detect with CLD2"},
+           "justext, trafilatura: stop-word language (ISO 639-1); empty: detect with CLD2"},
           {"stopwords_dir", ParamType::kString, std::string(kDefaultStopWordsDir),
            "folder of Lingua::StopWords XX.pm modules (Snowball lists)"},
           {"drop_unknown_language", ParamType::kBool, "true",
-           "justext: drop pages whose language CLD2 cannot tell"},
+           "justext, trafilatura: drop pages whose language CLD2 cannot tell"},
           {"content_type_field", ParamType::kString, "content_type",
            "record field holding the HTTP Content-Type (its charset is tried first)"},
           {"max_input_bytes", ParamType::kInt, "8388608",
@@ -272,7 +234,7 @@ StageSpec html_extract_spec() {
            "to finish on its own thread; 0: no limit (scanner and libxml2 are linear: no limit "
            "needed)"},
           {"annotate", ParamType::kBool, "false",
-           "justext: record the stop-word language in <stage>_language"},
+           "justext, trafilatura: record the stop-word language in <stage>_language"},
       },
       create_html_extract,
   };

@@ -51,7 +51,8 @@ class HtmlExtractTest : public ::testing::Test {
     return batch;
   }
 
-  void expect_hostile_pages_bounded(Stage& stage);
+  // `deduplicates`: the algorithm keeps a repeated paragraph at most three times (trafilatura).
+  void expect_hostile_pages_bounded(Stage& stage, bool deduplicates = false);
 
   ReasonTable reasons_;
   StageContext context_{reasons_, "html_extract", 0, 42};
@@ -119,9 +120,12 @@ TEST_F(HtmlExtractTest, HostilePagesStayBounded) {
     auto stage = make({{"max_input_bytes", int64_t{1} << 20}, {"parser", std::string(parser)}});
     expect_hostile_pages_bounded(*stage);
   }
+  auto trafilatura = make({{"max_input_bytes", int64_t{1} << 20},
+                           {"algorithm", std::string("trafilatura")}});
+  expect_hostile_pages_bounded(*trafilatura, true);
 }
 
-void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
+void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage, bool deduplicates) {
   std::string deep;
   for (int i = 0; i < 300000; ++i) deep += "<div><span>";
   deep += "<p>" + kProse + "</p>";
@@ -139,7 +143,12 @@ void HtmlExtractTest::expect_hostile_pages_bounded(Stage& stage) {
   ASSERT_TRUE(stage.process(*batch).is_ok());
   // Only the first MiB of the 50 MB page is parsed.
   EXPECT_LT(batch->text(1).size(), 1u << 20);
-  EXPECT_GT(batch->text(1).size(), 100000u);
+  if (deduplicates) {
+    EXPECT_TRUE(batch->text(1).starts_with(kProse + "\n\n" + kProse + "\n\n" + kProse));
+    EXPECT_LT(batch->text(1).size(), 4 * kProse.size() + 10);
+  } else {
+    EXPECT_GT(batch->text(1).size(), 100000u);
+  }
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(60));
 }
 
@@ -171,6 +180,29 @@ TEST_F(HtmlExtractTest, ContainerAndFrequencyStopWordsAreOptIn) {
                                  kProse);
 }
 
+// algorithm: trafilatura keeps the article and leaves the furniture around it; NeMo's stop-word
+// filter (on by default) then drops the paragraphs with too few stop words: the heading and the
+// code line. Without the filter they stay.
+TEST_F(HtmlExtractTest, TrafilaturaAlgorithmKeepsTheArticle) {
+  std::string html =
+      page("<div class=cookie-consent><p>" + kProse + "</p></div><div class=post-content>"
+           "<h1>Library plans</h1><p>" + kProse + "</p><pre>opening = 2025</pre>"
+           "<div class=comments><p>" + kProse + " Agreed!</p></div></div>"
+           "<footer>" + kProse + "</footer>");
+  auto nemo = make({{"algorithm", std::string("trafilatura")}, {"annotate", true}});
+  auto unfiltered = make({{"algorithm", std::string("trafilatura")},
+                          {"required_stopword_density", 0.0}});
+  auto batch = raw_batch({{html}, {page("<p><a href=/y>Contact</a></p>")}});
+  auto batch2 = raw_batch({{html}});
+  ASSERT_TRUE(nemo->process(*batch).is_ok());
+  ASSERT_TRUE(unfiltered->process(*batch2).is_ok());
+  EXPECT_THAT(reasons_of(*batch, reasons_), ElementsAre("kept", "html_extract/no_text"));
+  EXPECT_EQ(batch->text(0), kProse);
+  EXPECT_EQ(batch->annotation("html_extract_language", AnnotationType::kString).string_at(0),
+            "en");
+  EXPECT_EQ(batch2->text(0), "Library plans\n\n" + kProse + "\n\nopening = 2025");
+}
+
 TEST_F(HtmlExtractTest, ChecksParameters) {
   EXPECT_THAT(error_of({{"stop_words", std::string("wikipedia")}}),
               HasSubstr("parameter 'stop_words': must be snowball, frequency or both"));
@@ -182,7 +214,20 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
                       {"stopwords_dir", std::string("/nonexistent")}}),
             "");
   EXPECT_THAT(error_of({{"algorithm", std::string("magic")}}),
-              HasSubstr("parameter 'algorithm': must be justext or plain"));
+              HasSubstr("parameter 'algorithm': must be justext, trafilatura or plain"));
+  EXPECT_THAT(error_of({{"algorithm", std::string("trafilatura")},
+                        {"required_stopword_density", 1.5}}),
+              HasSubstr("parameter 'required_stopword_density': must lie between 0 and 1"));
+  EXPECT_THAT(error_of({{"min_extracted_size", int64_t{-1}}}),
+              HasSubstr("parameter 'min_extracted_size': must be 0 or more"));
+  // trafilatura without the stop-word filter needs no lists either.
+  EXPECT_EQ(error_of({{"algorithm", std::string("trafilatura")},
+                      {"required_stopword_density", 0.0},
+                      {"stopwords_dir", std::string("/nonexistent")}}),
+            "");
+  EXPECT_THAT(error_of({{"algorithm", std::string("trafilatura")},
+                        {"stopwords_dir", std::string("/nonexistent")}}),
+              HasSubstr("parameter 'stopwords_dir': no Lingua::StopWords lists"));
   EXPECT_THAT(error_of({{"parser", std::string("html5lib")}}),
               HasSubstr("parameter 'parser': must be libxml2, scanner or gumbo; got 'html5lib'"));
   EXPECT_THAT(error_of({{"length_high", int64_t{10}}}),
@@ -199,7 +244,7 @@ TEST_F(HtmlExtractTest, ChecksParameters) {
 
 // Real pages of two generators (Sphinx: python3-doc; DocBook: debian-reference in three
 // languages): the scanner (the default), libxml2 and gumbo split them into the same
-// paragraphs, so all three give the same text, with either algorithm.
+// paragraphs, so all three give the same text, with every algorithm.
 TEST_F(HtmlExtractTest, AllParsersGiveTheSameTextOnRealPages) {
   std::vector<std::string> files;
   auto add = [&](const std::string& dir, const std::string& suffix, size_t count) {
@@ -221,7 +266,7 @@ TEST_F(HtmlExtractTest, AllParsersGiveTheSameTextOnRealPages) {
     std::ifstream in(f, std::ios::binary);
     docs.push_back({std::string(std::istreambuf_iterator<char>(in), {})});
   }
-  for (const char* algorithm : {"justext", "plain"}) {
+  for (const char* algorithm : {"justext", "trafilatura", "plain"}) {
     SCOPED_TRACE(algorithm);
     auto reference = raw_batch(docs);
     ASSERT_TRUE(make({{"algorithm", std::string(algorithm)}})->process(*reference).is_ok());
