@@ -61,13 +61,13 @@ TEST(LogMel, SpeechLikeNumpy) {
   ASSERT_TRUE(d.audio) << d.message;
   std::vector<float> mono = mono_samples(*d.audio);
   MelOptions o;  // NeMo's defaults
-  expect_like_reference(dir, mono, o, 1e-3);
+  expect_like_reference(dir, mono, o, 1e-5);
   o.n_mels = 80;
   o.window = "hamming";
   o.win_length = 400;
-  expect_like_reference(dir, mono, o, 1e-3);
+  expect_like_reference(dir, mono, o, 1e-5);
   o.per_feature = false;  // raw log energies
-  expect_like_reference(dir, mono, o, 1e-3);
+  expect_like_reference(dir, mono, o, 1e-5);
 }
 
 TEST(LogMel, NoiseAtEightKilohertzAndShortAudio) {
@@ -82,7 +82,7 @@ TEST(LogMel, NoiseAtEightKilohertzAndShortAudio) {
   o.hop_length = 80;
   o.n_fft = 256;
   o.n_mels = 40;
-  expect_like_reference(dir, mono, o, 1e-3);
+  expect_like_reference(dir, mono, o, 1e-5);
   EXPECT_EQ(LogMel(o).compute(std::span<const float>(mono).first(79)).frames, 0);
   EXPECT_EQ(LogMel(o).compute(std::span<const float>(mono).first(160)).frames, 2);
 }
