@@ -21,14 +21,13 @@ std::vector<int> greedy_ctc(std::span<const float> scores, int64_t frames, int64
 }
 
 Result<std::shared_ptr<const CtcAsrModel>> CtcAsrModel::load(const std::string& model_path,
-                                                             const std::string& config_path,
+                                                             std::vector<std::string> vocabulary,
+                                                             int n_mels,
                                                              const OnnxSessionOptions& options) {
-  auto config = read_nemo_asr_config(config_path);
-  if (!config.is_ok()) return config.status();
   auto session = OnnxSession::load(model_path, options);
   if (!session.is_ok()) return session.status();
   std::shared_ptr<CtcAsrModel> model(
-      new CtcAsrModel(std::move(session).value(), std::move(config).value()));
+      new CtcAsrModel(std::move(session).value(), std::move(vocabulary), n_mels));
   for (const OnnxTensorInfo& input : model->session_->inputs()) {
     if (input.element_type == "float" && input.shape.size() == 3) {
       model->signal_input_ = input.name;
@@ -53,15 +52,15 @@ Result<std::shared_ptr<const CtcAsrModel>> CtcAsrModel::load(const std::string& 
   return std::shared_ptr<const CtcAsrModel>(std::move(model));
 }
 
-Status CtcAsrModel::decode(std::span<const MelFeatures* const> rows,
+Status CtcAsrModel::decode(std::span<const CtcFeatures> rows,
                            std::vector<std::vector<int>>& out) const {
-  const int64_t n_mels = mel_.options().n_mels, batch = int64_t(rows.size());
+  const int64_t n_mels = n_mels_, batch = int64_t(rows.size());
   int64_t longest = 1;
-  for (const MelFeatures* f : rows) longest = std::max(longest, f->frames);
+  for (const CtcFeatures& f : rows) longest = std::max(longest, f.frames);
   std::vector<float> signal(size_t(batch * n_mels * longest), 0.0f);
   std::vector<int64_t> lengths(rows.size(), 0);
   for (int64_t b = 0; b < batch; ++b) {
-    const MelFeatures& f = *rows[b];
+    const CtcFeatures& f = rows[b];
     lengths[b] = f.frames;
     for (int64_t m = 0; m < n_mels; ++m) {
       std::copy_n(f.values.begin() + m * f.frames, f.frames,
@@ -73,7 +72,7 @@ Status CtcAsrModel::decode(std::span<const MelFeatures* const> rows,
   std::vector<OnnxFloatTensor> results;
   WINNOW_RETURN_IF_ERROR(session_->run(floats, ints, outputs_, results));
   const OnnxFloatTensor& scores = results[0];
-  const int64_t classes = int64_t(config_.vocabulary.size()) + 1;
+  const int64_t classes = int64_t(vocabulary_.size()) + 1;
   if (scores.shape.size() != 3 || scores.shape[0] != batch || scores.shape[2] != classes) {
     return Status::errorf("CTC model '{}': gave {} for {} rows and a vocabulary of {} + blank",
                           session_->path(), shape_text(scores.shape), batch, classes - 1);
@@ -91,7 +90,7 @@ Status CtcAsrModel::decode(std::span<const MelFeatures* const> rows,
 
 std::string CtcAsrModel::text(const std::vector<int>& ids) const {
   std::string joined;
-  for (int id : ids) joined += config_.vocabulary[size_t(id)];
+  for (int id : ids) joined += vocabulary_[size_t(id)];
   std::string out;
   static constexpr std::string_view kWordStart = "\xe2\x96\x81";  // U+2581, SentencePiece's
   for (size_t i = 0; i < joined.size();) {

@@ -3,9 +3,10 @@
 // encoder and decoder, without the preprocessor): a float input of log-mel features
 // [batch, n_mels, frames] and an integer input of their lengths [batch]; a first output of
 // per-frame scores over the vocabulary and the blank, last ([batch, frames', vocabulary + 1];
-// log-probabilities or logits, the same to greedy decoding). The features are computed as the
-// model's config says (models/nemo_asr_config.h, media/log_mel.h), and decoded greedily as
-// NeMo's GreedyCTCInfer does: the best token per frame, repeats collapsed, blanks dropped.
+// log-probabilities or logits, the same to greedy decoding). The caller computes the features
+// as the model's config says (stages/audio/nemo_asr_config.h, media/log_mel.h); the scores are
+// decoded greedily as NeMo's GreedyCTCInfer does: the best token per frame, repeats collapsed,
+// blanks dropped.
 //
 // A batch pads its rows to the longest with zeros; a row's output frames are its own frames
 // divided by the model's subsampling (frames / frames', rounded), rounded up, as NeMo's
@@ -16,32 +17,36 @@
 #include <vector>
 
 #include "core/status.h"
-#include "media/log_mel.h"
-#include "models/nemo_asr_config.h"
 #include "models/onnx_session.h"
 
 namespace winnow {
 
+// One row's features: [n_mels][frames], row-major.
+struct CtcFeatures {
+  std::span<const float> values;
+  int64_t frames = 0;
+};
+
 class CtcAsrModel {
  public:
+  // `vocabulary`: the model's tokens, the blank one past the last; `n_mels` features a frame.
   static Result<std::shared_ptr<const CtcAsrModel>> load(const std::string& model_path,
-                                                         const std::string& config_path,
+                                                         std::vector<std::string> vocabulary,
+                                                         int n_mels,
                                                          const OnnxSessionOptions& options);
 
-  const LogMel& features() const { return mel_; }
-  int sample_rate() const { return mel_.options().sample_rate; }
-
   // The token ids of each row (greedy CTC), one batch.
-  Status decode(std::span<const MelFeatures* const> rows, std::vector<std::vector<int>>& out) const;
+  Status decode(std::span<const CtcFeatures> rows, std::vector<std::vector<int>>& out) const;
   // Token ids as text: the tokens joined, SentencePiece's "▁" made a space, the ends trimmed.
   std::string text(const std::vector<int>& ids) const;
 
  private:
-  CtcAsrModel(std::shared_ptr<const OnnxSession> session, NemoAsrConfig config)
-      : session_(std::move(session)), config_(std::move(config)), mel_(config_.mel) {}
+  CtcAsrModel(std::shared_ptr<const OnnxSession> session, std::vector<std::string> vocabulary,
+              int n_mels)
+      : session_(std::move(session)), vocabulary_(std::move(vocabulary)), n_mels_(n_mels) {}
   std::shared_ptr<const OnnxSession> session_;
-  NemoAsrConfig config_;
-  LogMel mel_;
+  std::vector<std::string> vocabulary_;
+  int n_mels_;
   std::string signal_input_, length_input_;
   std::vector<std::string> outputs_;
 };

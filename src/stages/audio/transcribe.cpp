@@ -5,8 +5,10 @@
 // (models/length_batcher.h, longest first, under a budget of frames with the padding counted),
 // greedy CTC decoding. The transcript goes to `field` (NeMo's pred_text), where `wer` reads it.
 #include "media/audio_samples.h"
+#include "media/log_mel.h"
 #include "models/ctc_asr_model.h"
 #include "models/length_batcher.h"
+#include "stages/audio/nemo_asr_config.h"
 #include "stages/audio/undecodable_audio.h"
 #include "stages/builtin_stages.h"
 
@@ -16,6 +18,7 @@ namespace {
 
 struct TranscribeOptions {
   std::shared_ptr<const CtcAsrModel> model;
+  std::shared_ptr<const LogMel> mel;
   std::string field;
   BatchPlanOptions batches;
 };
@@ -34,8 +37,8 @@ class Transcribe final : public Stage {
     auto& field = batch.annotation(o_.field, AnnotationType::kString);
     std::vector<std::vector<int>> ids;
     for (const std::vector<size_t>& plan : plan_batches(lengths, o_.batches)) {
-      std::vector<const MelFeatures*> group;
-      for (size_t k : plan) group.push_back(&features[k]);
+      std::vector<CtcFeatures> group;
+      for (size_t k : plan) group.push_back({features[k].values, features[k].frames});
       WINNOW_RETURN_IF_ERROR(o_.model->decode(group, ids));
       for (size_t g = 0; g < plan.size(); ++g) {
         field.set_string(rows[plan[g]], o_.model->text(ids[g]));
@@ -48,7 +51,7 @@ class Transcribe final : public Stage {
   // Each kept item's features; the ones that do not decode (or resample) reported.
   Status featurise(DocBatch& batch, std::vector<size_t>& rows,
                    std::vector<MelFeatures>& features) const {
-    const int rate = o_.model->sample_rate();
+    const int rate = o_.mel->options().sample_rate;
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
       std::string why;
@@ -65,7 +68,7 @@ class Transcribe final : public Stage {
         continue;
       }
       rows.push_back(i);
-      features.push_back(o_.model->features().compute(mono));
+      features.push_back(o_.mel->compute(mono));
     }
     return Status::ok();
   }
@@ -110,11 +113,12 @@ StageSpec transcribe_spec() {
     o.batches.window = 0;
     OnnxSessionOptions session;
     session.intra_op_threads = 1;  // the CPU a worker declares; workers share the session
-    auto model = CtcAsrModel::load(p.get_string("model"), p.get_string("config"), session);
-    if (!model.is_ok()) {
-      const bool config = model.status().message().starts_with("ASR config");
-      return p.error(config ? "config" : "model", model.status().message());
-    }
+    auto config = read_nemo_asr_config(p.get_string("config"));
+    if (!config.is_ok()) return p.error("config", config.status().message());
+    o.mel = std::make_shared<const LogMel>(config->mel);
+    auto model = CtcAsrModel::load(p.get_string("model"), std::move(config->vocabulary),
+                                   config->mel.n_mels, session);
+    if (!model.is_ok()) return p.error("model", model.status().message());
     o.model = std::move(model).value();
     return std::unique_ptr<Stage>(new Transcribe(std::move(o), context));
   };

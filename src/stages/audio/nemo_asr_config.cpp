@@ -1,4 +1,4 @@
-#include "models/nemo_asr_config.h"
+#include "stages/audio/nemo_asr_config.h"
 
 #include <yaml-cpp/yaml.h>
 
