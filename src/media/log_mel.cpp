@@ -28,7 +28,7 @@ std::vector<double> centred_window(const std::string& name, int win, int n_fft) 
   const int left = (n_fft - win) / 2;
   for (int i = 0; i < win; ++i) {
     const double x = win > 1 ? 2 * std::numbers::pi * i / (win - 1) : 0;
-    w[left + i] = name == "hann" ? 0.5 - 0.5 * std::cos(x)
+    w[left + i] = name == "hann"      ? 0.5 - 0.5 * std::cos(x)
                   : name == "hamming" ? 0.54 - 0.46 * std::cos(x)
                                       : 1.0;
   }
@@ -75,8 +75,7 @@ std::vector<std::vector<double>> slaney_mel_filters(int sample_rate, int n_fft, 
 LogMel::LogMel(const MelOptions& options)
     : o_(options),
       window_(centred_window(options.window, options.win_length, options.n_fft)),
-      filters_(slaney_mel_filters(options.sample_rate, options.n_fft, options.n_mels,
-                                  options.fmin,
+      filters_(slaney_mel_filters(options.sample_rate, options.n_fft, options.n_mels, options.fmin,
                                   options.fmax > 0 ? options.fmax : options.sample_rate / 2.0)) {}
 
 MelFeatures LogMel::compute(std::span<const float> mono) const {
@@ -100,7 +99,8 @@ MelFeatures LogMel::compute(std::span<const float> mono) const {
     for (int m = 0; m < f.n_mels; ++m) {
       double energy = 0;
       for (size_t k = 0; k < power.size(); ++k) {
-        const double magnitude = o_.mag_power == 2.0 ? power[k] : std::pow(power[k], o_.mag_power / 2);
+        const double magnitude =
+            o_.mag_power == 2.0 ? power[k] : std::pow(power[k], o_.mag_power / 2);
         energy += filters_[m][k] * magnitude;
       }
       f.values[m * f.frames + t] = float(o_.log ? std::log(energy + o_.log_guard) : energy);

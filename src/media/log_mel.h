@@ -18,7 +18,7 @@ struct MelOptions {
   int hop_length = 160;  // samples (window_stride 0.01 s)
   int n_fft = 512;       // a power of two, at least win_length
   int n_mels = 64;
-  double fmin = 0, fmax = 0;  // fmax 0: sample_rate / 2
+  double fmin = 0, fmax = 0;    // fmax 0: sample_rate / 2
   std::string window = "hann";  // hann | hamming | none
   double preemph = 0.97;        // 0: none
   double mag_power = 2.0;
@@ -44,8 +44,8 @@ class LogMel {
 
  private:
   MelOptions o_;
-  std::vector<double> window_;                 // n_fft, the window centred
-  std::vector<std::vector<double>> filters_;   // [n_mels][n_fft / 2 + 1]
+  std::vector<double> window_;                // n_fft, the window centred
+  std::vector<std::vector<double>> filters_;  // [n_mels][n_fft / 2 + 1]
 };
 
 // librosa.filters.mel(sr, n_fft, n_mels, fmin, fmax, htk=False, norm="slaney").

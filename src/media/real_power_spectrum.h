@@ -13,7 +13,8 @@ class RealPowerSpectrum {
  public:
   using Complex = std::complex<double>;
 
-  explicit RealPowerSpectrum(int n) : n_(n), half_(n / 2), bits_(half_), twiddles_(half_), split_(half_) {
+  explicit RealPowerSpectrum(int n)
+      : n_(n), half_(n / 2), bits_(half_), twiddles_(half_), split_(half_) {
     for (size_t i = 1, j = 0; i < half_; ++i) {  // bit-reversal permutation
       size_t bit = half_ >> 1;
       for (; j & bit; bit >>= 1) j ^= bit;

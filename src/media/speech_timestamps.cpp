@@ -30,7 +30,7 @@ std::vector<SampleSpan> raw_spans(std::span<const float> probs, int64_t length, 
   std::vector<SampleSpan> spans;
   int64_t start = -1;  // the open span's start (-1: none)
   bool triggered = false;
-  int64_t temp_end = 0;  // where a pause began (0: none)
+  int64_t temp_end = 0;                                    // where a pause began (0: none)
   std::vector<std::pair<int64_t, int64_t>> possible_ends;  // (pause start, its length)
   for (size_t i = 0; i < probs.size(); ++i) {
     const double p = probs[i];

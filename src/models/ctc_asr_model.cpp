@@ -38,15 +38,17 @@ Result<std::shared_ptr<const CtcAsrModel>> CtcAsrModel::load(const std::string& 
   }
   if (model->signal_input_.empty() || model->length_input_.empty() ||
       model->session_->inputs().size() != 2) {
-    return Status::errorf("CTC model '{}': needs a float input [batch, n_mels, frames] and an "
-                          "integer input of lengths [batch], as NeMo exports CTC models",
-                          model_path);
+    return Status::errorf(
+        "CTC model '{}': needs a float input [batch, n_mels, frames] and an "
+        "integer input of lengths [batch], as NeMo exports CTC models",
+        model_path);
   }
   const OnnxTensorInfo& output = model->session_->outputs().front();
   if (output.element_type != "float" || output.shape.size() != 3) {
-    return Status::errorf("CTC model '{}': its first output is {} {}, not float [batch, frames, "
-                          "vocabulary + 1]",
-                          model_path, output.element_type, shape_text(output.shape));
+    return Status::errorf(
+        "CTC model '{}': its first output is {} {}, not float [batch, frames, "
+        "vocabulary + 1]",
+        model_path, output.element_type, shape_text(output.shape));
   }
   model->outputs_ = {output.name};
   return std::shared_ptr<const CtcAsrModel>(std::move(model));
@@ -78,7 +80,8 @@ Status CtcAsrModel::decode(std::span<const CtcFeatures> rows,
                           session_->path(), shape_text(scores.shape), batch, classes - 1);
   }
   const int64_t frames = scores.shape[1];
-  const int64_t factor = std::max<int64_t>(1, std::llround(double(longest) / double(std::max<int64_t>(frames, 1))));
+  const int64_t factor =
+      std::max<int64_t>(1, std::llround(double(longest) / double(std::max<int64_t>(frames, 1))));
   out.assign(size_t(batch), {});
   for (int64_t b = 0; b < batch; ++b) {
     const int64_t valid = std::min(frames, (lengths[b] + factor - 1) / factor);

@@ -21,15 +21,17 @@ void two_sentences(const TempDir& dir, const std::string& name, const std::strin
   for (int k = 0; k < 2; ++k) {
     speak(dir.file(fmt::format("{}{}.wav", name, k)), k == 0 ? first : second);
     sox(dir.file(fmt::format("{}{}.wav", name, k)), dir.file(fmt::format("{}{}t.wav", name, k)),
-        "-r 16000", k == 0 ? "silence 1 0.02 1% reverse silence 1 0.02 1% reverse pad 0.5 1.5"
-                           : "silence 1 0.02 1% reverse silence 1 0.02 1% reverse pad 0 0.5");
+        "-r 16000",
+        k == 0 ? "silence 1 0.02 1% reverse silence 1 0.02 1% reverse pad 0.5 1.5"
+               : "silence 1 0.02 1% reverse silence 1 0.02 1% reverse pad 0 0.5");
   }
   must_run(fmt::format("sox '{}' '{}' '{}'", dir.file(name + "0t.wav"), dir.file(name + "1t.wav"),
                        dir.file(name + ".wav")));
 }
 
 std::string pipeline(const TempDir& dir) {
-  return pipeline_file(dir, fmt::format(R"(input:
+  return pipeline_file(
+      dir, fmt::format(R"(input:
   paths: [{}]
   format: audio_manifest
 output:
@@ -44,9 +46,8 @@ stages:
     model: {}
     config: {}
 )",
-                                        dir.file("manifest.jsonl"), dir.file("out"),
-                                        dir.file("vad.onnx"), dir.file("ctc.onnx"),
-                                        dir.file("ctc.yaml")));
+                       dir.file("manifest.jsonl"), dir.file("out"), dir.file("vad.onnx"),
+                       dir.file("ctc.onnx"), dir.file("ctc.yaml")));
 }
 
 TEST(AudioSegments, SegmentsAreWrittenTranscribedAndAccountedFor) {

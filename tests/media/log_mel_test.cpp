@@ -21,13 +21,13 @@ std::vector<std::vector<double>> reference(const TempDir& dir, std::span<const f
   const std::string raw = dir.file("x.raw");
   write_file(raw, std::string_view(reinterpret_cast<const char*>(mono.data()), mono.size_bytes()));
   std::string out;
-  EXPECT_EQ(run_command(fmt::format("/usr/bin/python3 {}/tests/media/log_mel_reference.py {} {} {} "
-                                    "{} {} {} {} {}",
-                                    kSource, raw, o.sample_rate, o.win_length, o.hop_length,
-                                    o.n_fft, o.n_mels, o.window,
-                                    o.per_feature ? "per_feature" : "none"),
-                        &out),
-            0)
+  EXPECT_EQ(
+      run_command(fmt::format("/usr/bin/python3 {}/tests/media/log_mel_reference.py {} {} {} "
+                              "{} {} {} {} {}",
+                              kSource, raw, o.sample_rate, o.win_length, o.hop_length, o.n_fft,
+                              o.n_mels, o.window, o.per_feature ? "per_feature" : "none"),
+                  &out),
+      0)
       << out;
   std::vector<std::vector<double>> rows;
   for (const std::string& line : split_lines(out)) {

@@ -34,7 +34,8 @@ TEST(SileroVad, ProbabilitiesAreTheWrappersInALockstepBatch) {
   for (int rate : {16000, 8000}) {
     SCOPED_TRACE(rate);
     std::vector<std::vector<float>> audios;
-    for (size_t length : {20000u, 512u, 7001u, 0u, 20000u, 1u}) audios.push_back(bursts(rng, length));
+    for (size_t length : {20000u, 512u, 7001u, 0u, 20000u, 1u})
+      audios.push_back(bursts(rng, length));
     std::vector<std::span<const float>> spans(audios.begin(), audios.end());
     std::vector<std::vector<float>> probs;
     ASSERT_TRUE((*vad)->probabilities(spans, rate, probs).is_ok());
@@ -50,7 +51,9 @@ TEST(SileroVad, ProbabilitiesAreTheWrappersInALockstepBatch) {
         EXPECT_NEAR(probs[a][w], expected[w], 1e-4) << "audio " << a << " window " << w;
         speech += expected[w] > 0.5;
       }
-      if (audios[a].size() >= 20000) EXPECT_GT(speech, 0u);  // the bursts count as speech
+      if (audios[a].size() >= 20000) {
+        EXPECT_GT(speech, 0u);  // the bursts count as speech
+      }
     }
   }
 }

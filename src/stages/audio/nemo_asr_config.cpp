@@ -36,10 +36,10 @@ std::string unsupported(const YAML::Node& p) {
 MelOptions mel_options(const YAML::Node& p) {
   MelOptions m;
   m.sample_rate = value_or<int>(p, "sample_rate", 16000);
-  m.win_length = value_or<int>(
-      p, "n_window_size", int(value_or<double>(p, "window_size", 0.02) * m.sample_rate));
-  m.hop_length = value_or<int>(
-      p, "n_window_stride", int(value_or<double>(p, "window_stride", 0.01) * m.sample_rate));
+  m.win_length = value_or<int>(p, "n_window_size",
+                               int(value_or<double>(p, "window_size", 0.02) * m.sample_rate));
+  m.hop_length = value_or<int>(p, "n_window_stride",
+                               int(value_or<double>(p, "window_stride", 0.01) * m.sample_rate));
   const int fft = 1 << int(std::ceil(std::log2(std::max(m.win_length, 1))));
   m.n_fft = value_or<int>(p, "n_fft", fft);
   m.n_mels = value_or<int>(p, "features", value_or<int>(p, "nfilt", 64));
@@ -69,9 +69,10 @@ Result<NemoAsrConfig> read_nemo_asr_config(const std::string& path) {
     const MelOptions& m = config.mel;
     if (m.win_length < 1 || m.hop_length < 1 || m.n_mels < 1 || m.n_fft < m.win_length ||
         (m.n_fft & (m.n_fft - 1)) != 0) {
-      return Status::errorf("ASR config '{}': window {}, stride {}, n_fft {} (a power of two, at "
-                            "least the window) and features {} do not fit",
-                            path, m.win_length, m.hop_length, m.n_fft, m.n_mels);
+      return Status::errorf(
+          "ASR config '{}': window {}, stride {}, n_fft {} (a power of two, at "
+          "least the window) and features {} do not fit",
+          path, m.win_length, m.hop_length, m.n_fft, m.n_mels);
     }
     YAML::Node vocabulary = root["decoder"] ? root["decoder"]["vocabulary"] : YAML::Node();
     if (!vocabulary || !vocabulary.IsSequence()) vocabulary = root["labels"];

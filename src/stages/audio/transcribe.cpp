@@ -60,8 +60,10 @@ class Transcribe final : public Stage {
       if (audio && audio->sample_rate != rate) {
         AudioSamples one{std::move(mono), audio->sample_rate, 1, audio->codec, audio->container};
         AudioDecode resampled = resample_audio(one, {rate, true});
-        if (resampled.audio) mono = std::move(resampled.audio->samples);
-        else why = resampled.message, audio = nullptr;
+        if (resampled.audio)
+          mono = std::move(resampled.audio->samples);
+        else
+          why = resampled.message, audio = nullptr;
       }
       if (!audio) {
         WINNOW_RETURN_IF_ERROR(undecodable_.report(batch, i, why));

@@ -103,7 +103,8 @@ class VadSegment final : public Stage {
     for (size_t i = 0; i < batch.size(); ++i) {
       const Item* item = next < items.size() && items[next].row == i ? &items[next++] : nullptr;
       if (!item || item->spans.empty()) {
-        if (item) batch.drop(i, no_speech_, double(item->vad.samples.size()) / item->vad.sample_rate);
+        if (item)
+          batch.drop(i, no_speech_, double(item->vad.samples.size()) / item->vad.sample_rate);
         out.carry(i);
         continue;
       }
@@ -118,8 +119,8 @@ class VadSegment final : public Stage {
         Payload payload = Payload::of_bytes(std::move(flac).value(), "audio/flac");
         payload.path = batch.payload(i)->path;  // the source, named in rejected/ if dropped later
         out.set_payload(row, std::move(payload));
-        children.push_back({row, begin_s, end_s, uint32_t(k), std::string(batch.id(i)),
-                            std::move(segment)});
+        children.push_back(
+            {row, begin_s, end_s, uint32_t(k), std::string(batch.id(i)), std::move(segment)});
       }
     }
     out.finish();
@@ -188,7 +189,8 @@ StageSpec vad_segment_spec() {
     s.max_speech_s = p.get_float("max_speech_duration_s");
     s.min_silence_ms = p.get_float("min_silence_duration_ms");
     s.speech_pad_ms = p.get_float("speech_pad_ms");
-    if (!(s.threshold > 0 && s.threshold < 1)) return p.error("threshold", "must be between 0 and 1");
+    if (!(s.threshold > 0 && s.threshold < 1))
+      return p.error("threshold", "must be between 0 and 1");
     if (s.neg_threshold >= s.threshold) return p.error("neg_threshold", "must be below threshold");
     for (const char* key : {"min_speech_duration_ms", "max_speech_duration_s",
                             "min_silence_duration_ms", "speech_pad_ms"}) {

@@ -106,9 +106,8 @@ TEST(Transcribe, UndecodableAudioAndConfigsItCannotFollow) {
   ReasonTable reasons;
   StageContext skip(reasons, "asr", 0, 0);
   skip.set_skip_errors(true);
-  auto stage = build_stage(transcribe_spec(),
-                           {{"model", dir.file("ctc.onnx")}, {"config", dir.file("ctc.yaml")}},
-                           skip);
+  auto stage = build_stage(
+      transcribe_spec(), {{"model", dir.file("ctc.onnx")}, {"config", dir.file("ctc.yaml")}}, skip);
   ASSERT_TRUE(stage.is_ok()) << stage.status().message();
   auto batch = std::make_unique<DocBatch>();
   batch->add_item(DocKey::make(0, 0), ItemKind::kAudio, "bad.flac",
@@ -119,9 +118,9 @@ TEST(Transcribe, UndecodableAudioAndConfigsItCannotFollow) {
   config.replace(config.find("frame_splicing: 1"), 17, "frame_splicing: 3");
   write_file(dir.file("spliced.yaml"), config);
   StageContext other(reasons, "asr2", 1, 0);
-  auto refused = build_stage(transcribe_spec(),
-                             {{"model", dir.file("ctc.onnx")}, {"config", dir.file("spliced.yaml")}},
-                             other);
+  auto refused =
+      build_stage(transcribe_spec(),
+                  {{"model", dir.file("ctc.onnx")}, {"config", dir.file("spliced.yaml")}}, other);
   ASSERT_FALSE(refused.is_ok());
   EXPECT_NE(refused.status().message().find("frame_splicing"), std::string::npos);
 }

@@ -29,7 +29,8 @@ Layout speech_between_noise(const TempDir& dir, const std::string& path, int rat
   const char* sentences[] = {"the quick brown fox jumps over the lazy dog",
                              "curation keeps the speech worth training on"};
   for (int k = 0; k < 2; ++k) {
-    const std::string raw = dir.file(fmt::format("s{}.wav", k)), trimmed = dir.file(fmt::format("t{}_{}.wav", k, rate));
+    const std::string raw = dir.file(fmt::format("s{}.wav", k)),
+                      trimmed = dir.file(fmt::format("t{}_{}.wav", k, rate));
     speak(raw, sentences[k]);
     sox(raw, trimmed, fmt::format("-r {}", rate),
         "silence 1 0.02 1% reverse silence 1 0.02 1% reverse");
@@ -75,8 +76,8 @@ TEST(VadSegment, SegmentsLieWhereTheSpeechWas) {
     layouts.push_back(speech_between_noise(dir, paths.back(), rate));
   }
   paths.push_back(dir.file("noise_only.wav"));
-  must_run(fmt::format("sox -n -r 16000 -c 1 -b 16 '{}' synth 2 whitenoise vol 0.0005",
-                       paths.back()));
+  must_run(
+      fmt::format("sox -n -r 16000 -c 1 -b 16 '{}' synth 2 whitenoise vol 0.0005", paths.back()));
   ReasonTable reasons;
   StageContext context(reasons, "vad", 0, 0);
   auto stage = build_stage(vad_segment_spec(),
@@ -139,10 +140,11 @@ TEST(VadSegment, UndecodableAudioIsAnErrorRecordAndBadParametersAreRefused) {
   EXPECT_EQ(reason_of(*batch, reasons, 0), "vad/undecodable_audio");
   StageContext other(reasons, "vad2", 1, 0);
   EXPECT_FALSE(build_stage(vad_segment_spec(), {}, other).is_ok());
-  EXPECT_FALSE(build_stage(vad_segment_spec(),
-                           {{"model", dir.file("vad.onnx")}, {"threshold", 1.5}}, other)
-                   .is_ok());
-  EXPECT_FALSE(build_stage(vad_segment_spec(), {{"model", dir.file("missing.onnx")}}, other).is_ok());
+  EXPECT_FALSE(
+      build_stage(vad_segment_spec(), {{"model", dir.file("vad.onnx")}, {"threshold", 1.5}}, other)
+          .is_ok());
+  EXPECT_FALSE(
+      build_stage(vad_segment_spec(), {{"model", dir.file("missing.onnx")}}, other).is_ok());
 }
 
 }  // namespace
