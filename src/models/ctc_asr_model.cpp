@@ -20,14 +20,22 @@ std::vector<int> greedy_ctc(std::span<const float> scores, int64_t frames, int64
   return ids;
 }
 
+int64_t subsampling_of(int64_t frames_in, int64_t frames_out) {
+  for (int64_t f = 1; f <= 64; f *= 2) {
+    if ((frames_in + f - 1) / f == frames_out) return f;
+  }
+  return std::max<int64_t>(
+      1, std::llround(double(frames_in) / double(std::max<int64_t>(frames_out, 1))));
+}
+
 Result<std::shared_ptr<const CtcAsrModel>> CtcAsrModel::load(const std::string& model_path,
                                                              std::vector<std::string> vocabulary,
-                                                             int n_mels,
+                                                             int n_mels, int subsampling,
                                                              const OnnxSessionOptions& options) {
   auto session = OnnxSession::load(model_path, options);
   if (!session.is_ok()) return session.status();
   std::shared_ptr<CtcAsrModel> model(
-      new CtcAsrModel(std::move(session).value(), std::move(vocabulary), n_mels));
+      new CtcAsrModel(std::move(session).value(), std::move(vocabulary), n_mels, subsampling));
   for (const OnnxTensorInfo& input : model->session_->inputs()) {
     if (input.element_type == "float" && input.shape.size() == 3) {
       model->signal_input_ = input.name;
@@ -80,8 +88,7 @@ Status CtcAsrModel::decode(std::span<const CtcFeatures> rows,
                           session_->path(), shape_text(scores.shape), batch, classes - 1);
   }
   const int64_t frames = scores.shape[1];
-  const int64_t factor =
-      std::max<int64_t>(1, std::llround(double(longest) / double(std::max<int64_t>(frames, 1))));
+  const int64_t factor = subsampling_ > 0 ? subsampling_ : subsampling_of(longest, frames);
   out.assign(size_t(batch), {});
   for (int64_t b = 0; b < batch; ++b) {
     const int64_t valid = std::min(frames, (lengths[b] + factor - 1) / factor);

@@ -25,5 +25,16 @@ TEST(CtcAsrModel, GreedyCollapsesRepeatsAndDropsBlanks) {
   EXPECT_EQ(greedy_ctc(tie, 1, 3, 2), std::vector<int>{0});
 }
 
+// NeMo's encoders give ceil(n / 2) frames per stride-2 stage: 9 frames at 8x give 2, which
+// the ratio (4.5) alone would not tell from 4x or 5x.
+TEST(CtcAsrModel, SubsamplingIsReadOffTheOutput) {
+  EXPECT_EQ(subsampling_of(9, 2), 8);
+  EXPECT_EQ(subsampling_of(9, 5), 2);
+  EXPECT_EQ(subsampling_of(1000, 250), 4);
+  EXPECT_EQ(subsampling_of(1001, 126), 8);
+  EXPECT_EQ(subsampling_of(7, 7), 1);
+  EXPECT_EQ(subsampling_of(300, 100), 3);  // no power of two fits: the ratio
+}
+
 }  // namespace
 }  // namespace winnow::testing

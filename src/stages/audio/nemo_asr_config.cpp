@@ -80,6 +80,11 @@ Result<NemoAsrConfig> read_nemo_asr_config(const std::string& path) {
       return Status::errorf("ASR config '{}': no decoder.vocabulary (or labels) list", path);
     }
     for (const auto& token : vocabulary) config.vocabulary.push_back(token.as<std::string>());
+    if (root["encoder"])
+      config.subsampling = value_or<int>(root["encoder"], "subsampling_factor", 0);
+    if (config.subsampling < 0) {
+      return Status::errorf("ASR config '{}': encoder.subsampling_factor must be 1 or more", path);
+    }
     return config;
   } catch (const YAML::Exception& e) {
     return Status::errorf("ASR config '{}': {}", path, e.what());

@@ -119,7 +119,7 @@ StageSpec transcribe_spec() {
     if (!config.is_ok()) return p.error("config", config.status().message());
     o.mel = std::make_shared<const LogMel>(config->mel);
     auto model = CtcAsrModel::load(p.get_string("model"), std::move(config->vocabulary),
-                                   config->mel.n_mels, session);
+                                   config->mel.n_mels, config->subsampling, session);
     if (!model.is_ok()) return p.error("model", model.status().message());
     o.model = std::move(model).value();
     return std::unique_ptr<Stage>(new Transcribe(std::move(o), context));

@@ -25,13 +25,15 @@ TEST(NemoAsrConfig, ReadsNemosSpellings) {
   EXPECT_EQ(a->vocabulary, (std::vector<std::string>{" ", "a", "'"}));
   write_file(dir.file("b.yaml"),
              "preprocessor:\n  window_size: 0.025\n  window_stride: 0.01\n  features: 80\n"
-             "decoder:\n  vocabulary: [x]\n");
+             "encoder:\n  subsampling_factor: 8\ndecoder:\n  vocabulary: [x]\n");
   auto b = read_nemo_asr_config(dir.file("b.yaml"));
   ASSERT_TRUE(b.is_ok()) << b.status().message();
   EXPECT_EQ(b->mel.win_length, 400);
   EXPECT_EQ(b->mel.hop_length, 160);
   EXPECT_EQ(b->mel.n_fft, 512);
   EXPECT_TRUE(b->mel.per_feature);
+  EXPECT_EQ(b->subsampling, 8);
+  EXPECT_EQ(a->subsampling, 0);
   write_file(dir.file("c.yaml"), "preprocessor:\n  normalize: all_features\nlabels: [a]\n");
   EXPECT_FALSE(read_nemo_asr_config(dir.file("c.yaml")).is_ok());
   write_file(dir.file("d.yaml"), "preprocessor:\n  features: 64\n");
