@@ -484,11 +484,20 @@ Status OnnxSession::run(std::span<const OnnxIdMatrix> inputs,
 Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
                         std::span<const std::string> output_names,
                         std::vector<OnnxFloatTensor>& outputs) const {
+  return run(inputs, {}, output_names, outputs);
+}
+
+Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
+                        std::span<const OnnxIntInput> int_inputs,
+                        std::span<const std::string> output_names,
+                        std::vector<OnnxFloatTensor>& outputs) const {
   auto target = session_for_worker();
   if (!target.is_ok()) return target.status();
-  if (*target != this) return (*target)->run(inputs, output_names, outputs);
-  std::vector<OrtValue*> values(inputs.size(), nullptr);
+  if (*target != this) return (*target)->run(inputs, int_inputs, output_names, outputs);
+  const size_t count = inputs.size() + int_inputs.size();
+  std::vector<OrtValue*> values(count, nullptr);
   std::vector<std::vector<uint8_t>> narrowed(inputs.size());
+  std::vector<std::vector<int32_t>> narrowed_ints(int_inputs.size());
   std::vector<std::string> input_names;
   std::string error;
   for (size_t i = 0; i < inputs.size() && error.empty(); ++i) {
@@ -517,6 +526,30 @@ Status OnnxSession::run(std::span<const OnnxFloatInput> inputs,
     }
     error = consume(api()->CreateTensorWithDataAsOrtValue(
         handles_->memory, data, bytes, input.shape.data(), input.shape.size(), type, &values[i]));
+  }
+  for (size_t j = 0; j < int_inputs.size() && error.empty(); ++j) {
+    const OnnxIntInput& input = int_inputs[j];
+    const OnnxTensorInfo* info = find_input(input.name);
+    if (info == nullptr) {
+      error = fmt::format("the model has no input '{}'", input.name);
+      break;
+    }
+    input_names.push_back(info->name);
+    void* data = const_cast<int64_t*>(input.values.data());
+    size_t bytes = input.values.size_bytes();
+    ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
+    if (info->element_type == "int32") {
+      narrowed_ints[j].assign(input.values.begin(), input.values.end());
+      data = narrowed_ints[j].data();
+      bytes = narrowed_ints[j].size() * sizeof(int32_t);
+      type = ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
+    } else if (info->element_type != "int64") {
+      error = fmt::format("input '{}' is {}, not an integer", input.name, info->element_type);
+      break;
+    }
+    error = consume(api()->CreateTensorWithDataAsOrtValue(handles_->memory, data, bytes,
+                                                          input.shape.data(), input.shape.size(),
+                                                          type, &values[inputs.size() + j]));
   }
   error = run_values(handles_->session, handles_->run_options, input_names, values, output_names,
                      outputs, error);

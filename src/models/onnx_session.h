@@ -60,6 +60,14 @@ struct OnnxFloatInput {
   std::vector<int64_t> shape;
 };
 
+// An integer tensor given to an input beside float ones (a sample rate, sequence lengths);
+// converted to the input's integer type (int64 or int32). An empty shape is a scalar.
+struct OnnxIntInput {
+  std::string_view name;
+  std::span<const int64_t> values;  // row-major
+  std::vector<int64_t> shape;
+};
+
 // A float output: its values, row-major, and its shape.
 struct OnnxFloatTensor {
   std::vector<float> values;
@@ -99,6 +107,11 @@ class OnnxSession {
   // The same with float inputs (every input the model has, float typed, or uint8: the values
   // are then bytes, 0-255, rounded).
   Status run(std::span<const OnnxFloatInput> inputs, std::span<const std::string> output_names,
+             std::vector<OnnxFloatTensor>& outputs) const;
+  // Float inputs and integer ones together (audio models: samples and a sample rate, features
+  // and their lengths); every input the model has, in either list.
+  Status run(std::span<const OnnxFloatInput> inputs, std::span<const OnnxIntInput> int_inputs,
+             std::span<const std::string> output_names,
              std::vector<OnnxFloatTensor>& outputs) const;
 
   // The most bytes ORT's allocator for the session's device (its arena: the CPU's, or the CUDA

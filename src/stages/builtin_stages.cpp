@@ -89,6 +89,8 @@ void register_builtin_stages(StageRegistry& registry) {
   registry.add(duration_filter_spec());
   registry.add(audio_bandwidth_spec());
   registry.add(wer_spec());
+  registry.add(vad_segment_spec());
+  registry.add(transcribe_spec());
 
   // Stages that only read an item's text (and annotate or drop it) take images and audio too:
   // a WebDataset sample's text is its caption (io/webdataset_reader.h), so caption filters,

@@ -54,11 +54,13 @@ StageSpec decontaminate_spec();
 StageSpec llm_rewrite_spec();
 
 // Audio (issue #39): audio/resample.cpp, audio/duration_filter.cpp, audio/audio_bandwidth.cpp,
-// audio/wer.cpp.
+// audio/wer.cpp, audio/vad_segment.cpp, audio/transcribe.cpp.
 StageSpec resample_spec();
 StageSpec duration_filter_spec();
 StageSpec audio_bandwidth_spec();
 StageSpec wer_spec();
+StageSpec vad_segment_spec();
+StageSpec transcribe_spec();
 
 void register_builtin_stages(StageRegistry& registry);
 
