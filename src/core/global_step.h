@@ -33,6 +33,12 @@ struct GlobalStepContext {
   // shards; finish_identify() is collective (every rank calls it) and gives every rank the
   // same decision; only rank 0 writes the result folder.
   dist::Comm* comm = nullptr;
+  // A folder that outlives a failed run (the output's global/_checkpoints/<stage>), for a step
+  // that checkpoints its identify state so that a rerun resumes; removed once the result is
+  // whole. `fingerprint`: the result's (stages, parameters, seed, inputs), which a checkpoint
+  // must match to be used.
+  std::string checkpoint_dir;
+  std::string fingerprint;
 };
 
 class GlobalStep {
@@ -40,6 +46,10 @@ class GlobalStep {
   virtual ~GlobalStep() = default;
 
   virtual Status begin_identify(const GlobalStepContext& context) = 0;
+  // After begin_identify(): true when the step resumes from a checkpoint of an earlier run and
+  // needs no identify pass; the pipeline then calls finish_identify() directly. The same on
+  // every rank.
+  virtual bool resume_identify() { return false; }
   // Thread-safe. Looks at kept documents only and changes nothing.
   virtual Status observe(const DocBatch& batch) = 0;
   // Called after each identify pass: true asks for another one over the same documents (say,

@@ -40,7 +40,15 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   options.comm = context.comm;
   pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
-  return Status::ok();
+  checkpoint_.reset();
+  resumed_ = false;
+  checkpoint_status_ = Status::ok();
+  if (!options_.checkpoint || verifying() || context.checkpoint_dir.empty()) return Status::ok();
+  dist::Comm& comm = context.comm ? *context.comm : dist::local_comm();
+  checkpoint_ =
+      std::make_unique<IdentifyCheckpoint>(context.checkpoint_dir, context.fingerprint, comm);
+  resumed_ = checkpoint_->complete();
+  return resumed_ ? Status::ok() : checkpoint_->begin_writing();
 }
 
 double DedupStep::metric(const DocBatch& batch, size_t i) const {
@@ -90,6 +98,13 @@ Status DedupStep::observe(const DocBatch& batch) {
     DocInfoLog::serialize(infos, batch.key(i).value(), metric(batch, i), batch.id(i));
   }
   Status status = clusterer_->add(records.data(), records.size(), infos, documents);
+  if (status.is_ok() && checkpoint_) {
+    Status saved = checkpoint_->add(records.data(), records.size(), infos, documents);
+    if (!saved.is_ok()) {
+      std::lock_guard lock(checkpoint_mutex_);
+      if (checkpoint_status_.is_ok()) checkpoint_status_ = saved;
+    }
+  }
   observe_ns_ += static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin)
           .count());
@@ -128,10 +143,29 @@ double jaccard(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y) {
 
 }  // namespace
 
+// The read pass's records from a checkpoint (a resumed run), or into it (a first run, once
+// every rank has read its shards).
+Status DedupStep::settle_checkpoint(dist::Comm& comm) {
+  if (!checkpoint_) return Status::ok();
+  if (resumed_) {
+    WINNOW_RETURN_IF_ERROR(checkpoint_->replay([this](const BucketRecord* records, size_t n,
+                                                      std::string_view infos, uint64_t documents) {
+      return clusterer_->add(records, n, infos, documents);
+    }));
+    checkpoint_bytes_ = dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0];
+    return Status::ok();
+  }
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, checkpoint_status_));
+  WINNOW_RETURN_IF_ERROR(checkpoint_->finish_writing());
+  checkpoint_bytes_ = dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0];
+  return options_.after_checkpoint ? dist::agree(comm, options_.after_checkpoint()) : Status::ok();
+}
+
 Status DedupStep::finish_identify() {
   WINNOW_RETURN_IF_ERROR(pass_status_);
   auto begin = std::chrono::steady_clock::now();
   dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
+  WINNOW_RETURN_IF_ERROR(settle_checkpoint(comm));
   observe_ns_total_ = dist::sum_over_ranks(comm, {observe_ns_.load()})[0];
   DuplicateClusterer::LinkCheck check;
   if (keyer_->verifies_links()) {
@@ -155,6 +189,13 @@ Status DedupStep::finish_identify() {
   clusterer_.reset();
   make_summaries(result->component_sizes, result->members, result->removed, &stats, seconds);
   removal_ = std::move(result->removals);
+  if (resumed_) {
+    // A rank now holds the removals of the documents it replayed, not of its own shards: the
+    // writing pass takes them all from the table, as after load_result().
+    auto whole = DuplicatesTable::read(table.path);
+    if (!whole.is_ok()) return whole.status();
+    removal_ = whole->removal_set();
+  }
   // The table is written; one rank writes the summary.
   if (comm.rank() != 0) return Status::ok();
   return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
@@ -222,6 +263,10 @@ void DedupStep::make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64
       run.key("shuffle_rounds").value(stats->shuffle_rounds);
     }
     run.key("cluster_seconds").value(seconds);
+    if (checkpoint_) {
+      run.key("checkpoint").value(resumed_ ? "resumed" : "written");
+      run.key("checkpoint_bytes").value(checkpoint_bytes_);
+    }
     run.end_object();
     summary_json_.pop_back();  // the closing brace
     while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();

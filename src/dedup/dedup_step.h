@@ -5,6 +5,8 @@
 //             result folder as duplicates.jsonl (or duplicates.bin) with summary.json.
 //   remove:   remove() drops every document of the table that is not its group's survivor.
 #include <atomic>
+#include <functional>
+#include <mutex>
 #include <memory>
 #include <string>
 
@@ -13,6 +15,7 @@
 #include "dedup/duplicate_clusterer.h"
 #include "dedup/duplicates_table.h"
 #include "dedup/field_number.h"
+#include "dedup/identify_checkpoint.h"
 
 namespace winnow {
 
@@ -26,6 +29,14 @@ struct DedupStepOptions {
   // > 0: a second identify pass re-reads the candidates' shingle sets, and only links whose
   // exact Jaccard similarity reaches this count (NeMo's optional check; 0 = off).
   double jaccard_threshold = 0;
+  // Keep the read pass's records on disk (dedup/identify_checkpoint.h) so that a job killed
+  // later in identify resumes without reading the input again, on any rank count. Costs a
+  // write of every bucket record (about 24 bytes x bands per document); not with a
+  // verification pass.
+  bool checkpoint = false;
+  // Tests: called once the checkpoint is complete, before the step goes on; an error fails
+  // the step there, as a killed job would stop.
+  std::function<Status()> after_checkpoint;
 };
 
 class DedupStep : public GlobalStep {
@@ -33,6 +44,7 @@ class DedupStep : public GlobalStep {
   DedupStep(std::unique_ptr<BucketKeyer> keyer, DedupStepOptions options);
 
   Status begin_identify(const GlobalStepContext& context) override;
+  bool resume_identify() override { return resumed_; }
   Status observe(const DocBatch& batch) override;
   bool another_pass() override;
   Status finish_identify() override;
@@ -51,6 +63,7 @@ class DedupStep : public GlobalStep {
 
  private:
   double metric(const DocBatch& batch, size_t i) const;
+  Status settle_checkpoint(dist::Comm& comm);
   bool verifying() const { return options_.jaccard_threshold > 0 || keyer_->verifies_links(); }
   void make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64_t members,
                       uint64_t removed, const ClusterStats* stats, double seconds);
@@ -70,6 +83,11 @@ class DedupStep : public GlobalStep {
   // the ranks holding those documents' links.
   std::vector<std::vector<uint32_t>> shingle_sets_;
   RemovalSet removal_;
+  std::unique_ptr<IdentifyCheckpoint> checkpoint_;
+  bool resumed_ = false;
+  uint64_t checkpoint_bytes_ = 0;  // over every rank
+  Status checkpoint_status_;
+  std::mutex checkpoint_mutex_;  // a failed checkpoint write, reported by finish_identify()
   std::string result_json_;
   std::string summary_json_;
   std::string summary_text_;

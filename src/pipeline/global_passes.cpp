@@ -242,6 +242,16 @@ Status identify_passes(const PassContext& context, const PassOrigin& origin, siz
   return status;
 }
 
+// The step's finish from its checkpoint, without reading the input (GlobalStep::
+// resume_identify); the pass record says so.
+Status resumed_identify(const PassContext& context, size_t index, GlobalStep& step,
+                        GlobalPassOutcome& outcome) {
+  PassRecord record;
+  record.name = fmt::format("identify {} (resumed from its checkpoint)", context.plan.stages[index].name);
+  outcome.passes.push_back(std::move(record));
+  return dist::agree(context.comm, step.finish_identify());
+}
+
 // Spill folders gone on every rank, then the marker that says the result is whole.
 Status mark_complete(const PassContext& context, const std::string& dir,
                      const std::string& fingerprint, const std::string& name) {
@@ -261,6 +271,11 @@ Status mark_complete(const PassContext& context, const std::string& dir,
                          : Status::ok());
 }
 
+// Where a step keeps its checkpoint: outside its result folder, which each attempt empties.
+std::string checkpoint_dir(const GlobalPassPlan& plan, const std::string& name) {
+  return global_dir(plan) + "/_checkpoints/" + name;
+}
+
 // Computes one global step's result (identify passes, finish, marker) into `dir`.
 Status compute_step(const PassContext& context, PassOrigin& origin,
                     std::unique_ptr<BatchStore>& stored, size_t index,
@@ -277,7 +292,18 @@ Status compute_step(const PassContext& context, PassOrigin& origin,
                                     : fmt::format("{}/_spill/rank-{}", dir, context.comm.rank());
   GlobalStepContext step_context{dir, spill_dir, std::max(1, plan.threads), {}, plan.comm};
   for (const InputFile& input : *plan.inputs) step_context.input_paths.push_back(input.path);
+  step_context.checkpoint_dir = checkpoint_dir(plan, name);
+  step_context.fingerprint = fingerprint;
   WINNOW_RETURN_IF_ERROR(step.begin_identify(step_context));
+  if (step.resume_identify()) {
+    Status status = resumed_identify(context, index, step, outcome);
+    std::error_code ec;
+    fs::remove_all(step_context.spill_dir, ec);
+    WINNOW_RETURN_IF_ERROR(status);
+    WINNOW_RETURN_IF_ERROR(mark_complete(context, dir, fingerprint, name));
+    if (context.leader) fs::remove_all(step_context.checkpoint_dir, ec);
+    return Status::ok();
+  }
   // The Parquet columns a pass from the input needs, when its stages say which.
   std::optional<std::vector<std::string>> columns;
   if (context.parquet_input) {
@@ -290,6 +316,8 @@ Status compute_step(const PassContext& context, PassOrigin& origin,
   fs::remove_all(step_context.spill_dir, ec);
   WINNOW_RETURN_IF_ERROR(status);
   WINNOW_RETURN_IF_ERROR(mark_complete(context, dir, fingerprint, name));
+  // The result is whole: a checkpoint of how it was reached is no longer needed.
+  if (context.leader) fs::remove_all(step_context.checkpoint_dir, ec);
   if (store && store->usable()) {
     // The next pass begins here; what was stored before is no longer needed.
     origin = store->origin();

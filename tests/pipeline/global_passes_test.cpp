@@ -23,11 +23,12 @@ using ::testing::HasSubstr;
 std::atomic<int> g_observed{0};  // documents observed, all passes
 std::atomic<int> g_passes{0};    // identify passes run
 std::atomic<int> g_loads{0};     // results reused
+std::atomic<bool> g_stop_after_checkpoint{false};  // the job "dies" once its checkpoint is kept
 
 class SameLengthStage : public Stage, public GlobalStep {
  public:
-  SameLengthStage(StageContext& context, int passes)
-      : reason_(context.declare_reason("same_length")), passes_(passes) {}
+  SameLengthStage(StageContext& context, int passes, bool checkpoint)
+      : reason_(context.declare_reason("same_length")), passes_(passes), checkpoint_(checkpoint) {}
 
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
@@ -41,8 +42,18 @@ class SameLengthStage : public Stage, public GlobalStep {
     dir_ = context.result_dir;
     pass_ = 0;
     ++g_passes;
+    // A checkpoint: the lengths observed, under the fingerprint they belong to.
+    checkpoint_file_ = context.checkpoint_dir + "/lengths";
+    fingerprint_ = context.fingerprint;
+    std::ifstream in(checkpoint_file_);
+    std::string fingerprint;
+    resumed_ = checkpoint_ && std::getline(in, fingerprint) && fingerprint == fingerprint_;
+    size_t length;
+    uint64_t key;
+    while (resumed_ && in >> length >> key) by_length_[length].push_back(key);
     return Status::ok();
   }
+  bool resume_identify() override { return resumed_; }
   Status observe(const DocBatch& batch) override {
     std::lock_guard lock(mutex_);
     for (size_t i = 0; i < batch.size(); ++i) {
@@ -58,6 +69,15 @@ class SameLengthStage : public Stage, public GlobalStep {
     return true;
   }
   Status finish_identify() override {
+    if (checkpoint_ && !resumed_) {
+      fs::create_directories(fs::path(checkpoint_file_).parent_path());
+      std::ofstream kept(checkpoint_file_);
+      kept << fingerprint_ << "\n";
+      for (const auto& [length, keys] : by_length_) {
+        for (uint64_t key : keys) kept << length << " " << key << "\n";
+      }
+      if (g_stop_after_checkpoint) return Status::error("stopped after the checkpoint");
+    }
     std::ofstream out(dir_ + "/drop.txt");
     for (auto& [length, keys] : by_length_) {
       std::sort(keys.begin(), keys.end());
@@ -81,6 +101,9 @@ class SameLengthStage : public Stage, public GlobalStep {
  private:
   ReasonId reason_;
   int passes_;
+  bool checkpoint_;
+  bool resumed_ = false;
+  std::string checkpoint_file_, fingerprint_;
   int pass_ = 0;
   std::string dir_;
   std::mutex mutex_;
@@ -92,10 +115,11 @@ StageRegistry test_registry() {
   StageRegistry registry = builtin_registry();
   registry.add({"same_length",
                 "test",
-                {{"passes", ParamType::kInt, "1", "identify passes"}},
+                {{"passes", ParamType::kInt, "1", "identify passes"},
+                 {"checkpoint", ParamType::kBool, "false", "keep the lengths for a rerun"}},
                 [](const StageParams& p, StageContext& c) -> Result<std::unique_ptr<Stage>> {
-                  return std::unique_ptr<Stage>(
-                      new SameLengthStage(c, static_cast<int>(p.get_int("passes"))));
+                  return std::unique_ptr<Stage>(new SameLengthStage(
+                      c, static_cast<int>(p.get_int("passes")), p.get_bool("checkpoint")));
                 }});
   return registry;
 }
@@ -165,6 +189,33 @@ TEST(GlobalPasses, IdentifySeesWhatEarlierStagesKeepAndResultsAreReused) {
   EXPECT_EQ(removed.totals.dropped, first.totals.dropped);
   EXPECT_EQ(read_output_tree(dir.file("out2/rejected")),
             read_output_tree(dir.file("out/rejected")));
+}
+
+TEST(GlobalPasses, AStepResumesFromItsCheckpointWithoutAnIdentifyPass) {
+  TempDir dir;
+  fs::create_directories(dir.file("in"));
+  write_corpus(dir.file("in"), 3, 300, 7);
+  std::string yaml = kYaml;
+  yaml.replace(yaml.find("passes: 2"), 9, "passes: 2\n    checkpoint: true");
+  RunReport whole = run(yaml, dir.file("in"), dir.file("whole"));
+  ASSERT_TRUE(whole.status.is_ok()) << whole.status.message();
+  // The result is whole: its checkpoint is gone.
+  EXPECT_FALSE(fs::exists(dir.file("whole/global/_checkpoints/same_length")));
+  // A job that stops once its checkpoint is kept, then its rerun.
+  g_stop_after_checkpoint = true;
+  RunReport stopped = run(yaml, dir.file("in"), dir.file("out"));
+  g_stop_after_checkpoint = false;
+  ASSERT_FALSE(stopped.status.is_ok());
+  EXPECT_TRUE(fs::exists(dir.file("out/global/_checkpoints/same_length/lengths")));
+  g_observed = g_passes = 0;
+  RunReport resumed = run(yaml, dir.file("in"), dir.file("out"));
+  ASSERT_TRUE(resumed.status.is_ok()) << resumed.status.message();
+  EXPECT_EQ(g_observed, 0) << "no identify pass over the input";
+  EXPECT_THAT(resumed.passes.front().name, HasSubstr("resumed from its checkpoint"));
+  EXPECT_EQ(resumed.totals.dropped, whole.totals.dropped);
+  EXPECT_EQ(read_output_tree(dir.file("out/rejected")), read_output_tree(dir.file("whole/rejected")));
+  EXPECT_TRUE(fs::exists(dir.file("out/global/same_length/_complete.json")));
+  EXPECT_FALSE(fs::exists(dir.file("out/global/_checkpoints/same_length")));
 }
 
 TEST(GlobalPasses, OverwriteRemovesTheResultsOfStagesThePipelineNoLongerHas) {

@@ -12,6 +12,10 @@ std::vector<ParamSpec> dedup_common_params() {
        "round-robin by the ranks"},
       {"table_format", ParamType::kString, "jsonl",
        "duplicates table: jsonl (readable) or binary (compact, checksummed)"},
+      {"checkpoint", ParamType::kBool, "false",
+       "keep the read pass's bucket records under global/_checkpoints/ until the result is "
+       "whole, so a job killed later in identify resumes without reading the input again, on "
+       "any rank count (costs writing them; not with jaccard_threshold or the image check)"},
   };
 }
 
@@ -30,6 +34,7 @@ Result<DedupStepOptions> dedup_common_options(const StageParams& p, const std::s
       "table_format", {{"jsonl", TableFormat::kJsonl}, {"binary", TableFormat::kBinary}});
   if (!format.is_ok()) return format.status();
   options.table_format = *format;
+  options.checkpoint = p.get_bool("checkpoint");
   return options;
 }
 
