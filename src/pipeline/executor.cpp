@@ -389,6 +389,14 @@ Status PipelineRun::run_writing_pass() {
     }
   }
   report_.pictures = writer.pictures().items();
+  for (const BuiltStage& built : stages_) {
+    if (GlobalStep* step = built.stage->global_step()) {
+      for (ReportPair& pair : step->report_pairs()) {
+        pair.step = built.name;
+        report_.pairs.push_back(std::move(pair));
+      }
+    }
+  }
   report_.report_max_bytes = config_.report_max_bytes;
   PassRecord record{"write", origin.name, false,
                     options_.clock->seconds_since(begin), pass_->part_totals()};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/report_pair.h"
 #include "core/run_counts.h"
 #include "core/stage.h"
 #include "pipeline/report_sample.h"
@@ -106,6 +107,9 @@ struct RunReport {
   // A seeded sample of kept and dropped items per "stage/reason" with small JPEGs, for the
   // page's pictures (pipeline/report_sample.h); empty for a text run.
   std::map<std::string, std::vector<SampledItem>> pictures;
+  // A seeded sample of each dedup step's near-duplicate pairs (survivor and removed item, how
+  // alike), in stage order, for the page's side-by-side pairs (pipeline/report_pairs.h).
+  std::vector<ReportPair> pairs;
   // report.max_bytes: the most bytes report.html may take; thumbnails go, largest first, to
   // keep it under.
   size_t report_max_bytes = kDefaultReportMaxBytes;

@@ -6,7 +6,9 @@ namespace winnow {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 using Words = std::vector<std::string_view>;
 
@@ -28,7 +30,7 @@ long myers_search(const Words& a, const Words& b, size_t lo_a, size_t hi_a, size
     trace.push_back(v);  // V as round d finds it
     for (long k = -d; k <= d; k += 2) {
       long x = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]))
-                   ? v[offset + k + 1]        // down: a word of B
+                   ? v[offset + k + 1]       // down: a word of B
                    : v[offset + k - 1] + 1;  // right: a word of A
       long y = x - k;
       while (x < n && y < m && a[lo_a + x] == b[lo_b + y]) ++x, ++y;
@@ -52,8 +54,8 @@ void myers_walk_back(size_t lo_a, size_t lo_b, long n, long m, long edits,
     const long prev_x = v[offset + prev_k], prev_y = prev_x - prev_k;
     while (x > prev_x && y > prev_y) {
       --x, --y;
-      reversed.push_back({DiffKind::kSame, static_cast<uint32_t>(lo_a + x),
-                          static_cast<uint32_t>(lo_b + y)});
+      reversed.push_back(
+          {DiffKind::kSame, static_cast<uint32_t>(lo_a + x), static_cast<uint32_t>(lo_b + y)});
     }
     if (d == 0) break;
     if (x == prev_x) {

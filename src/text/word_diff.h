@@ -23,10 +23,10 @@ struct DiffRun {
 
 struct WordDiff {
   std::vector<std::string_view> a_words, b_words;  // views into the texts given
-  std::vector<DiffRun> runs;  // in order; consecutive runs differ in kind
-  size_t same_words = 0;      // words in kSame runs
-  bool cut = false;           // a text had more than max_words words: the rest is not shown
-  bool approximate = false;   // more than max_edits edits: the middle is one replacement
+  std::vector<DiffRun> runs;                       // in order; consecutive runs differ in kind
+  size_t same_words = 0;                           // words in kSame runs
+  bool cut = false;          // a text had more than max_words words: the rest is not shown
+  bool approximate = false;  // more than max_edits edits: the middle is one replacement
 };
 
 // Words of `text`: maximal runs of bytes other than ASCII whitespace.

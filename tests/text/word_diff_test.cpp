@@ -108,7 +108,9 @@ TEST(WordDiff, SameWordsAreALongestCommonSubsequenceAsPythonFindsIt) {
   testing::write_file(dir.file("pairs.tsv"), input);
   std::string output;
   ASSERT_EQ(run_command("python3 " + kSource + "/tests/text/word_diff_reference.py < " +
-                            dir.file("pairs.tsv"), &output), 0);
+                            dir.file("pairs.tsv"),
+                        &output),
+            0);
   std::istringstream expected(output);
   for (const auto& [a, b] : pairs) {
     size_t lcs = 0;
