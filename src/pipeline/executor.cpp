@@ -389,6 +389,7 @@ Status PipelineRun::run_writing_pass() {
     }
   }
   report_.pictures = writer.pictures().items();
+  report_.timelines = writer.timelines().timelines();
   for (const BuiltStage& built : stages_) {
     if (GlobalStep* step = built.stage->global_step()) {
       for (ReportPair& pair : step->report_pairs()) {

@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "io/atomic_file.h"
 #include "pipeline/report_pairs.h"
+#include "pipeline/report_timelines.h"
 #include "pipeline/report_pictures.h"
 
 namespace winnow {
@@ -359,7 +360,8 @@ std::string render_report_html(const RunReport& report) {
       ".side{flex:1;font-size:12px;white-space:pre-wrap;background:#f7f7f7;padding:6px;"
       "overflow-wrap:anywhere}mark.a{background:#fbb}mark.b{background:#bfb}.same{color:#888}"
       ".dupgroup{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0;padding:4px;border:1px solid "
-      "#ddd}figure.survivor{outline:2px solid #2ca02c}"
+      "#ddd}figure.survivor{outline:2px solid #2ca02c}figure.wide{width:490px}"
+      "img.thumb.sheet{max-width:480px;max-height:160px}"
       "</style></head><body>\n";
   html += fmt::format(
       "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
@@ -396,6 +398,7 @@ std::string render_report_html(const RunReport& report) {
       [](const StepSample& s) { return s.docs_per_s; }, 0);
   html += global_step_section(report);
   html += example_section(report);
+  html += timeline_section(report.timelines);
   const std::string end = "</body></html>\n";
   // The pairs may take half the room left, the pictures the rest.
   size_t used = html.size() + end.size();

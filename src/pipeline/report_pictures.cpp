@@ -19,13 +19,14 @@ std::string figure(const SampledItem& item) {
   if (item.thumbnail_jpeg.empty()) {
     img = "<div class=\"nothumb\">no picture</div>";
   } else {
-    img = "<img class=\"thumb\" alt=\"" + escape_html(item.id) + "\" src=\"data:image/jpeg;base64,";
+    img = std::string("<img class=\"") + (item.sheet ? "thumb sheet" : "thumb") + "\" alt=\"" +
+          escape_html(item.id) + "\" src=\"data:image/jpeg;base64,";
     append_base64(img, item.thumbnail_jpeg);
     img += "\">";
   }
   std::string score = std::isnan(item.score) ? std::string() : fmt::format(" {:.4g}", item.score);
-  return fmt::format("<figure>{}<figcaption><b>{}</b>{}{}</figcaption></figure>", img,
-                     escape_html(item.id), score,
+  return fmt::format("<figure{}>{}<figcaption><b>{}</b>{}{}</figcaption></figure>",
+                     item.sheet ? " class=\"wide\"" : "", img, escape_html(item.id), score,
                      item.detail.empty() ? "" : "<br>" + escape_html(item.detail));
 }
 
@@ -33,9 +34,10 @@ std::string render(const std::map<std::string, std::vector<SampledItem>>& pictur
                    size_t dropped) {
   std::string html = "<h2>What was kept and dropped, as pictures (a seeded sample)</h2>\n";
   if (dropped > 0) {
-    html += fmt::format("<p class=\"note\">{} thumbnail(s) left out, the largest first, to keep "
-                        "this page under report.max_bytes.</p>\n",
-                        dropped);
+    html += fmt::format(
+        "<p class=\"note\">{} thumbnail(s) left out, the largest first, to keep "
+        "this page under report.max_bytes.</p>\n",
+        dropped);
   }
   for (const auto& [category, items] : pictures) {
     html += fmt::format("<h3>{}</h3><div class=\"pictures\">", escape_html(category));

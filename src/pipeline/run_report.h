@@ -8,6 +8,7 @@
 #include "core/report_pair.h"
 #include "core/run_counts.h"
 #include "core/stage.h"
+#include "pipeline/clip_timelines.h"
 #include "pipeline/report_sample.h"
 #include "pipeline/run_metrics.h"
 #include "pipeline/stage_runner.h"
@@ -110,6 +111,9 @@ struct RunReport {
   // A seeded sample of each dedup step's near-duplicate pairs (survivor and removed item, how
   // alike), in stage order, for the page's side-by-side pairs (pipeline/report_pairs.h).
   std::vector<ReportPair> pairs;
+  // Where each of a seeded sample of source videos was cut into clips, and what became of
+  // each clip (pipeline/clip_timelines.h); empty without clips.
+  std::vector<SourceTimeline> timelines;
   // report.max_bytes: the most bytes report.html may take; thumbnails go, largest first, to
   // keep it under.
   size_t report_max_bytes = kDefaultReportMaxBytes;
