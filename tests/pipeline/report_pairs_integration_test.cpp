@@ -148,6 +148,35 @@ TEST(ReportPairsIntegration, FuzzyDedupPairsNameTheOriginalAndItsCopyWithTheChan
   EXPECT_GT(green, 500u);  // the removed side's (#bfb)
 }
 
+// `winnow dedup identify` then `dedup remove`: the remove run loads the table and chooses from
+// it the same pairs as a run that identified them itself.
+TEST(ReportPairsIntegration, ARemoveRunChoosesTheSamePairsFromTheLoadedTable) {
+  TempDir dir;
+  const std::string input = planted_documents(dir.path());
+  RunReport whole = run_text(dir, input, "whole", 2, 8);
+  ASSERT_TRUE(whole.status.is_ok()) << whole.status.message();
+  auto config = load_config(R"(
+report: {pictures_per_reason: 5}
+stages:
+  - {stage: fuzzy_dedup}
+)");
+  RunOptions options;
+  options.inputs = {input};
+  options.output = dir.file("split");
+  options.threads = 2;
+  options.passes = PassMode::kIdentifyOnly;
+  ASSERT_TRUE(run_pipeline(config, options).status.is_ok());
+  options.passes = PassMode::kRemoveOnly;
+  RunReport removed = run_pipeline(config, options);
+  ASSERT_TRUE(removed.status.is_ok()) << removed.status.message();
+  ASSERT_EQ(removed.pairs.size(), whole.pairs.size());
+  for (size_t i = 0; i < whole.pairs.size(); ++i) {
+    EXPECT_EQ(removed.pairs[i].survivor.id, whole.pairs[i].survivor.id);
+    EXPECT_EQ(removed.pairs[i].removed.id, whole.pairs[i].removed.id);
+    EXPECT_EQ(removed.pairs[i].value, whole.pairs[i].value);
+  }
+}
+
 // 30 documents with random 16-d embeddings, and near-copies of d0..d4 (one word changed, the
 // embedding moved by under 0.1%): semantic_dedup removes one of each pair (which one depends on
 // the ranking), and the report shows it beside the item it matched, with their cosine.
