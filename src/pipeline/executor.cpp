@@ -390,6 +390,9 @@ Status PipelineRun::run_writing_pass() {
   }
   report_.pictures = writer.pictures().items();
   report_.timelines = writer.timelines().timelines();
+  for (const StageConfig& stage : config_.stages) {
+    report_.stage_settings[stage.name] = stage.params.given_text();
+  }
   for (const BuiltStage& built : stages_) {
     if (GlobalStep* step = built.stage->global_step()) {
       for (ReportPair& pair : step->report_pairs()) {

@@ -355,7 +355,7 @@ std::string render_report_html(const RunReport& report) {
       "{padding-left:22px}"
       ".pictures{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;width:140px;font-size:11px}"
       "img.thumb{max-width:128px;max-height:128px;display:block}.nothumb{width:128px;height:40px;"
-      "background:#eee;color:#888;font-size:11px}.note{color:#a00}"
+      "background:#eee;color:#888;font-size:11px}.note{color:#a00}.settings{color:#555;font-size:12px;margin:0 0 4px}"
       ".pair{margin:10px 0;border-top:1px solid #ddd}.sides{display:flex;gap:12px}"
       ".side{flex:1;font-size:12px;white-space:pre-wrap;background:#f7f7f7;padding:6px;"
       "overflow-wrap:anywhere}mark.a{background:#fbb}mark.b{background:#bfb}.same{color:#888}"
@@ -406,7 +406,8 @@ std::string render_report_html(const RunReport& report) {
   html += pair_section(report.pairs, room / 2);
   used = html.size() + end.size();
   html += picture_section(report.pictures,
-                          report.report_max_bytes > used ? report.report_max_bytes - used : 0);
+                          report.report_max_bytes > used ? report.report_max_bytes - used : 0,
+                          report.stage_settings);
   return html + end;
 }
 

@@ -114,6 +114,9 @@ struct RunReport {
   // Where each of a seeded sample of source videos was cut into clips, and what became of
   // each clip (pipeline/clip_timelines.h); empty without clips.
   std::vector<SourceTimeline> timelines;
+  // Stage name -> the parameters the pipeline file gave it ("min_blur: 100"), shown beside its
+  // drop reasons' pictures so that a score can be read against its threshold.
+  std::map<std::string, std::string> stage_settings;
   // report.max_bytes: the most bytes report.html may take; thumbnails go, largest first, to
   // keep it under.
   size_t report_max_bytes = kDefaultReportMaxBytes;

@@ -105,6 +105,10 @@ TEST(VideoReport, ContactSheetsAndTimelinesNameTheRunsClips) {
   EXPECT_GE(sheets, 4u);
   EXPECT_NE(html.find("<h3>kept</h3>"), std::string::npos);
   EXPECT_NE(html.find("<h3>motion_filter/"), std::string::npos);
+  // A dropped clip's score beside the threshold it missed: frame_quality's min_blur as given.
+  EXPECT_NE(html.find("<h3>frame_quality/blurry</h3><p class=\"settings\">frame_quality: "
+                      "min_blur: 100</p>"),
+            std::string::npos);
   EXPECT_LE(html.size(), size_t{4} << 20);
 
   if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "no chromium";
