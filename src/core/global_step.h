@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/doc_batch.h"
+#include "core/report_pair.h"
 #include "core/status.h"
 
 // dist::Comm (dist/comm.h) is declared, not included: core sits below dist, and a step only
@@ -64,6 +65,16 @@ class GlobalStep {
   virtual std::string summary_text() const = 0;
   // Optional: an HTML fragment for report.html (tables, charts); empty shows the text.
   virtual std::string summary_html() const { return {}; }
+
+  // report.html's near-duplicate pairs: before begin_identify() or load_result(), the pipeline
+  // says how many pairs to sample and with which seed (0: none); the step chooses them from its
+  // result (the same for the same run), the writing pass's process() keeps the chosen items'
+  // texts or pictures, and report_pairs() gives the pairs whose both items it saw.
+  virtual void set_report_sample(size_t pairs, uint64_t seed) {
+    (void)pairs;
+    (void)seed;
+  }
+  virtual std::vector<ReportPair> report_pairs() const { return {}; }
 };
 
 }  // namespace winnow

@@ -1,5 +1,6 @@
 #include "core/stage_params.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -278,6 +279,26 @@ Status StageParams::choice_error(const std::string& key,
     list += names[i];
   }
   return error(key, "must be " + list + ", not '" + given + "'");
+}
+
+std::string StageParams::given_text() const {
+  std::string out;
+  for (const auto& [key, value] : values_) {
+    if (!given(key)) continue;
+    if (!out.empty()) out += ", ";
+    out += key + ": ";
+    if (auto* i = std::get_if<int64_t>(&value)) out += std::to_string(*i);
+    if (auto* d = std::get_if<double>(&value)) out += fmt::format("{}", *d);
+    if (auto* b = std::get_if<bool>(&value)) out += *b ? "true" : "false";
+    if (auto* s = std::get_if<std::string>(&value)) out += *s;
+    if (auto* scalar = std::get_if<ScalarParam>(&value)) out += scalar->text;
+    if (auto* list = std::get_if<std::vector<std::string>>(&value)) {
+      out += "[";
+      for (size_t k = 0; k < list->size(); ++k) out += (k ? ", " : "") + (*list)[k];
+      out += "]";
+    }
+  }
+  return out;
 }
 
 Status StageParams::error(const std::string& key, const std::string& message) const {

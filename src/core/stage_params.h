@@ -63,6 +63,10 @@ class StageParams {
   const std::vector<std::string>& get_string_list(const std::string& key) const;
   const ScalarParam& get_scalar(const std::string& key) const;
 
+  // The parameters the pipeline file gave, as "key: value, key: value" in key order (the run
+  // report shows them beside each drop reason, so a score can be read against its threshold).
+  std::string given_text() const;
+
   // "pipeline.yaml:12: stage 'length': parameter 'min_chars': <message>"
   Status error(const std::string& key, const std::string& message) const;
 

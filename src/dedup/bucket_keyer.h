@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/doc_batch.h"
@@ -54,6 +55,11 @@ class BucketKeyer {
     (void)b;
     return true;
   }
+  // How alike two items of a near-duplicate pair are, for the run report, from their
+  // verification sets: (measure, value). By default the exact Jaccard similarity of the shingle
+  // sets; ("", NaN) when either has none (exact dedup).
+  virtual std::pair<std::string, double> pair_measure(const std::vector<uint32_t>& a,
+                                                      const std::vector<uint32_t>& b) const;
   // What a group is (dedup/duplicate_clusterer.h): connected components of the kept links, or
   // stars whose every removed member matches its survivor (a relation that does not chain).
   virtual GroupShape groups() const { return GroupShape::kComponents; }
@@ -63,5 +69,8 @@ class BucketKeyer {
   virtual void describe(JsonWriter& out) const = 0;
   virtual std::string describe_text() const = 0;
 };
+
+// |a ∩ b| / |a ∪ b| of two sorted, unique sets; 0 when both are empty.
+double set_jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);
 
 }  // namespace winnow

@@ -38,6 +38,8 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   if (keyer_->verifies_links()) options.links = LinkShape::kAllPairs;
   options.groups = keyer_->groups();
   options.comm = context.comm;
+  options.report_pairs = report_pairs_;
+  options.report_seed = report_seed_;
   pass_ = 0;
   clusterer_ = std::make_unique<DuplicateClusterer>(options);
   checkpoint_.reset();
@@ -122,26 +124,6 @@ bool DedupStep::another_pass() {
   return dist::sum_over_ranks(comm, {shingle_sets_.size()})[0] > 0;
 }
 
-namespace {
-
-double jaccard(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y) {
-  size_t both = 0;
-  for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
-    if (x[i] < y[j]) {
-      ++i;
-    } else if (y[j] < x[i]) {
-      ++j;
-    } else {
-      ++both;
-      ++i;
-      ++j;
-    }
-  }
-  const size_t either = x.size() + y.size() - both;
-  return either > 0 ? static_cast<double>(both) / static_cast<double>(either) : 0;
-}
-
-}  // namespace
 
 // The read pass's records from a checkpoint (a resumed run), or into it (a first run, once
 // every rank has read its shards).
@@ -175,7 +157,7 @@ Status DedupStep::finish_identify() {
   } else if (options_.jaccard_threshold > 0) {
     check = [threshold = options_.jaccard_threshold](const std::vector<uint32_t>& a,
                                                      const std::vector<uint32_t>& b) {
-      const double similarity = jaccard(a, b);
+      const double similarity = set_jaccard(a, b);
       return similarity > 0 && similarity >= threshold;
     };
   }
@@ -196,6 +178,7 @@ Status DedupStep::finish_identify() {
     if (!whole.is_ok()) return whole.status();
     removal_ = whole->removal_set();
   }
+  capture_.choose(std::move(result->report_pairs));
   // The table is written; one rank writes the summary.
   if (comm.rank() != 0) return Status::ok();
   return AtomicFile::write_whole(context_.result_dir + "/summary.json", result_json_ + "\n");
@@ -289,11 +272,52 @@ void DedupStep::make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64
       result_dir_ + "/" + table_name(options_.table_format));
 }
 
+namespace {
+
+// The report's pairs from a loaded table: each group's removed members with its survivor
+// (entries are sorted by group, so one walk finds each group's survivor).
+std::vector<ChosenPair> choose_report_pairs(const DuplicatesTable& table, size_t count,
+                                            uint64_t seed) {
+  PairChooser chooser(count, seed);
+  if (count == 0) return {};
+  const std::vector<DuplicateEntry>& entries = table.entries;
+  for (size_t begin = 0; begin < entries.size();) {
+    size_t end = begin;
+    uint64_t survivor = entries[begin].doc;
+    for (; end < entries.size() && entries[end].component == entries[begin].component; ++end) {
+      if (entries[end].survivor) survivor = entries[end].doc;
+    }
+    for (size_t i = begin; i < end; ++i) {
+      if (!entries[i].survivor) chooser.offer(entries[i].doc, survivor);
+    }
+    begin = end;
+  }
+  return chooser.chosen();
+}
+
+}  // namespace
+
+void DedupStep::note_for_report(const DocBatch& batch, size_t i) {
+  const uint64_t key = batch.key(i).value();
+  if (!capture_.wants(key)) return;
+  CapturedItem item = capture_item(batch, i);
+  keyer_->item_verification_set(batch, i, item.set);
+  capture_.keep(key, std::move(item));
+}
+
+std::vector<ReportPair> DedupStep::report_pairs() const {
+  return capture_.report_pairs(
+      [this](const CapturedItem& survivor, const CapturedItem& removed, const ChosenPair&) {
+        return keyer_->pair_measure(survivor.set, removed.set);
+      });
+}
+
 Status DedupStep::load_result(const std::string& result_dir) {
   std::string path = result_dir + "/" + table_name(options_.table_format);
   auto table = DuplicatesTable::read(path);
   if (!table.is_ok()) return table.status();
   removal_ = table->removal_set();
+  capture_.choose(choose_report_pairs(*table, report_pairs_, report_seed_));
   result_dir_ = result_dir;
   make_summaries(table->component_sizes(), table->entries.size(), table->removed(), nullptr, 0);
   // The stored summary keeps the identify pass's own figures (spills, timings).

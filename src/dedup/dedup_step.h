@@ -16,6 +16,7 @@
 #include "dedup/duplicates_table.h"
 #include "dedup/field_number.h"
 #include "dedup/identify_checkpoint.h"
+#include "dedup/pair_capture.h"
 
 namespace winnow {
 
@@ -51,6 +52,14 @@ class DedupStep : public GlobalStep {
   Status load_result(const std::string& result_dir) override;
   std::string summary_json() const override { return summary_json_; }
   std::string summary_text() const override { return summary_text_; }
+  void set_report_sample(size_t pairs, uint64_t seed) override {
+    report_pairs_ = pairs;
+    report_seed_ = seed;
+  }
+  std::vector<ReportPair> report_pairs() const override;
+  // Thread-safe. The writing pass shows the step each item that reaches it; the members of the
+  // report's chosen pairs are kept (dedup/pair_capture.h), the rest cost a lookup.
+  void note_for_report(const DocBatch& batch, size_t i);
 
   // The component of `key` when the document must be dropped (after identify, each rank knows
   // the removals of the documents it read; after load_result, every removal).
@@ -86,8 +95,11 @@ class DedupStep : public GlobalStep {
   std::unique_ptr<IdentifyCheckpoint> checkpoint_;
   bool resumed_ = false;
   uint64_t checkpoint_bytes_ = 0;  // over every rank
-  Status checkpoint_status_;
-  std::mutex checkpoint_mutex_;  // a failed checkpoint write, reported by finish_identify()
+  Status checkpoint_status_;  // a failed checkpoint write, reported by finish_identify()
+  std::mutex checkpoint_mutex_;
+  size_t report_pairs_ = 0;
+  uint64_t report_seed_ = 0;
+  PairCapture capture_;
   std::string result_json_;
   std::string summary_json_;
   std::string summary_text_;

@@ -376,7 +376,10 @@ Result<ClusterResult> DuplicateClusterer::finish(const TableOutput& table,
   std::vector<TableRow> rows;
   std::vector<std::vector<Pair>> removals(static_cast<size_t>(ranks.size()));
   ClusterResult result;
-  build_groups(members, label_links, rows, removals, result);
+  PairChooser chooser(options_.report_pairs, options_.report_seed);
+  build_groups(members, label_links, rows, removals, result, chooser);
+  for (const std::string& theirs : ranks.all_gather(chooser.serialize())) chooser.merge(theirs);
+  result.report_pairs = chooser.chosen();
   std::vector<Pair> own = dist::exchange_records(ranks, removals);  // (doc, group)
   std::sort(own.begin(), own.end());
   result.removals = RemovalSet(std::move(own));
@@ -409,7 +412,7 @@ void DuplicateClusterer::build_groups(std::vector<Member>& members,
                                       std::vector<std::array<uint64_t, 3>>& label_links,
                                       std::vector<TableRow>& rows,
                                       std::vector<std::vector<Pair>>& removals,
-                                      ClusterResult& result) {
+                                      ClusterResult& result, PairChooser& chooser) {
   std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
     return a.label != b.label ? a.label < b.label : a.doc < b.doc;
   });
@@ -461,6 +464,7 @@ void DuplicateClusterer::build_groups(std::vector<Member>& members,
       if (!row.entry.survivor) {
         ++result.removed;
         removals[static_cast<size_t>(m.reader)].emplace_back(m.doc, row.entry.component);
+        chooser.offer(m.doc, members[begin + survivor[group[i]]].doc);
       }
     }
     begin = end;

@@ -41,6 +41,7 @@
 #include "core/status.h"
 #include "dedup/doc_info_log.h"
 #include "dedup/duplicates_table.h"
+#include "dedup/pair_chooser.h"
 #include "dedup/partitioned_spill.h"
 #include "dedup/component_labels.h"
 #include "dedup/table_partitions.h"
@@ -86,6 +87,9 @@ struct ClustererOptions {
   GroupShape groups = GroupShape::kComponents;
   dist::Comm* comm =
       nullptr;  // null: one process; else compute_links() and finish() are collective
+  // The run report's sample of (removed, survivor) pairs (dedup/pair_chooser.h); 0: none.
+  size_t report_pairs = 0;
+  uint64_t report_seed = 0;
 };
 
 struct ClusterStats {
@@ -114,6 +118,7 @@ struct ClusterResult {
   std::map<uint64_t, uint64_t> component_sizes;  // size -> groups of that size
   uint64_t members = 0;                          // documents in groups
   uint64_t removed = 0;
+  std::vector<ChosenPair> report_pairs;  // the report's sample, the same on every rank
 };
 
 // Where finish() writes the table (collectively; the same path on every rank).
@@ -168,7 +173,7 @@ class DuplicateClusterer {
                     std::vector<std::array<uint64_t, 3>>& label_links,
                     std::vector<TableRow>& rows,
                     std::vector<std::vector<std::pair<uint64_t, uint64_t>>>& removals,
-                    ClusterResult& result);
+                    ClusterResult& result, PairChooser& chooser);
   // Per member of one group (by key): its group's smallest index, or UINT32_MAX in none; and
   // at a group's index, the group's survivor.
   void component_groups(const std::vector<double>& metric, std::vector<uint32_t>& group,

@@ -161,6 +161,11 @@ Status SemanticStep::finish_identify() {
   auto all_bad = gather_bad(comm, loaded.bad);
   if (!all_bad.is_ok()) return all_bad.status();
   WINNOW_RETURN_IF_ERROR(dist::agree(comm, write_tables(verdicts->all_removed, *all_bad)));
+  PairChooser chooser(report_pairs_, report_seed_);
+  for (const ItemOutcome& o : verdicts->all_removed) {
+    chooser.offer(o.key, o.matched_key, o.similarity);
+  }
+  capture_.choose(chooser.chosen());
   if (comm.rank() == 0) {
     SemanticSummary summary =
         summarise(verdicts->removed_at, verdicts->all_removed, *all_bad, n, d, *clustering);
@@ -283,6 +288,7 @@ Status SemanticStep::load_result(const std::string& result_dir) {
   context_.result_dir = result_dir;
   removals_.clear();
   bad_.clear();
+  PairChooser chooser(report_pairs_, report_seed_);
   simdjson::dom::parser parser;
   auto table = read_whole(result_dir + "/" + kTable);
   if (!table.is_ok()) return table.status();
@@ -301,7 +307,12 @@ Status SemanticStep::load_result(const std::string& result_dir) {
     }
     removals_.push_back({key, static_cast<uint32_t>(cluster), static_cast<float>(similarity),
                          std::string(matched_id)});
+    uint64_t matched_key = 0;
+    if (!row["matched_doc_key"].get(matched_key)) {
+      chooser.offer(key, matched_key, static_cast<float>(similarity));
+    }
   }
+  capture_.choose(chooser.chosen());
   auto bad_table = read_whole(result_dir + "/" + kBadTable);
   if (!bad_table.is_ok()) return bad_table.status();
   std::istringstream bad_lines(*bad_table);
@@ -327,6 +338,17 @@ Status SemanticStep::load_result(const std::string& result_dir) {
   summary_text_ = *text;
   summary_html_ = *html;
   return Status::ok();
+}
+
+void SemanticStep::note_for_report(const DocBatch& batch, size_t i) {
+  const uint64_t key = batch.key(i).value();
+  if (capture_.wants(key)) capture_.keep(key, capture_item(batch, i));
+}
+
+std::vector<ReportPair> SemanticStep::report_pairs() const {
+  return capture_.report_pairs([](const CapturedItem&, const CapturedItem&, const ChosenPair& p) {
+    return std::pair<std::string, double>("cosine", p.value);
+  });
 }
 
 const SemanticRemoval* SemanticStep::removal(uint64_t key) const {

@@ -34,6 +34,7 @@
 #include "dedup/embedding_log.h"
 #include "dedup/embedding_reader.h"
 #include "dedup/field_number.h"
+#include "dedup/pair_capture.h"
 #include "dedup/semantic_options.h"
 
 namespace winnow {
@@ -64,6 +65,16 @@ class SemanticStep : public GlobalStep {
   std::string summary_json() const override { return summary_json_; }
   std::string summary_text() const override { return summary_text_; }
   std::string summary_html() const override { return summary_html_; }
+  void set_report_sample(size_t pairs, uint64_t seed) override {
+    report_pairs_ = pairs;
+    report_seed_ = seed;
+  }
+  // The report's pairs: a removed item and the item it matched, with their cosine. Chosen on
+  // rank 0 (which holds the whole table); each rank's writing pass captures its own items, and
+  // the report is rank 0's.
+  std::vector<ReportPair> report_pairs() const override;
+  // Thread-safe: the writing pass shows each item that reaches the stage (pair_capture.h).
+  void note_for_report(const DocBatch& batch, size_t i);
 
   const SemanticOptions& options() const { return options_; }
   // The removal of `key`, when it must be dropped as a near-duplicate.
@@ -113,6 +124,9 @@ class SemanticStep : public GlobalStep {
   std::string summary_text_;
   std::string summary_html_;
   std::function<Status(const ClusterSpill&)> after_spill_;
+  size_t report_pairs_ = 0;
+  uint64_t report_seed_ = 0;
+  PairCapture capture_;
 };
 
 }  // namespace winnow

@@ -8,6 +8,7 @@
 
 #include "core/codec_module.h"
 #include "core/doc_batch.h"
+#include "media/clip_thumbnail.h"
 
 namespace winnow {
 
@@ -88,6 +89,9 @@ std::string read_referenced(const Payload& payload) {
 }  // namespace
 
 std::string item_thumbnail(const DocBatch& batch, size_t row) {
+  if (batch.kind(row) == ItemKind::kClip || batch.kind(row) == ItemKind::kVideo) {
+    return clip_thumbnail(batch, row);
+  }
   if (batch.kind(row) != ItemKind::kImage) return {};
   const Payload* payload = batch.payload(row);
   if (!payload) return {};

@@ -25,7 +25,8 @@ class DocBatch;
 
 // The thumbnail of row `row` of `batch` when it is an image whose bytes are in memory or in a
 // file it names (read only for the few items a report samples): the function the media layer
-// installs as core/item_thumbnail.h's hook. Empty for any other row.
+// installs as core/item_thumbnail.h's hook; a clip's or video's contact sheet
+// (media/clip_thumbnail.h). Empty for any other row.
 std::string item_thumbnail(const DocBatch& batch, size_t row);
 
 }  // namespace winnow

@@ -236,12 +236,16 @@ const ConfigKey kKeys[] = {
      [](C c) { return std::to_string(c.report_pictures_per_reason); }, "",
      "image and video runs: report.html shows this many kept items and this many per drop "
      "reason as 128 px JPEG thumbnails with their score, a sample chosen by the seed's hash of "
-     "each item's key while the run streams (the same for any thread count); 0: none",
+     "each item's key while the run streams (the same for any thread count); also, for every "
+     "run, this many near-duplicate pairs per dedup step (kept item beside the one it removed, "
+     "the differing words marked, or thumbnails for pictures), chosen by the seed's hash of the "
+     "removed item's key; 0: none",
      ""},
     {"report", "max_bytes", "an integer, 0 or more",
      [](C c) { return std::to_string(c.report_max_bytes); }, "",
-     "the most bytes report.html takes: thumbnails are left out, the largest first (the page "
-     "says how many), to stay under it",
+     "the most bytes report.html takes: near-duplicate pairs may take half the room the rest of "
+     "the page leaves, thumbnails the remainder; pairs and thumbnails are left out (the largest "
+     "thumbnails first; the page says how many) to stay under it",
      ""},
 
     // --- autoscale ------------------------------------------------------------------------

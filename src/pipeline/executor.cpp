@@ -44,6 +44,26 @@ struct BuiltStage {
   RecordFields record_fields;
 };
 
+// What report.html shows of the writing pass besides counts: the picture sample, the clips'
+// timelines, the parameters each stage was given, and the dedup steps' near-duplicate pairs.
+void add_report_samples(RunReport& report, const ShardWriter& writer, const PipelineConfig& config,
+                        const std::vector<BuiltStage>& stages) {
+  report.pictures = writer.pictures().items();
+  report.timelines = writer.timelines().timelines();
+  for (const StageConfig& stage : config.stages) {
+    report.stage_settings[stage.name] = stage.params.given_text();
+  }
+  for (const BuiltStage& built : stages) {
+    if (GlobalStep* step = built.stage->global_step()) {
+      for (ReportPair& pair : step->report_pairs()) {
+        pair.step = built.name;
+        report.pairs.push_back(std::move(pair));
+      }
+    }
+  }
+  report.report_max_bytes = config.report_max_bytes;
+}
+
 // One execution of a pipeline: plans it, runs its passes, reports.
 class PipelineRun {
  public:
@@ -388,8 +408,7 @@ Status PipelineRun::run_writing_pass() {
                                   std::numeric_limits<double>::quiet_NaN()});
     }
   }
-  report_.pictures = writer.pictures().items();
-  report_.report_max_bytes = config_.report_max_bytes;
+  add_report_samples(report_, writer, config_, stages_);
   PassRecord record{"write", origin.name, false,
                     options_.clock->seconds_since(begin), pass_->part_totals()};
   record.input_bytes = source.input_bytes_read();

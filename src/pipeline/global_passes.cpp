@@ -343,6 +343,8 @@ Status run_global_passes(const GlobalPassPlan& plan, GlobalPassOutcome& outcome)
     auto begin = std::chrono::steady_clock::now();
     GlobalStepSummary summary;
     summary.name = name;
+    // report.html's near-duplicate pairs: as many per step as pictures per reason.
+    step->set_report_sample(plan.config->report_pictures_per_reason, plan.config->seed);
     // --overwrite recomputes, except for `dedup remove`, which only ever uses a result. Rank
     // 0's view of the marker decides for every rank.
     const bool reusable = mode == PassMode::kRemoveOnly || !plan.options->overwrite;

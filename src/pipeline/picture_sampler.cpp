@@ -1,5 +1,8 @@
 #include "pipeline/picture_sampler.h"
 
+#include <fmt/format.h>
+
+#include <filesystem>
 #include <limits>
 
 #include "core/item_thumbnail.h"
@@ -10,6 +13,15 @@ namespace {
 
 bool has_picture(ItemKind kind) {
   return kind == ItemKind::kImage || kind == ItemKind::kClip || kind == ItemKind::kVideo;
+}
+
+// A clip's span in its source ("3.20–7.85 s of a.mp4"); empty without one.
+std::string span_text(const DocBatch& batch, size_t i) {
+  const Payload* payload = batch.payload(i);
+  if (!payload || payload->path.empty()) return {};
+  const std::string file = std::filesystem::path(payload->path).filename().string();
+  if (payload->time_end <= payload->time_begin) return file;
+  return fmt::format("{:.2f}–{:.2f} s of {}", payload->time_begin, payload->time_end, file);
 }
 
 }  // namespace
@@ -32,6 +44,10 @@ void offer_pictures(ReportSample& sample, const DocBatch& batch, const ReasonTab
     item.key = key;
     item.id = std::string(batch.id(i));
     item.score = score;
+    if (batch.kind(i) != ItemKind::kImage) {
+      item.sheet = true;
+      item.detail = span_text(batch, i);
+    }
     if (thumbnailer) item.thumbnail_jpeg = thumbnailer(batch, i);
     sample.offer(category, std::move(item));
   }

@@ -9,6 +9,8 @@
 #include "core/html_escape.h"
 #include "core/version.h"
 #include "io/atomic_file.h"
+#include "pipeline/report_pairs.h"
+#include "pipeline/report_timelines.h"
 #include "pipeline/report_pictures.h"
 
 namespace winnow {
@@ -353,7 +355,13 @@ std::string render_report_html(const RunReport& report) {
       "{padding-left:22px}"
       ".pictures{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;width:140px;font-size:11px}"
       "img.thumb{max-width:128px;max-height:128px;display:block}.nothumb{width:128px;height:40px;"
-      "background:#eee;color:#888;font-size:11px}.note{color:#a00}"
+      "background:#eee;color:#888;font-size:11px}.note{color:#a00}.settings{color:#555;font-size:12px;margin:0 0 4px}"
+      ".pair{margin:10px 0;border-top:1px solid #ddd}.sides{display:flex;gap:12px}"
+      ".side{flex:1;font-size:12px;white-space:pre-wrap;background:#f7f7f7;padding:6px;"
+      "overflow-wrap:anywhere}mark.a{background:#fbb}mark.b{background:#bfb}.same{color:#888}"
+      ".dupgroup{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0;padding:4px;border:1px solid "
+      "#ddd}figure.survivor{outline:2px solid #2ca02c}figure.wide{width:490px}"
+      "img.thumb.sheet{max-width:480px;max-height:160px}"
       "</style></head><body>\n";
   html += fmt::format(
       "<h1>winnow run: {}</h1><p>{} · {:.2f} s · budget {} CPU threads, {} GPU(s) ({}) · {} · "
@@ -390,10 +398,16 @@ std::string render_report_html(const RunReport& report) {
       [](const StepSample& s) { return s.docs_per_s; }, 0);
   html += global_step_section(report);
   html += example_section(report);
+  html += timeline_section(report.timelines);
   const std::string end = "</body></html>\n";
+  // The pairs may take half the room left, the pictures the rest.
   size_t used = html.size() + end.size();
+  size_t room = report.report_max_bytes > used ? report.report_max_bytes - used : 0;
+  html += pair_section(report.pairs, room / 2);
+  used = html.size() + end.size();
   html += picture_section(report.pictures,
-                          report.report_max_bytes > used ? report.report_max_bytes - used : 0);
+                          report.report_max_bytes > used ? report.report_max_bytes - used : 0,
+                          report.stage_settings);
   return html + end;
 }
 

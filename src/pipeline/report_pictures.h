@@ -14,7 +14,9 @@ namespace winnow {
 
 // The section for `pictures` (empty when there are none), its thumbnails cut to fit in
 // `budget_bytes` with the section's own text counted.
+// `settings`: stage name -> its parameters as given, shown beside each drop reason's heading.
 std::string picture_section(std::map<std::string, std::vector<SampledItem>> pictures,
-                            size_t budget_bytes);
+                            size_t budget_bytes,
+                            const std::map<std::string, std::string>& settings = {});
 
 }  // namespace winnow

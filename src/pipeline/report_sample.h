@@ -19,6 +19,7 @@ struct SampledItem {
   double score = 0;            // the drop's score (NaN when it has none)
   std::string detail;          // free text (span, threshold, near-duplicate of ...)
   std::string thumbnail_jpeg;  // encoded JPEG bytes; empty when none (or dropped for size)
+  bool sheet = false;          // a clip's or video's contact sheet (shown wider)
 };
 
 class ReportSample {

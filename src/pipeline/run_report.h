@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "core/report_pair.h"
 #include "core/run_counts.h"
 #include "core/stage.h"
+#include "pipeline/clip_timelines.h"
 #include "pipeline/report_sample.h"
 #include "pipeline/run_metrics.h"
 #include "pipeline/stage_runner.h"
@@ -106,6 +108,15 @@ struct RunReport {
   // A seeded sample of kept and dropped items per "stage/reason" with small JPEGs, for the
   // page's pictures (pipeline/report_sample.h); empty for a text run.
   std::map<std::string, std::vector<SampledItem>> pictures;
+  // A seeded sample of each dedup step's near-duplicate pairs (survivor and removed item, how
+  // alike), in stage order, for the page's side-by-side pairs (pipeline/report_pairs.h).
+  std::vector<ReportPair> pairs;
+  // Where each of a seeded sample of source videos was cut into clips, and what became of
+  // each clip (pipeline/clip_timelines.h); empty without clips.
+  std::vector<SourceTimeline> timelines;
+  // Stage name -> the parameters the pipeline file gave it ("min_blur: 100"), shown beside its
+  // drop reasons' pictures so that a score can be read against its threshold.
+  std::map<std::string, std::string> stage_settings;
   // report.max_bytes: the most bytes report.html may take; thumbnails go, largest first, to
   // keep it under.
   size_t report_max_bytes = kDefaultReportMaxBytes;

@@ -14,7 +14,8 @@ ShardWriter::ShardWriter(const OutputLayout& layout, const std::vector<InputFile
       reasons_(reasons),
       source_(source),
       options_(std::move(options)),
-      pictures_(options_.pictures_per_reason, options_.seed) {}
+      pictures_(options_.pictures_per_reason, options_.seed),
+      timelines_(options_.pictures_per_reason, options_.seed) {}
 
 ShardWriter::~ShardWriter() { abandon(); }
 
@@ -89,6 +90,7 @@ Status ShardWriter::write(Shard& s, DocBatch& batch) {
   s.counts.add_batch(batch, reasons_, options_.input_kind);
   examples_.offer(batch, reasons_);
   offer_pictures(pictures_, batch, reasons_);
+  timelines_.offer(batch, reasons_);
   s.counts.output_bytes += batch.encoded_kept.size();
   documents_ += batch.source_records();
   OutputBuffers::give_back(batch);  // its bytes are in the sinks: the next batches reuse them

@@ -22,6 +22,7 @@
 #include "io/shard_output.h"
 #include "pipeline/drop_examples.h"
 #include "pipeline/output_layout.h"
+#include "pipeline/clip_timelines.h"
 #include "pipeline/report_sample.h"
 #include "pipeline/shard_source.h"
 #include "pipeline/stage_runner.h"
@@ -66,6 +67,7 @@ class ShardWriter {
   uint64_t documents_written() const { return documents_.load(); }
   const DropExamples& examples() const { return examples_; }
   const ReportSample& pictures() const { return pictures_; }
+  const ClipTimelines& timelines() const { return timelines_; }
   // Drops unfinished shards (their temporary files go); call once no worker runs.
   void abandon();
 
@@ -96,6 +98,7 @@ class ShardWriter {
   size_t completed_shards_ = 0;
   DropExamples examples_;
   ReportSample pictures_;
+  ClipTimelines timelines_;  // as many sources as pictures per reason
   std::atomic<uint64_t> documents_{0};
 };
 

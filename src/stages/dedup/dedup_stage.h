@@ -20,6 +20,7 @@ class DedupStage : public Stage {
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
+      step_->note_for_report(batch, i);
       if (const uint64_t* component = step_->removal(batch.key(i))) {
         batch.drop(i, reason_);
         batch.annotation(column_, AnnotationType::kInt)

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <bit>
+#include <limits>
 
 #include "media/decoded_images.h"
 #include "media/image_signature.h"
@@ -115,6 +116,15 @@ class PerceptualKeyer final : public BucketKeyer {
     }
     return within(a, b) || within(b, a);
   }
+  // The report's measure: the smallest Hamming distance from either image's own pHash to any
+  // hash of the other (crops, mirrored), the distance link_holds compares with the threshold.
+  std::pair<std::string, double> pair_measure(const std::vector<uint32_t>& a,
+                                              const std::vector<uint32_t>& b) const override {
+    if (a.size() < kHashesAt + 2 || b.size() < kHashesAt + 2) {
+      return {"", std::numeric_limits<double>::quiet_NaN()};
+    }
+    return {"Hamming distance", std::min(nearest(a, b), nearest(b, a))};
+  }
   GroupShape groups() const override { return settings_.groups; }
   void describe(JsonWriter& out) const override {
     out.key("hash").value("phash64");
@@ -160,6 +170,14 @@ class PerceptualKeyer final : public BucketKeyer {
       if (std::popcount(hash ^ hash_at(other, j)) <= settings_.threshold) return true;
     }
     return false;
+  }
+  static int nearest(const std::vector<uint32_t>& own, const std::vector<uint32_t>& other) {
+    const uint64_t hash = hash_at(own, 0);
+    int best = 64;
+    for (size_t j = 0; j < (other.size() - kHashesAt) / 2; ++j) {
+      best = std::min(best, std::popcount(hash ^ hash_at(other, j)));
+    }
+    return best;
   }
   ImageSignature item_signature(const DocBatch& batch, size_t i) const {
     thread_local ImagePixels scratch;

@@ -26,6 +26,7 @@ class SemanticDedupStage final : public Stage {
   Status process(DocBatch& batch) override {
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!batch.kept(i)) continue;
+      step_->note_for_report(batch, i);
       const uint64_t key = batch.key(i).value();
       if (const SemanticRemoval* removal = step_->removal(key)) {
         batch.drop(i, duplicate_, removal->similarity);
