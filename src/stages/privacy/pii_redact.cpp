@@ -185,7 +185,12 @@ Status read_actions(const StageParams& p, PiiRedactConfig& config) {
 // The named-entity model of `ner_model`, with its batching and device.
 Status read_ner(const StageParams& p, PiiRedactConfig& config) {
   const std::string& folder = p.get_string("ner_model");
-  if (folder.empty()) return Status::ok();
+  if (folder.empty()) {
+    if (p.has("ner_entities") && !p.get_string_list("ner_entities").empty()) {
+      return p.error("ner_entities", "needs ner_model, the model that finds them");
+    }
+    return Status::ok();
+  }
   PiiEntityMask entities = kNerPiiEntities;
   WINNOW_RETURN_IF_ERROR(read_entity_list(p, "ner_entities", kNerPiiEntities, entities));
   TokenClassifierOptions options;
