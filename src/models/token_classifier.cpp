@@ -116,8 +116,8 @@ Result<std::unique_ptr<TokenClassifier>> TokenClassifier::load(
   model->max_tokens_ = max_tokens.value();
   find_specials(*model->tokenizer_, model->prefix_, model->suffix_);
   if (model->prefix_.size() + model->suffix_.size() >= model->max_tokens_) {
-    return Status::errorf("model '{}': {} tokens leave no room between the special tokens",
-                          folder, model->max_tokens_);
+    return Status::errorf("model '{}': {} tokens leave no room between the special tokens", folder,
+                          model->max_tokens_);
   }
   return model;
 }
@@ -137,10 +137,10 @@ Status TokenClassifier::logits(std::span<const std::span<const int64_t>> rows,
     WINNOW_RETURN_IF_ERROR(run_split_on_oom(
         batch, [&](std::span<const size_t> part) { return run_batch(part, rows, out); },
         [&](size_t row, const Status& status) {
-          return Status::errorf("ONNX model '{}': one row of {} tokens alone does not fit in "
-                                "memory on the {}: {}",
-                                session_->path(), rows[row].size(), session_->provider(),
-                                status.message());
+          return Status::errorf(
+              "ONNX model '{}': one row of {} tokens alone does not fit in "
+              "memory on the {}: {}",
+              session_->path(), rows[row].size(), session_->provider(), status.message());
         }));
   }
   return Status::ok();
@@ -169,9 +169,10 @@ Status TokenClassifier::run_batch(std::span<const size_t> batch,
   const size_t labels = labels_.size();
   if (result.shape.size() != 3 || size_t(result.shape[2]) != labels ||
       size_t(result.shape[1]) != columns) {
-    return Status::errorf("ONNX model '{}': logits of shape {}, not [{}, {}, {}] (config.json's "
-                          "{} labels)",
-                          session_->path(), shape_text(result.shape), n, columns, labels, labels);
+    return Status::errorf(
+        "ONNX model '{}': logits of shape {}, not [{}, {}, {}] (config.json's "
+        "{} labels)",
+        session_->path(), shape_text(result.shape), n, columns, labels, labels);
   }
   for (size_t r = 0; r < n; ++r) {
     const float* from = result.values.data() + r * columns * labels;

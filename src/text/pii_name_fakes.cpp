@@ -11,17 +11,17 @@ constexpr std::array<std::string_view, 16> kFirstNames = {
     "Jamie", "Riley", "Avery", "Noor", "Mika",   "Sasha",  "Dana",   "Luca",
 };
 constexpr std::array<std::string_view, 16> kSurnames = {
-    "Smith",  "Novak", "Garcia", "Okafor", "Larsen", "Tanaka", "Moreau", "Silva",
-    "Kowalski", "Haddad", "Jensen", "Rossi", "Petrov", "Nguyen", "Fischer", "Kaya",
+    "Smith",    "Novak",  "Garcia", "Okafor", "Larsen", "Tanaka", "Moreau",  "Silva",
+    "Kowalski", "Haddad", "Jensen", "Rossi",  "Petrov", "Nguyen", "Fischer", "Kaya",
 };
 constexpr std::array<std::string_view, 16> kCities = {
-    "Springfield", "Riverton", "Lakeside", "Fairview", "Greenville", "Brookfield",
-    "Clearwater",  "Ashford",  "Millbrook", "Westport", "Oakridge",  "Hillcrest",
+    "Springfield", "Riverton",  "Lakeside",  "Fairview", "Greenville", "Brookfield",
+    "Clearwater",  "Ashford",   "Millbrook", "Westport", "Oakridge",   "Hillcrest",
     "Stonebridge", "Maplewood", "Northgate", "Eastwick",
 };
 constexpr std::array<std::string_view, 16> kOrganizationNames = {
-    "Acme",   "Globex", "Initech", "Umbrella", "Hooli",   "Vandelay", "Stark",    "Wonka",
-    "Tyrell", "Cyberdyne", "Soylent", "Gringotts", "Aperture", "Oscorp", "Massive", "Dynamic",
+    "Acme",   "Globex",    "Initech", "Umbrella",  "Hooli",    "Vandelay", "Stark",   "Wonka",
+    "Tyrell", "Cyberdyne", "Soylent", "Gringotts", "Aperture", "Oscorp",   "Massive", "Dynamic",
 };
 constexpr std::array<std::string_view, 4> kOrganizationSuffixes = {"Inc.", "Ltd", "Group",
                                                                    "Corporation"};

@@ -14,7 +14,6 @@ namespace winnow {
 // Appends a stand-in for `original` (an entity of kind `entity`, one of the three above) drawn
 // by `draw` (uniform 64-bit values): a person of one word gets a surname, of more words a
 // first name and a surname; a location a city name; an organisation a name and a suffix.
-void append_name_fake(PiiEntity entity, std::string_view original, uint64_t draw,
-                      std::string& out);
+void append_name_fake(PiiEntity entity, std::string_view original, uint64_t draw, std::string& out);
 
 }  // namespace winnow

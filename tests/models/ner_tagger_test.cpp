@@ -42,8 +42,8 @@ constexpr PiiEntity kPer = PiiEntity::kPerson, kLoc = PiiEntity::kLocation,
                     kOrg = PiiEntity::kOrganization;
 
 TEST_F(NerTaggerTest, PlantedWordsBecomeSpansWithExactByteRanges) {
-  auto spans = find(tagger(), {"Alice Smith met Bob in Paris.", "nothing in here today",
-                               "", "Alices Smith at ACME  corp and new York, euro."});
+  auto spans = find(tagger(), {"Alice Smith met Bob in Paris.", "nothing in here today", "",
+                               "Alices Smith at ACME  corp and new York, euro."});
   ASSERT_EQ(spans.size(), 4u);
   // B-PER I-PER O B-PER O B-LOC O.
   EXPECT_EQ(spans[0], (std::vector<PiiSpan>{{0, 11, kPer}, {16, 19, kPer}, {23, 28, kLoc}}));
@@ -68,8 +68,8 @@ TEST_F(NerTaggerTest, LongDocumentsRunInWindowsCutAtWordBoundaries) {
   for (size_t k = 0; k < 40; ++k) {
     const size_t at = text.size();
     text += unit;
-    for (const PiiSpan& s : std::vector<PiiSpan>{
-             {0, 11, kPer}, {16, 19, kPer}, {23, 28, kLoc}, {34, 43, kOrg}}) {
+    for (const PiiSpan& s :
+         std::vector<PiiSpan>{{0, 11, kPer}, {16, 19, kPer}, {23, 28, kLoc}, {34, 43, kOrg}}) {
       expected.push_back({at + s.begin, at + s.end, s.entity});
     }
   }

@@ -19,9 +19,8 @@ inline const std::vector<std::string> kNerLabels = {"O",     "B-PER", "I-PER", "
 // The vocabulary after the five specials ([PAD] 0, [UNK] 1, [CLS] 2, [SEP] 3, [MASK] 4): ids
 // 5 and on, in this order.
 inline const std::vector<std::string> kNerPieces = {
-    "alice", "smith", "met",  "in",  "paris", "at",  "acme", "corp", "bob",   ".",
-    "the",   "##s",   "new",  "york", "and",  ",",   "mail", "is",   "jones", "berlin",
-    "today", "from",  "euro"};
+    "alice", "smith", "met", "in", "paris", "at", "acme",  "corp",   "bob",   ".",    "the", "##s",
+    "new",   "york",  "and", ",",  "mail",  "is", "jones", "berlin", "today", "from", "euro"};
 
 inline int64_t ner_piece_id(const std::string& piece) {
   for (size_t i = 0; i < kNerPieces.size(); ++i) {
@@ -36,8 +35,8 @@ inline int64_t ner_piece_id(const std::string& piece) {
 // ignored).
 inline void build_ner_model(const std::string& dir, int max_positions = 64) {
   const std::vector<std::pair<std::string, int>> planted = {
-      {"alice", 1}, {"bob", 1},   {"smith", 2}, {"jones", 2}, {"paris", 3}, {"berlin", 3},
-      {"york", 4},  {"acme", 5},  {"corp", 6},  {"euro", 7},  {"##s", 5}};
+      {"alice", 1}, {"bob", 1},  {"smith", 2}, {"jones", 2}, {"paris", 3}, {"berlin", 3},
+      {"york", 4},  {"acme", 5}, {"corp", 6},  {"euro", 7},  {"##s", 5}};
   std::string plant, labels;
   for (const auto& [piece, label] : planted) {
     plant += (plant.empty() ? "" : ",") + std::to_string(ner_piece_id(piece)) + ":" +

@@ -21,12 +21,12 @@ std::vector<std::string> word_texts(std::string_view text) {
 TEST(NerWords, SplitOnWhitespaceAndPunctuationKeepingByteOffsets) {
   std::vector<WordRange> words;
   split_ner_words("  Alice  met\tBob,in São-Paulo.", words);
-  EXPECT_EQ(words, (std::vector<WordRange>{
-                       {2, 7}, {9, 12}, {13, 16}, {16, 17}, {17, 19}, {20, 24}, {24, 25},
-                       {25, 30}, {30, 31}}));
+  EXPECT_EQ(
+      words,
+      (std::vector<WordRange>{
+          {2, 7}, {9, 12}, {13, 16}, {16, 17}, {17, 19}, {20, 24}, {24, 25}, {25, 30}, {30, 31}}));
   EXPECT_EQ(word_texts("  Alice  met\tBob,in São-Paulo."),
-            (std::vector<std::string>{"Alice", "met", "Bob", ",", "in", "São", "-", "Paulo",
-                                      "."}));
+            (std::vector<std::string>{"Alice", "met", "Bob", ",", "in", "São", "-", "Paulo", "."}));
   EXPECT_EQ(word_texts("e-mail: a@b.c!!"),
             (std::vector<std::string>{"e", "-", "mail", ":", "a", "@", "b", ".", "c", "!", "!"}));
   split_ner_words(" \n\t ", words);
@@ -69,16 +69,16 @@ TEST(NerMerge, RunsOfBeginAndInsideBecomeSpansOverTheirWords) {
   EXPECT_EQ(merge("Alice  Smith in Paris", {"B-PER", "I-PER", "O", "B-LOC"}),
             (std::vector<PiiSpan>{{0, 12, PiiEntity::kPerson}, {16, 21, PiiEntity::kLocation}}));
   // An I- with no B- before it starts an entity; an I- of another kind starts another.
-  EXPECT_EQ(merge("new York Acme", {"O", "I-LOC", "I-ORG"}),
-            (std::vector<PiiSpan>{{4, 8, PiiEntity::kLocation},
-                                  {9, 13, PiiEntity::kOrganization}}));
+  EXPECT_EQ(
+      merge("new York Acme", {"O", "I-LOC", "I-ORG"}),
+      (std::vector<PiiSpan>{{4, 8, PiiEntity::kLocation}, {9, 13, PiiEntity::kOrganization}}));
   // B- after B- of the same kind: two entities side by side.
   EXPECT_EQ(merge("Alice Bob", {"B-PER", "B-PER"}),
             (std::vector<PiiSpan>{{0, 5, PiiEntity::kPerson}, {6, 9, PiiEntity::kPerson}}));
   // O between two I- breaks the run; punctuation words are words too.
-  EXPECT_EQ(merge("Acme , Corp", {"I-ORG", "O", "I-ORG"}),
-            (std::vector<PiiSpan>{{0, 4, PiiEntity::kOrganization},
-                                  {7, 11, PiiEntity::kOrganization}}));
+  EXPECT_EQ(
+      merge("Acme , Corp", {"I-ORG", "O", "I-ORG"}),
+      (std::vector<PiiSpan>{{0, 4, PiiEntity::kOrganization}, {7, 11, PiiEntity::kOrganization}}));
   EXPECT_EQ(merge("J. Smith", {"B-PER", "I-PER", "I-PER"}),
             (std::vector<PiiSpan>{{0, 8, PiiEntity::kPerson}}));
   EXPECT_TRUE(merge("a b", {"O", "B-MISC"}).empty());
@@ -88,8 +88,8 @@ TEST(NerMerge, RuleSpansWinOverOverlappingModelSpans) {
   std::vector<PiiSpan> rules = {{10, 20, PiiEntity::kEmailAddress},
                                 {30, 35, PiiEntity::kPhoneNumber}};
   const std::vector<PiiSpan> model = {{0, 5, PiiEntity::kPerson},
-                                      {8, 12, PiiEntity::kPerson},   // overlaps the e-mail
-                                      {20, 25, PiiEntity::kLocation},  // touches it: kept
+                                      {8, 12, PiiEntity::kPerson},         // overlaps the e-mail
+                                      {20, 25, PiiEntity::kLocation},      // touches it: kept
                                       {34, 40, PiiEntity::kOrganization},  // overlaps the phone
                                       {50, 55, PiiEntity::kPerson}};
   add_ner_spans(model, rules);

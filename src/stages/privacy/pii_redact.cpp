@@ -30,8 +30,8 @@ Result<PiiAction> parse_action(const StageParams& p, const std::string& key,
   if (name == "replace") return PiiAction::kReplace;
   if (name == "hash") return PiiAction::kHash;
   if (name == "drop") return PiiAction::kDrop;
-  return p.error(key, "the action must be redact, replace, hash or drop, not '" +
-                          std::string(name) + "'");
+  return p.error(
+      key, "the action must be redact, replace, hash or drop, not '" + std::string(name) + "'");
 }
 
 struct PiiRedactConfig {
@@ -45,15 +45,13 @@ struct PiiRedactConfig {
 class PiiRedactStage final : public Stage {
  public:
   PiiRedactStage(PiiRedactConfig config, StageContext& context)
-      : config_(config),
-        column_(context.stage_name()),
-        pii_(context.declare_reason("pii")) {
+      : config_(config), column_(context.stage_name()), pii_(context.declare_reason("pii")) {
     for (PiiAction action : config_.actions) any_drop_ |= action == PiiAction::kDrop;
     // stats.json's counts of this step: "<stage>/<ENTITY>" entities found, and the documents
     // whose text was rewritten.
     for (size_t k = 0; k < kPiiEntityCount; ++k) {
-      count_keys_[k] = context.stage_name() + "/" +
-                       std::string(pii_entity_name(static_cast<PiiEntity>(k)));
+      count_keys_[k] =
+          context.stage_name() + "/" + std::string(pii_entity_name(static_cast<PiiEntity>(k)));
     }
     changed_key_ = context.stage_name() + "/documents_changed";
   }
@@ -172,7 +170,9 @@ Status read_actions(const StageParams& p, PiiRedactConfig& config) {
   if (!p.has("actions")) return Status::ok();
   for (const std::string& entry : p.get_string_list("actions")) {
     size_t colon = entry.find(':');
-    if (colon == std::string::npos) return p.error("actions", "'" + entry + "' is not ENTITY:action");
+    if (colon == std::string::npos) {
+      return p.error("actions", "'" + entry + "' is not ENTITY:action");
+    }
     auto entity = pii_entity_from_name(entry.substr(0, colon));
     if (!entity) return p.error("actions", "unknown entity '" + entry.substr(0, colon) + "'");
     auto action = parse_action(p, "actions", std::string_view(entry).substr(colon + 1));

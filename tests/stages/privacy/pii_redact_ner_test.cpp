@@ -51,10 +51,11 @@ TEST_F(PiiRedactNer, RedactsThePlantedEntitiesAndCountsThem) {
             "<PERSON> mailed <EMAIL_ADDRESS> from <LOCATION> at <ORGANIZATION> today.");
   EXPECT_EQ(batch->text(1), "nothing in here");
   EXPECT_EQ(batch->text(2), "<PERSON>, in <LOCATION>.");
-  EXPECT_EQ(batch->stage_counts,
-            (std::map<std::string, uint64_t>{{"pii/PERSON", 2}, {"pii/LOCATION", 2},
-                                             {"pii/ORGANIZATION", 1}, {"pii/EMAIL_ADDRESS", 1},
-                                             {"pii/documents_changed", 2}}));
+  EXPECT_EQ(batch->stage_counts, (std::map<std::string, uint64_t>{{"pii/PERSON", 2},
+                                                                  {"pii/LOCATION", 2},
+                                                                  {"pii/ORGANIZATION", 1},
+                                                                  {"pii/EMAIL_ADDRESS", 1},
+                                                                  {"pii/documents_changed", 2}}));
   EXPECT_EQ(batch->find_annotation("pii")->int_at(0), 4);
 }
 
@@ -65,8 +66,8 @@ TEST_F(PiiRedactNer, PerEntityActionsAndTheEntitiesAskedFor) {
                      {"actions", std::vector<std::string>{"PERSON:replace", "ORGANIZATION:hash",
                                                           "EMAIL_ADDRESS:drop"}}},
                     context);
-  auto batch = make_text_batch({"Alice Smith met Bob in Paris at Acme Corp.", kText,
-                                "Alice Smith and Alice Smith"});
+  auto batch = make_text_batch(
+      {"Alice Smith met Bob in Paris at Acme Corp.", kText, "Alice Smith and Alice Smith"});
   ASSERT_TRUE(stage->process(*batch).is_ok());
   // Two-word persons get a first name and a surname; Bob a surname; Paris stays (not asked).
   EXPECT_THAT(std::string(batch->text(0)),
@@ -103,28 +104,26 @@ TEST_F(PiiRedactNer, WithoutAModelNamesAreLeftAlone) {
   ASSERT_TRUE(stage.is_ok());
   auto batch = make_text_batch({kText});
   ASSERT_TRUE(stage.value()->process(*batch).is_ok());
-  EXPECT_EQ(batch->text(0),
-            "Alice Smith mailed <EMAIL_ADDRESS> from Paris at Acme Corp today.");
-  EXPECT_EQ(batch->stage_counts,
-            (std::map<std::string, uint64_t>{{"pii/EMAIL_ADDRESS", 1},
-                                             {"pii/documents_changed", 1}}));
+  EXPECT_EQ(batch->text(0), "Alice Smith mailed <EMAIL_ADDRESS> from Paris at Acme Corp today.");
+  EXPECT_EQ(batch->stage_counts, (std::map<std::string, uint64_t>{{"pii/EMAIL_ADDRESS", 1},
+                                                                  {"pii/documents_changed", 1}}));
 }
 
 TEST_F(PiiRedactNer, ParameterErrorsNameTheKey) {
   ReasonTable reasons;
   StageContext context(reasons, "pii", 0, 42);
-  auto rule_entity = build_stage(
-      pii_redact_spec(), {{"entities", std::vector<std::string>{"PERSON"}}}, context);
+  auto rule_entity =
+      build_stage(pii_redact_spec(), {{"entities", std::vector<std::string>{"PERSON"}}}, context);
   ASSERT_FALSE(rule_entity.is_ok());
   EXPECT_THAT(rule_entity.status().message(), HasSubstr("ner_entities"));
-  auto no_model = build_stage(
-      pii_redact_spec(), {{"ner_entities", std::vector<std::string>{"PERSON"}}}, context);
+  auto no_model = build_stage(pii_redact_spec(),
+                              {{"ner_entities", std::vector<std::string>{"PERSON"}}}, context);
   ASSERT_FALSE(no_model.is_ok());
   EXPECT_THAT(no_model.status().message(), HasSubstr("needs ner_model"));
-  auto model_rule = build_stage(pii_redact_spec(),
-                                {{"ner_model", dir_->file("ner")},
-                                 {"ner_entities", std::vector<std::string>{"US_SSN"}}},
-                                context);
+  auto model_rule = build_stage(
+      pii_redact_spec(),
+      {{"ner_model", dir_->file("ner")}, {"ner_entities", std::vector<std::string>{"US_SSN"}}},
+      context);
   ASSERT_FALSE(model_rule.is_ok());
   EXPECT_THAT(model_rule.status().message(), HasSubstr("US_SSN"));
   auto missing = build_stage(pii_redact_spec(), {{"ner_model", dir_->file("none")}}, context);
@@ -137,10 +136,13 @@ TEST_F(PiiRedactNer, EndToEndThroughWinnow) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("in"));
   write_file(dir.file("in/docs.jsonl"),
-             "{\"id\":\"a\",\"text\":\"" + kText + "\"}\n"
-             "{\"id\":\"b\",\"text\":\"Bob Jones flew from Berlin to New York\"}\n");
-  std::string pipeline = pipeline_file(dir, "stages:\n  - {stage: pii_redact, name: scrub, "
-                                            "ner_model: " + dir_->file("ner") + "}\n");
+             "{\"id\":\"a\",\"text\":\"" + kText +
+                 "\"}\n"
+                 "{\"id\":\"b\",\"text\":\"Bob Jones flew from Berlin to New York\"}\n");
+  std::string pipeline = pipeline_file(dir,
+                                       "stages:\n  - {stage: pii_redact, name: scrub, "
+                                       "ner_model: " +
+                                           dir_->file("ner") + "}\n");
   std::string output;
   ASSERT_EQ(winnow("run " + pipeline + " --input " + dir.file("in") + " --output " +
                        dir.file("out") + " --output-format jsonl --threads 2",
@@ -163,6 +165,8 @@ TEST_F(PiiRedactNer, EndToEndThroughWinnow) {
   EXPECT_EQ(uint64_t(counts["ORGANIZATION"]), 1u);
   EXPECT_EQ(uint64_t(counts["EMAIL_ADDRESS"]), 1u);
   EXPECT_EQ(uint64_t(counts["documents_changed"]), 2u);
+  // The report lists the step's counts, the model's entities among them.
+  EXPECT_THAT(read_file(dir.file("out/report.html")), HasSubstr("ORGANIZATION"));
 }
 
 }  // namespace
