@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::array<std::string_view, kPiiEntityCount> kEntityNames = {
     "EMAIL_ADDRESS", "PHONE_NUMBER", "IP_ADDRESS", "CREDIT_CARD",
-    "IBAN_CODE",     "US_SSN",       "URL_CREDENTIALS",
+    "IBAN_CODE",     "US_SSN",       "URL_CREDENTIALS", "PERSON",
+    "LOCATION",      "ORGANIZATION",
 };
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -618,6 +619,9 @@ int tie_rank(PiiEntity e) {
     case PiiEntity::kUsSsn: return 4;
     case PiiEntity::kIpAddress: return 5;
     case PiiEntity::kPhoneNumber: return 6;
+    case PiiEntity::kPerson:
+    case PiiEntity::kLocation:
+    case PiiEntity::kOrganization: break;  // the model's, never a scanner's candidate
   }
   return 7;
 }

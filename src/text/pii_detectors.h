@@ -24,10 +24,15 @@ enum class PiiEntity : uint8_t {
   kIbanCode,
   kUsSsn,
   kUrlCredentials,
+  // Found by the optional named-entity model (text/ner_spans.h), not by the scanners here.
+  kPerson,
+  kLocation,
+  kOrganization,
 };
-inline constexpr size_t kPiiEntityCount = 7;
+inline constexpr size_t kPiiEntityCount = 10;
+inline constexpr size_t kRulePiiEntityCount = 7;  // the scanners' entities come first
 
-// "EMAIL_ADDRESS", "PHONE_NUMBER", ...
+// "EMAIL_ADDRESS", "PHONE_NUMBER", ..., "PERSON", "LOCATION", "ORGANIZATION".
 std::string_view pii_entity_name(PiiEntity entity);
 std::optional<PiiEntity> pii_entity_from_name(std::string_view name);
 
@@ -37,6 +42,9 @@ inline constexpr PiiEntityMask pii_bit(PiiEntity entity) {
   return PiiEntityMask{1} << static_cast<unsigned>(entity);
 }
 inline constexpr PiiEntityMask kAllPiiEntities = (PiiEntityMask{1} << kPiiEntityCount) - 1;
+// The entities find_pii scans for, and those only a named-entity model finds.
+inline constexpr PiiEntityMask kRulePiiEntities = (PiiEntityMask{1} << kRulePiiEntityCount) - 1;
+inline constexpr PiiEntityMask kNerPiiEntities = kAllPiiEntities & ~kRulePiiEntities;
 
 struct PiiSpan {
   size_t begin = 0;  // byte offsets into the text
@@ -45,7 +53,7 @@ struct PiiSpan {
   bool operator==(const PiiSpan&) const = default;
 };
 
-// The entities of `entities` found in `text`, replacing `out`: non-overlapping, in text order.
+// The rule entities of `entities` found in `text`, replacing `out`: non-overlapping, in text order.
 // Where candidates overlap, the longest wins, then the earliest.
 void find_pii(std::string_view text, PiiEntityMask entities, std::vector<PiiSpan>& out);
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/hash.h"
+#include "text/pii_name_fakes.h"
 
 namespace winnow {
 
@@ -157,6 +158,10 @@ void append_pii_fake(PiiEntity entity, std::string_view original, uint64_t seed,
       return fake_ssn(d, out);
     case PiiEntity::kUrlCredentials:
       return fake_url_credentials(d, original, out);
+    case PiiEntity::kPerson:
+    case PiiEntity::kLocation:
+    case PiiEntity::kOrganization:
+      return append_name_fake(entity, original, d.next(), out);
   }
 }
 

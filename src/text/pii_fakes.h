@@ -15,7 +15,8 @@ namespace winnow {
 // the original's layout, its country code or trunk 0 kept; an IPv4 address (or one of
 // 2001:db8::/32, the documentation prefix); a card number with the original's issuer prefix
 // (six digits) and layout, Luhn-valid; an IBAN of the same country and layout with valid check
-// digits; an SSN in the SSA's valid ranges; the URL with a fake user and password.
+// digits; an SSN in the SSA's valid ranges; the URL with a fake user and password; a person, location
+// or organisation from text/pii_name_fakes.h.
 void append_pii_fake(PiiEntity entity, std::string_view original, uint64_t seed,
                      std::string& out);
 

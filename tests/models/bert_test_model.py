@@ -4,17 +4,23 @@ independently with numpy, for the model tests (run with /usr/bin/python3: Debian
 and numpy).
 
   bert_test_model.py build DIR [--seed S] [--vocab V] [--hidden H] [--heads A] [--layers L]
-      [--max-positions P] [--no-token-types] [--head none|pooler|classifier|regression]
-      [--labels N] [--logit-shift S1,S2,...] [--input-ids-name NAME] [--int32]
+      [--max-positions P] [--no-token-types]
+      [--head none|pooler|classifier|regression|token] [--labels N] [--logit-shift S1,S2,...]
+      [--label-names O,B-PER,...] [--plant ID:LABEL,...] [--input-ids-name NAME] [--int32]
     writes DIR/model.onnx, DIR/config.json and DIR/weights.npz (the weights the reference reads).
     Inputs: input_ids, attention_mask (and token_type_ids) [batch, sequence] int64. Outputs:
     last_hidden_state [batch, sequence, H]; with --head pooler also sentence_embedding
     [batch, H] (BERT's pooler: tanh of a dense layer on the first token); with classifier or
-    regression, logits [batch, N or 1] on the pooler instead.
+    regression, logits [batch, N or 1] on the pooler instead; with token (a token classifier,
+    as BERT-NER), logits [batch, sequence, N]: a dense layer on each token's state plus a
+    per-token-id bias table, zero except that --plant ID:LABEL adds 100 to LABEL's logit
+    wherever token ID stands (so a test knows which words the model takes for entities), and
+    --label-names gives config.json's id2label.
 
   bert_test_model.py reference DIR IDS.json OUT.json
     IDS.json: a list of token-id lists (one per document, no padding). OUT.json: per document
-    {"mean": [...], "cls": [...], "pooler": [...], "logits": [...]} as applicable, computed in
+    {"mean": [...], "cls": [...], "pooler": [...], "logits": [...]} as applicable (a token
+    classifier's "logits" are sequence x N, row-major), computed in
     float64 on the unpadded sequence (so they are the batch-size-1 truth).
 """
 import argparse
@@ -50,7 +56,18 @@ def make_weights(args):
         weights[f"l{l}_ff2_b"] = w(h, scale=0.1)
         weights[f"l{l}_ln2_g"] = 1 + w(h, scale=0.1)
         weights[f"l{l}_ln2_b"] = w(h, scale=0.1)
-    if args.head != "none":
+    if args.head == "token":
+        weights["tok_w"] = w(h, args.labels, scale=0.5)
+        weights["tok_b"] = w(args.labels, scale=0.1)
+        if args.logit_shift:
+            weights["tok_b"] += np.array([float(x) for x in args.logit_shift.split(",")],
+                                         dtype=np.float32)
+        plant = np.zeros((args.vocab, args.labels), dtype=np.float32)
+        for entry in filter(None, args.plant.split(",")):
+            token, label = (int(x) for x in entry.split(":"))
+            plant[token, label] += 100.0
+        weights["tok_plant"] = plant
+    if args.head not in ("none", "token"):
         weights["pool_w"] = w(h, h)
         weights["pool_b"] = w(h, scale=0.1)
     if args.head in ("classifier", "regression"):
@@ -154,7 +171,13 @@ def build(args):
     nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
     outputs = [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
                                              ["batch", "sequence", h])]
-    if args.head != "none":
+    if args.head == "token":
+        logits = node("Add", [dense(x, "tok_w", "tok_b"),
+                              node("Gather", ["tok_plant", ids], axis=0)])
+        nodes.append(helper.make_node("Identity", [logits], ["logits"]))
+        outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT,
+                                                 ["batch", "sequence", args.labels])]
+    elif args.head != "none":
         if args.head == "pooler":
             first = node("Gather", [x, "i0"], axis=1)
         else:
@@ -189,6 +212,10 @@ def build(args):
               "vocab_size": args.vocab, "test_token_types": not args.no_token_types}
     if args.head == "classifier":
         config["id2label"] = {str(i): f"label_{i}" for i in range(args.labels)}
+    if args.head == "token":
+        names = args.label_names.split(",") if args.label_names else \
+            [f"label_{i}" for i in range(args.labels)]
+        config["id2label"] = {str(i): name for i, name in enumerate(names)}
     if args.head == "regression":
         config["id2label"] = {"0": "score"}
         config["problem_type"] = "regression"
@@ -230,6 +257,9 @@ def forward(weights, ids, layers, heads, token_types):
         ff = 0.5 * ff * (1 + verf(ff / np.sqrt(2)))
         x = ln(x + ff @ w[f"l{l}_ff2_w"] + w[f"l{l}_ff2_b"], w[f"l{l}_ln2_g"], w[f"l{l}_ln2_b"])
     out = {"mean": x.mean(0), "cls": x[0]}
+    if "tok_w" in w:
+        logits = x @ w["tok_w"] + w["tok_b"] + w["tok_plant"][ids]
+        return {"logits": logits.reshape(-1)}
     if "pool_w" in w:
         out["pooler"] = np.tanh(x[0] @ w["pool_w"] + w["pool_b"])
     if "cls_w" in w:
@@ -267,10 +297,12 @@ def main():
     b.add_argument("--layers", type=int, default=2)
     b.add_argument("--max-positions", type=int, default=64)
     b.add_argument("--no-token-types", action="store_true")
-    b.add_argument("--head", default="none", choices=["none", "pooler", "classifier", "regression"])
+    b.add_argument("--head", default="none", choices=["none", "pooler", "classifier", "regression", "token"])
     b.add_argument("--labels", type=int, default=3)
     b.add_argument("--logit-shift", default="",
                    help="added to the head's biases (tests centre the outputs on their texts)")
+    b.add_argument("--label-names", default="", help="token head: id2label, comma-separated")
+    b.add_argument("--plant", default="", help="token head: ID:LABEL pairs, comma-separated")
     b.add_argument("--input-ids-name", default="input_ids")
     b.add_argument("--int32", action="store_true")
     r = sub.add_parser("reference")

@@ -371,7 +371,13 @@ TEST(PiiDetectors, EntityNames) {
     auto entity = static_cast<PiiEntity>(k);
     EXPECT_EQ(pii_entity_from_name(pii_entity_name(entity)), entity);
   }
-  EXPECT_FALSE(pii_entity_from_name("PERSON").has_value());
+  // The model's entities have names too, after the scanners'; spaCy's label names do not.
+  EXPECT_EQ(pii_entity_from_name("PERSON"), PiiEntity::kPerson);
+  EXPECT_EQ(pii_entity_from_name("ORGANIZATION"), PiiEntity::kOrganization);
+  EXPECT_FALSE(pii_entity_from_name("PER").has_value());
+  EXPECT_FALSE(pii_entity_from_name("EMAIL").has_value());
+  EXPECT_EQ(kRulePiiEntities | kNerPiiEntities, kAllPiiEntities);
+  EXPECT_EQ(kRulePiiEntities & kNerPiiEntities, 0u);
 }
 
 }  // namespace
