@@ -171,21 +171,14 @@ double stopword_density(const JusTextParagraph& p, const StopWords* stop_words) 
   size_t words = 0;
   size_t stops = 0;
   std::string lower;
-  const std::string& text = p.text;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t n;
-    while (i < text.size() && (n = unicode_space_length(text, i)) != 0) i += n;
-    size_t start = i;
-    while (i < text.size() && unicode_space_length(text, i) == 0) ++i;
-    if (i == start) break;
+  for_each_unicode_word(p.text, [&](std::string_view word) {
     ++words;
     if (stop_words) {
       lower.clear();
-      append_lowercase_utf8(lower, std::string_view(text).substr(start, i - start));
+      append_lowercase_utf8(lower, word);
       stops += stop_words->contains(lower);
     }
-  }
+  });
   if (words == 0) return 0.0;
   return static_cast<double>(stops) / static_cast<double>(words);
 }

@@ -176,16 +176,10 @@ void keep_stopword_dense(std::vector<std::string>& paragraphs, const StopWords* 
   }
   std::erase_if(paragraphs, [&](const std::string& text) {
     size_t words = 0, stops = 0;
-    size_t i = 0;
-    while (i < text.size()) {
-      size_t n;
-      while (i < text.size() && (n = unicode_space_length(text, i)) != 0) i += n;
-      size_t start = i;
-      while (i < text.size() && unicode_space_length(text, i) == 0) ++i;
-      if (i == start) break;
+    for_each_unicode_word(text, [&](std::string_view word) {
       ++words;
-      stops += stop_words->contains(std::string_view(text).substr(start, i - start));
-    }
+      stops += stop_words->contains(word);
+    });
     // As NeMo computes it: the share, then the comparison.
     return words == 0 ||
            static_cast<double>(stops) / static_cast<double>(words) < required_density;

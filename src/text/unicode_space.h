@@ -17,6 +17,21 @@ inline size_t unicode_space_length(std::string_view utf8, size_t i) {
   return unicode_space_length_multibyte(utf8, i);
 }
 
+// Calls visit(word) for each run of non-whitespace in `text`, in order (Python's str.split()):
+// the words both extractors' stop-word densities count.
+template <class Visit>
+void for_each_unicode_word(std::string_view text, Visit&& visit) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t n;
+    while (i < text.size() && (n = unicode_space_length(text, i)) != 0) i += n;
+    const size_t start = i;
+    while (i < text.size() && unicode_space_length(text, i) == 0) ++i;
+    if (i == start) break;
+    visit(text.substr(start, i - start));
+  }
+}
+
 // Appends `text` with every run of whitespace replaced by "\n" when the run holds a line break
 // ("\n" or "\r") and by " " otherwise (jusText's normalize_whitespace).
 void append_normalized_whitespace(std::string& out, std::string_view text);
