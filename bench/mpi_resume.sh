@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Resumable identify (issue 32 item 5): `winnow dedup identify` with fuzzy dedup and
 # `checkpoint: true` on bench/make_scaling_corpus's corpus (as bench/mpi_scaling.sh), on 4
-# ranks; once the read pass's checkpoint is complete, one rank is SIGKILLed (during the
-# shuffle, linking or connected components), and the job is rerun on 3 ranks, which resumes
-# from the checkpoint. Prints the CPU seconds (every process) of a whole identify on 3 ranks
+# ranks; once the checkpoint's second phase (the links) is complete, one rank is SIGKILLed
+# (during the connected components), and the job is rerun on 3 ranks, which resumes from the
+# checkpoint. Prints the CPU seconds (every process) of a whole identify on 3 ranks
 # without a checkpoint (the baseline, in the same run), of the whole identify on 4 ranks that
 # writes one, and of the resumed rerun, and whether the rerun's duplicates table is
 # byte-identical to the baseline's.
@@ -11,7 +11,9 @@
 # Usage: bench/mpi_resume.sh [BUILD_DIR=build] [WORK_DIR=build/bench/resume]
 # Environment: SCALING_DOCS (2000000), SCALING_GROUP (100000), SCALING_CHAIN (200000),
 # SCALING_SHARDS (8); RESUME_INPUT: a folder of JSONL shards to use instead (e.g. real
-# documents: the read pass's share of identify grows with the documents' length). Needs
+# documents: the read pass's share of identify grows with the documents' length);
+# KILL_AFTER (links): the checkpoint phase whose completion triggers the kill (records: during
+# the shuffle and linking, for corpora whose connected components end too fast). Needs
 # mpirun, GNU time, pgrep.
 set -euo pipefail
 
@@ -51,9 +53,9 @@ rm -rf "$work/written"
   "$work/checkpoint.yaml" -i "$corpus" -o "$work/written" -t 1 -q --no-progress 2>/dev/null ||
   die "the run writing a checkpoint failed"
 
-# The killed job: 4 ranks, one SIGKILLed once the checkpoint is complete.
+# The killed job: 4 ranks, one SIGKILLed once the links are kept (in the connected components).
 rm -rf "$work/job"
-marker=$work/job/global/_checkpoints/fuzzy_dedup/complete
+marker=$work/job/global/_checkpoints/fuzzy_dedup/${KILL_AFTER:-links}.complete
 /usr/bin/time -f "%e %U %S" -o "$work/time-killed" "${mpi[@]}" -np 4 "$winnow" dedup identify \
   "$work/checkpoint.yaml" -i "$corpus" -o "$work/job" -t 1 -q --no-progress 2>/dev/null &
 job=$!

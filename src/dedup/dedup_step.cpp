@@ -49,7 +49,8 @@ Status DedupStep::begin_identify(const GlobalStepContext& context) {
   dist::Comm& comm = context.comm ? *context.comm : dist::local_comm();
   checkpoint_ =
       std::make_unique<IdentifyCheckpoint>(context.checkpoint_dir, context.fingerprint, comm);
-  resumed_ = checkpoint_->complete();
+  resumed_ = checkpoint_->complete("records");
+  resumed_from_links_ = resumed_ && checkpoint_->complete("links");
   return resumed_ ? Status::ok() : checkpoint_->begin_writing();
 }
 
@@ -129,18 +130,43 @@ bool DedupStep::another_pass() {
 // every rank has read its shards).
 Status DedupStep::settle_checkpoint(dist::Comm& comm) {
   if (!checkpoint_) return Status::ok();
+  auto stop_after = [&](const std::string& phase) {
+    return options_.after_checkpoint ? dist::agree(comm, options_.after_checkpoint(phase))
+                                     : Status::ok();
+  };
+  if (resumed_from_links_) {
+    // The links and the document entries: the connected components start at once.
+    std::vector<std::pair<uint64_t, uint64_t>> links;
+    WINNOW_RETURN_IF_ERROR(checkpoint_->load_links(links, [this](std::string_view block) {
+      uint64_t documents = 0;
+      if (!DocInfoLog::visit_serialized(block, [&](uint64_t, double, std::string_view) {
+            ++documents;
+          })) {
+        return Status::error("checkpoint: a block of document entries is cut short");
+      }
+      return clusterer_->add_documents(block, documents);
+    }));
+    checkpoint_bytes_ = dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0];
+    return clusterer_->resume_links(std::move(links));
+  }
   if (resumed_) {
     WINNOW_RETURN_IF_ERROR(checkpoint_->replay([this](const BucketRecord* records, size_t n,
                                                       std::string_view infos, uint64_t documents) {
       return clusterer_->add(records, n, infos, documents);
     }));
-    checkpoint_bytes_ = dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0];
-    return Status::ok();
+  } else {
+    WINNOW_RETURN_IF_ERROR(dist::agree(comm, checkpoint_status_));
+    WINNOW_RETURN_IF_ERROR(checkpoint_->finish_writing());
+    WINNOW_RETURN_IF_ERROR(stop_after("records"));
   }
-  WINNOW_RETURN_IF_ERROR(dist::agree(comm, checkpoint_status_));
-  WINNOW_RETURN_IF_ERROR(checkpoint_->finish_writing());
   checkpoint_bytes_ = dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0];
-  return options_.after_checkpoint ? dist::agree(comm, options_.after_checkpoint()) : Status::ok();
+  // The shuffle and the linking, then their links kept as the second phase.
+  WINNOW_RETURN_IF_ERROR(clusterer_->compute_links());
+  WINNOW_RETURN_IF_ERROR(checkpoint_->save_links(
+      clusterer_->links(), [this](const std::function<Status(std::string_view)>& visit) {
+        return clusterer_->for_each_document_block(visit);
+      }));
+  return stop_after("links");
 }
 
 Status DedupStep::finish_identify() {
@@ -247,7 +273,9 @@ void DedupStep::make_summaries(const std::map<uint64_t, uint64_t>& sizes, uint64
     }
     run.key("cluster_seconds").value(seconds);
     if (checkpoint_) {
-      run.key("checkpoint").value(resumed_ ? "resumed" : "written");
+      run.key("checkpoint").value(resumed_from_links_ ? "resumed from the links"
+                                  : resumed_                ? "resumed from the records"
+                                                            : "written");
       run.key("checkpoint_bytes").value(checkpoint_bytes_);
     }
     run.end_object();

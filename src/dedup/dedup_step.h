@@ -35,9 +35,9 @@ struct DedupStepOptions {
   // write of every bucket record (about 24 bytes x bands per document); not with a
   // verification pass.
   bool checkpoint = false;
-  // Tests: called once the checkpoint is complete, before the step goes on; an error fails
-  // the step there, as a killed job would stop.
-  std::function<Status()> after_checkpoint;
+  // Tests: called once a phase of the checkpoint ("records", "links") is complete, before the
+  // step goes on; an error fails the step there, as a killed job would stop.
+  std::function<Status(const std::string& phase)> after_checkpoint;
 };
 
 class DedupStep : public GlobalStep {
@@ -94,6 +94,7 @@ class DedupStep : public GlobalStep {
   RemovalSet removal_;
   std::unique_ptr<IdentifyCheckpoint> checkpoint_;
   bool resumed_ = false;
+  bool resumed_from_links_ = false;
   uint64_t checkpoint_bytes_ = 0;  // over every rank
   Status checkpoint_status_;  // a failed checkpoint write, reported by finish_identify()
   std::mutex checkpoint_mutex_;

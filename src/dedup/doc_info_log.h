@@ -27,6 +27,11 @@ class DocInfoLog {
   // Visits the entries of `serialized` (serialize()'s output); false when it is cut short.
   static bool visit_serialized(std::string_view serialized, const Visit& visit);
 
+  // The entries as blocks of serialize()'s output (what add() was given, regrouped).
+  Status for_each_block(const std::function<Status(std::string_view block)>& visit) {
+    return log_.for_each_block(visit);
+  }
+
   uint64_t spilled_bytes() const { return log_.spilled_bytes(); }
 
  private:

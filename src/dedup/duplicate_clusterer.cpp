@@ -47,6 +47,24 @@ Status DuplicateClusterer::add(const BucketRecord* records, size_t n, std::strin
   return infos_.add(doc_infos);
 }
 
+Status DuplicateClusterer::add_documents(std::string_view doc_infos, uint64_t documents) {
+  documents_ += documents;
+  return infos_.add(doc_infos);
+}
+
+Status DuplicateClusterer::resume_links(std::vector<Pair> links) {
+  sort_unique(links);
+  dist::Comm& ranks = comm();
+  const std::vector<uint64_t> sums = dist::sum_over_ranks(ranks, {links.size(), documents_.load()});
+  stats_.links = sums[0];
+  stats_.documents = sums[1];
+  stats_.links_by_rank.assign(static_cast<size_t>(ranks.size()), 0);
+  links_ = std::move(links);
+  WINNOW_RETURN_IF_ERROR(register_linked());
+  links_ready_ = true;
+  return Status::ok();
+}
+
 Status DuplicateClusterer::link_buckets(PartitionedSpill<BucketRecord>& spill,
                                         std::vector<std::pair<uint64_t, uint64_t>>& links,
                                         uint64_t& shared_buckets) {

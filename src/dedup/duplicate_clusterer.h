@@ -142,6 +142,17 @@ class DuplicateClusterer {
   // some link touches, sorted (a verification pass fills their sets).
   Status compute_links();
   const std::vector<uint64_t>& linked_documents() const { return linked_; }
+  // After compute_links(): the links this rank holds (a resumable step keeps them).
+  const std::vector<std::pair<uint64_t, uint64_t>>& links() const { return links_; }
+  // Instead of add() and compute_links(), on a resumed run (collective): the document entries
+  // (DocInfoLog::serialize'd, `documents` of them) and links kept by an earlier run, each rank
+  // any share of them; the links are registered as compute_links() would.
+  Status add_documents(std::string_view doc_infos, uint64_t documents);
+  // The document entries this rank holds, as blocks of DocInfoLog::serialize'd entries.
+  Status for_each_document_block(const std::function<Status(std::string_view)>& visit) {
+    return infos_.for_each_block(visit);
+  }
+  Status resume_links(std::vector<std::pair<uint64_t, uint64_t>> links);
   // Collective. The groups over the links `check` keeps (all without one), their survivors,
   // the table written to `table`. `sets`: verification sets aligned with linked_documents()
   // (with `check`). Calls compute_links() first when it has not been.

@@ -17,8 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMarker = "complete";
-
 // The marker: the fingerprint on the first line, then "name size" per file.
 std::string marker_text(const std::string& fingerprint,
                         const std::vector<std::pair<std::string, uint64_t>>& files) {
@@ -46,16 +44,16 @@ bool parse_marker(const std::string& text, const std::string& fingerprint,
 IdentifyCheckpoint::IdentifyCheckpoint(std::string dir, std::string fingerprint, dist::Comm& comm)
     : dir_(std::move(dir)), fingerprint_(std::move(fingerprint)), comm_(comm) {}
 
-bool IdentifyCheckpoint::complete() {
+bool IdentifyCheckpoint::complete(const std::string& phase) {
   std::string text;
   if (comm_.rank() == 0) {
-    std::ifstream in(dir_ + "/" + kMarker);
+    std::ifstream in(dir_ + "/" + phase + ".complete");
     std::stringstream s;
     s << in.rdbuf();
     text = s.str();
   }
   text = dist::from_rank0(comm_, text);
-  return parse_marker(text, fingerprint_, files_);
+  return parse_marker(text, fingerprint_, files_[phase]);
 }
 
 Status IdentifyCheckpoint::begin_writing() {
@@ -86,38 +84,66 @@ Status IdentifyCheckpoint::add(const BucketRecord* records, size_t n, std::strin
   return writer_.append_block(block_.data(), block_.size());
 }
 
-Status IdentifyCheckpoint::finish_writing() {
-  bytes_ = writer_.bytes_written();
-  const std::string path = writer_.path();
-  Status closed = writer_.close();
+Status IdentifyCheckpoint::mark_complete(const std::string& phase, const std::string& path,
+                                         uint64_t bytes) {
   // Synced before the marker names it: a machine that loses power keeps a whole file or none.
-  if (closed.is_ok()) {
-    if (FILE* f = std::fopen(path.c_str(), "rb")) {
-      ::fsync(fileno(f));
-      std::fclose(f);
-    }
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    ::fsync(fileno(f));
+    std::fclose(f);
   }
-  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, closed));
-  const std::string mine = fmt::format("{} {}", fs::path(path).filename().string(), bytes_);
+  const std::string mine = fmt::format("{} {}", fs::path(path).filename().string(), bytes);
   std::vector<std::pair<std::string, uint64_t>> files;
   for (const std::string& entry : comm_.all_gather(mine)) {
     const size_t space = entry.rfind(' ');
     files.emplace_back(entry.substr(0, space), std::stoull(entry.substr(space + 1)));
   }
   return dist::agree(comm_, comm_.rank() == 0
-                                ? AtomicFile::write_whole(dir_ + "/" + kMarker,
+                                ? AtomicFile::write_whole(dir_ + "/" + phase + ".complete",
                                                           marker_text(fingerprint_, files))
                                 : Status::ok());
 }
 
-Status IdentifyCheckpoint::replay(const Visit& visit) {
-  bytes_ = 0;
+Status IdentifyCheckpoint::finish_writing() {
+  bytes_ = writer_.bytes_written();
+  const std::string path = writer_.path();
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, writer_.close()));
+  return mark_complete("records", path, bytes_);
+}
+
+// A links file: blocks of links, one empty block, then blocks of document entries.
+Status IdentifyCheckpoint::save_links(
+    const std::vector<std::pair<uint64_t, uint64_t>>& links,
+    const std::function<Status(const std::function<Status(std::string_view)>&)>& documents) {
+  SpillWriter writer;
+  Status status = writer.open(fmt::format("{}/rank-{}.links", dir_, comm_.rank()));
+  constexpr size_t kPerBlock = size_t{1} << 20;  // 16 MB blocks
+  for (size_t i = 0; status.is_ok() && i < links.size(); i += kPerBlock) {
+    const size_t n = std::min(kPerBlock, links.size() - i);
+    status = writer.append_block(links.data() + i, n * sizeof(links[0]));
+  }
+  if (status.is_ok()) status = writer.append_block("", 0);
+  if (status.is_ok()) {
+    status = documents([&](std::string_view block) {
+      return block.empty() ? Status::ok() : writer.append_block(block.data(), block.size());
+    });
+  }
+  const std::string path = writer.path();
+  const uint64_t bytes = writer.bytes_written();
+  if (status.is_ok()) status = writer.close();
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, status));
+  return mark_complete("links", path, bytes);
+}
+
+Status IdentifyCheckpoint::for_each_block(
+    const std::string& phase,
+    const std::function<Status(std::string_view block, const std::string& path)>& visit) {
+  const auto& files = files_[phase];
   Status status;
-  for (size_t f = static_cast<size_t>(comm_.rank()); f < files_.size() && status.is_ok();
+  for (size_t f = static_cast<size_t>(comm_.rank()); f < files.size() && status.is_ok();
        f += static_cast<size_t>(comm_.size())) {
-    const std::string path = dir_ + "/" + files_[f].first;
+    const std::string path = dir_ + "/" + files[f].first;
     SpillReader reader;
-    status = reader.open(path, files_[f].second);
+    status = reader.open(path, files[f].second);
     std::string block;
     while (status.is_ok()) {
       auto more = reader.next_block(block);
@@ -126,25 +152,55 @@ Status IdentifyCheckpoint::replay(const Visit& visit) {
         break;
       }
       if (!*more) break;
-      uint64_t documents = 0, count = 0;
-      if (block.size() >= 2 * sizeof(uint64_t)) {
-        std::memcpy(&documents, block.data(), sizeof documents);
-        std::memcpy(&count, block.data() + sizeof(uint64_t), sizeof count);
-      }
-      const size_t head = 2 * sizeof(uint64_t);
-      if (block.size() < head || count > (block.size() - head) / sizeof(BucketRecord)) {
-        status = Status::errorf("checkpoint {}: a block's record count does not fit it", path);
-        break;
-      }
-      std::vector<BucketRecord> records(count);
-      if (count > 0) std::memcpy(records.data(), block.data() + head, count * sizeof(BucketRecord));
-      const size_t infos_at = head + count * sizeof(BucketRecord);
-      status = visit(records.data(), records.size(),
-                     std::string_view(block).substr(infos_at), documents);
+      status = visit(block, path);
     }
-    bytes_ += files_[f].second;
+    bytes_ += files[f].second;
   }
   return dist::agree(comm_, status);
+}
+
+Status IdentifyCheckpoint::replay(const Visit& visit) {
+  bytes_ = 0;
+  return for_each_block("records", [&](std::string_view block, const std::string& path) {
+    uint64_t documents = 0, count = 0;
+    const size_t head = 2 * sizeof(uint64_t);
+    if (block.size() >= head) {
+      std::memcpy(&documents, block.data(), sizeof documents);
+      std::memcpy(&count, block.data() + sizeof(uint64_t), sizeof count);
+    }
+    if (block.size() < head || count > (block.size() - head) / sizeof(BucketRecord)) {
+      return Status::errorf("checkpoint {}: a block's record count does not fit it", path);
+    }
+    std::vector<BucketRecord> records(count);
+    if (count > 0) std::memcpy(records.data(), block.data() + head, count * sizeof(BucketRecord));
+    return visit(records.data(), records.size(), block.substr(head + count * sizeof(BucketRecord)),
+                 documents);
+  });
+}
+
+Status IdentifyCheckpoint::load_links(std::vector<std::pair<uint64_t, uint64_t>>& links,
+                                      const std::function<Status(std::string_view)>& documents) {
+  bytes_ = 0;
+  std::string current;
+  bool in_documents = false;
+  return for_each_block("links", [&](std::string_view block, const std::string& path) {
+    if (path != current) current = path, in_documents = false;  // each file: links first
+    if (in_documents) return documents(block);
+    if (block.empty()) {
+      in_documents = true;
+      return Status::ok();
+    }
+    using Pair = std::pair<uint64_t, uint64_t>;
+    if (block.size() % sizeof(Pair) != 0) {
+      return Status::errorf("checkpoint {}: a block is not whole links", path);
+    }
+    for (size_t at = 0; at < block.size(); at += sizeof(Pair)) {
+      uint64_t ends[2];
+      std::memcpy(ends, block.data() + at, sizeof ends);
+      links.emplace_back(ends[0], ends[1]);
+    }
+    return Status::ok();
+  });
 }
 
 void IdentifyCheckpoint::remove(const std::string& dir) {

@@ -5,22 +5,28 @@
 // without reading or hashing the input again (issue #32 item 5). The read pass is most of an
 // identify's cost (parsing, shingling, MinHash); what comes after is rebuilt from the records.
 //
-// Layout under the step's checkpoint folder (the output's global/_checkpoints/<stage>):
-//   rank-<r>.records   one per rank of the job that wrote it: spill blocks (dedup/spill_file.h,
-//                      each XXH3-checked), one per observed batch: its records and entries
-//   complete           written by rank 0 last, atomically, once every rank's file is whole:
-//                      the step's fingerprint, then each file's name and size
+// Two phases, each kept under the step's checkpoint folder (global/_checkpoints/<stage>):
+//   records: rank-<r>.records, one per rank of the job that wrote it: spill blocks
+//            (dedup/spill_file.h, each XXH3-checked), one per observed batch: its bucket
+//            records and document entries;
+//   links:   rank-<r>.links, the links each rank held after the shuffle and the linking, then
+//            the document entries it held (blocks after a block of 16 zero bytes).
+// and each completed by `<phase>.complete`, written by rank 0 last, atomically, once every
+// rank's file is whole and synced: the step's fingerprint, then each file's name and size.
 // A rerun of the same step (same fingerprint: stages, parameters, seed, inputs) on N ranks
-// finds `complete` and gives file f to rank f mod N, which replays its blocks into the
-// clusterer as the read pass would have added them. The result does not depend on which rank
-// holds which record (the groups, survivors and table are functions of the records alone), so
-// it is the bytes a whole run gives. A missing or damaged file is an error naming it; a
-// checkpoint of another fingerprint is ignored and replaced.
+// resumes from the later complete phase, file f read by rank f mod N: with the links, it takes
+// the document entries of the records files and the links, and starts at the connected
+// components; with the records only, it replays them into the clusterer as the read pass
+// would have added them. The result does not depend on which rank holds which record or link
+// (the groups, survivors and table are functions of them alone), so it is the bytes a whole
+// run gives. A missing or damaged file is an error naming it; a checkpoint of another
+// fingerprint is ignored and replaced.
 //
 // Only for steps without a verification pass (jaccard_threshold, the image check): those read
 // the candidates' texts again after linking, which a checkpoint of the records cannot skip.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,20 +47,30 @@ class IdentifyCheckpoint {
  public:
   IdentifyCheckpoint(std::string dir, std::string fingerprint, dist::Comm& comm);
 
-  // Collective: whether a complete checkpoint of this fingerprint is there (rank 0 looks).
-  bool complete();
+  // Collective: whether `phase` ("records", "links") is complete for this fingerprint (rank 0
+  // looks).
+  bool complete(const std::string& phase);
 
   // Collective: a fresh checkpoint (rank 0 empties the folder first).
   Status begin_writing();
   // Thread-safe: one observed batch's records and document entries (DocInfoLog::serialize'd).
   Status add(const BucketRecord* records, size_t n, std::string_view infos, uint64_t documents);
-  // Collective: every rank's file closed and synced, then rank 0 writes `complete`.
+  // Collective: every rank's file closed and synced, then rank 0 writes `records.complete`.
   Status finish_writing();
+  // Collective: this rank's links and document entries (`documents`: visits their blocks)
+  // kept, then `links.complete` written.
+  Status save_links(const std::vector<std::pair<uint64_t, uint64_t>>& links,
+                    const std::function<Status(const std::function<Status(std::string_view)>&)>&
+                        documents);
 
   // Replays this rank's share of a complete checkpoint's files, block by block.
   using Visit = std::function<Status(const BucketRecord* records, size_t n,
                                      std::string_view infos, uint64_t documents)>;
   Status replay(const Visit& visit);
+  // This rank's share of the links and document entries (after complete("links")): the links
+  // appended to `links`, each block of entries to `documents`.
+  Status load_links(std::vector<std::pair<uint64_t, uint64_t>>& links,
+                    const std::function<Status(std::string_view block)>& documents);
 
   // Removes the folder (rank 0; after the step's result is marked whole).
   static void remove(const std::string& dir);
@@ -69,7 +85,15 @@ class IdentifyCheckpoint {
   SpillWriter writer_;
   std::string block_;
   uint64_t bytes_ = 0;
-  std::vector<std::pair<std::string, uint64_t>> files_;  // of the complete checkpoint
+  // Per complete phase: its files and their sizes.
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> files_;
+
+  // Collective: each rank's `path` of `bytes` synced, then rank 0 writes `<phase>.complete`.
+  Status mark_complete(const std::string& phase, const std::string& path, uint64_t bytes);
+  // Every verified block of this rank's share of `phase`'s files.
+  Status for_each_block(const std::string& phase,
+                        const std::function<Status(std::string_view block,
+                                                   const std::string& path)>& visit);
 };
 
 }  // namespace winnow

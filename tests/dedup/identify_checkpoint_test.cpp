@@ -40,17 +40,25 @@ std::vector<std::vector<std::string>> planted_shards() {
   return shards;
 }
 
+// A job that "dies" once `phase` of its checkpoint is complete.
+std::function<Status(const std::string&)> stop_at(const std::string& phase) {
+  return [phase](const std::string& done) {
+    return done == phase ? Status::error("killed after the " + phase) : Status::ok();
+  };
+}
+
 struct Outcome {
   Status status;
   std::string table;
   bool resumed = false;
+  std::string summary;  // rank 0's, with identify_run
   uint64_t observed = 0;              // documents shown to observe() over the ranks
   std::vector<size_t> removals_known;  // per rank
 };
 
 // The step on `ranks` thread ranks, shard s read by rank s mod ranks, as the pipeline drives it.
 Outcome identify(const std::string& dir, int ranks, bool checkpoint, const std::string& fingerprint,
-                 std::function<Status()> after_checkpoint = nullptr) {
+                 std::function<Status(const std::string&)> after_checkpoint = nullptr) {
   const auto shards = planted_shards();
   std::filesystem::remove_all(dir + "/result");
   std::filesystem::create_directories(dir + "/result");
@@ -91,7 +99,9 @@ Outcome identify(const std::string& dir, int ranks, bool checkpoint, const std::
       }
     }
     std::lock_guard lock(mutex);
-    if (comm.rank() == 0) out.status = status, out.resumed = resumed;
+    if (comm.rank() == 0) {
+      out.status = status, out.resumed = resumed, out.summary = step.summary_json();
+    }
     out.removals_known[static_cast<size_t>(comm.rank())] = known;
   });
   out.observed = observed;
@@ -106,7 +116,7 @@ TEST(IdentifyCheckpoint, AJobStoppedAfterTheReadPassResumesOnAnotherRankCount) {
   ASSERT_FALSE(whole.table.empty());
   // A job on 2 ranks stops once its checkpoint is complete.
   const Outcome stopped = identify(dir.file("job"), 2, true, "f1",
-                                   [] { return Status::error("killed after the checkpoint"); });
+                                   stop_at("records"));
   ASSERT_FALSE(stopped.status.is_ok());
   EXPECT_EQ(stopped.observed, whole.observed);
   for (int ranks : {3, 1}) {
@@ -122,10 +132,25 @@ TEST(IdentifyCheckpoint, AJobStoppedAfterTheReadPassResumesOnAnotherRankCount) {
   }
 }
 
+TEST(IdentifyCheckpoint, AJobStoppedAfterTheLinksResumesAtTheConnectedComponents) {
+  testing::TempDir dir;
+  const Outcome whole = identify(dir.file("whole"), 1, false, "f1");
+  ASSERT_TRUE(whole.status.is_ok()) << whole.status.message();
+  ASSERT_FALSE(identify(dir.file("job"), 2, true, "f1", stop_at("links")).status.is_ok());
+  for (int ranks : {3, 2}) {
+    const Outcome resumed = identify(dir.file("job"), ranks, true, "f1");
+    ASSERT_TRUE(resumed.status.is_ok()) << resumed.status.message();
+    EXPECT_NE(resumed.summary.find("resumed from the links"), std::string::npos) << resumed.summary;
+    EXPECT_EQ(resumed.observed, 0u);
+    EXPECT_EQ(resumed.table, whole.table) << ranks << " ranks";
+    for (size_t known : resumed.removals_known) EXPECT_EQ(known, whole.removals_known[0]);
+  }
+}
+
 TEST(IdentifyCheckpoint, AnotherFingerprintReadsTheInputAgain) {
   testing::TempDir dir;
   const Outcome stopped = identify(dir.file("job"), 2, true, "f1",
-                                   [] { return Status::error("killed after the checkpoint"); });
+                                   stop_at("records"));
   ASSERT_FALSE(stopped.status.is_ok());
   const Outcome other = identify(dir.file("job"), 2, true, "f2");
   ASSERT_TRUE(other.status.is_ok()) << other.status.message();
@@ -136,7 +161,7 @@ TEST(IdentifyCheckpoint, AnotherFingerprintReadsTheInputAgain) {
 TEST(IdentifyCheckpoint, ADamagedCheckpointFailsNamingTheFile) {
   testing::TempDir dir;
   ASSERT_FALSE(identify(dir.file("job"), 2, true, "f1",
-                        [] { return Status::error("killed after the checkpoint"); })
+                        stop_at("records"))
                    .status.is_ok());
   const std::string file = dir.file("job") + "/checkpoint/rank-1.records";
   std::string bytes = read_file(file);
