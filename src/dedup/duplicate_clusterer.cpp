@@ -54,15 +54,8 @@ Status DuplicateClusterer::add_documents(std::string_view doc_infos, uint64_t do
 
 Status DuplicateClusterer::resume_links(std::vector<Pair> links) {
   sort_unique(links);
-  dist::Comm& ranks = comm();
-  const std::vector<uint64_t> sums = dist::sum_over_ranks(ranks, {links.size(), documents_.load()});
-  stats_.links = sums[0];
-  stats_.documents = sums[1];
-  stats_.links_by_rank.assign(static_cast<size_t>(ranks.size()), 0);
-  links_ = std::move(links);
-  WINNOW_RETURN_IF_ERROR(register_linked());
-  links_ready_ = true;
-  return Status::ok();
+  stats_.documents = dist::sum_over_ranks(comm(), {documents_.load()})[0];
+  return hold_links(std::move(links));
 }
 
 Status DuplicateClusterer::link_buckets(PartitionedSpill<BucketRecord>& spill,
@@ -170,6 +163,12 @@ Status DuplicateClusterer::compute_links() {
     links = dist::exchange_records(ranks, by_owner);
     sort_unique(links);
   }
+  return hold_links(std::move(links));
+}
+
+// Collective: `links` become this rank's (counted per rank in the stats) and are registered.
+Status DuplicateClusterer::hold_links(std::vector<Pair> links) {
+  dist::Comm& ranks = comm();
   stats_.links_by_rank.clear();
   const uint64_t mine = links.size();
   for (const std::string& theirs :

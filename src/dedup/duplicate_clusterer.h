@@ -174,6 +174,7 @@ class DuplicateClusterer {
   // The steps of compute_links() and finish().
   Status shuffle_and_link(std::vector<std::pair<uint64_t, uint64_t>>& links,
                           uint64_t& shared_buckets);
+  Status hold_links(std::vector<std::pair<uint64_t, uint64_t>> links);
   Status register_linked();
   Status verify_links(std::vector<std::vector<uint32_t>>& sets, const LinkCheck& check);
   Status labels_to_readers(const ComponentLabels& labels, std::vector<Member>& members);

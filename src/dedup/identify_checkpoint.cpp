@@ -203,9 +203,4 @@ Status IdentifyCheckpoint::load_links(std::vector<std::pair<uint64_t, uint64_t>>
   });
 }
 
-void IdentifyCheckpoint::remove(const std::string& dir) {
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-}
-
 }  // namespace winnow

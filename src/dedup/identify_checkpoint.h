@@ -72,9 +72,6 @@ class IdentifyCheckpoint {
   Status load_links(std::vector<std::pair<uint64_t, uint64_t>>& links,
                     const std::function<Status(std::string_view block)>& documents);
 
-  // Removes the folder (rank 0; after the step's result is marked whole).
-  static void remove(const std::string& dir);
-
   uint64_t bytes() const { return bytes_; }  // this rank's, written or replayed
 
  private:

@@ -10,14 +10,13 @@
 // score is always that double value rounded to float. Labels and scores are then a function of
 // the inputs alone, not of the BLAS, its blocking or the device that computed the products.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 #include "dedup/blas_gemm.h"
 #include "dedup/double_products.h"
 #include "dedup/kmeans.h"
+#include "dedup/parallel_blocks.h"
 
 namespace winnow {
 
@@ -27,18 +26,6 @@ namespace {
 // block), never by the thread count.
 size_t block_rows(size_t k) {
   return std::clamp<size_t>((size_t{1} << 20) / std::max<size_t>(k, 1), 16, 4096);
-}
-
-void run_blocks(size_t blocks, int threads, const auto& body) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t b = next++; b < blocks; b = next++) body(b);
-  };
-  int helpers = std::min<int>(std::max(threads, 1), static_cast<int>(blocks)) - 1;
-  std::vector<std::thread> pool;
-  for (int t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
 }
 
 }  // namespace

@@ -1,13 +1,12 @@
 #include "dedup/semantic_device.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
-#include <thread>
 
 #include "dedup/blas_gemm.h"
 #include "dedup/double_products.h"
 #include "dedup/kmeans.h"
+#include "dedup/parallel_blocks.h"
 #include "gpu/blas/gpu_similarity.h"
 #include "gpu/gpu_runtime.h"
 
@@ -20,20 +19,12 @@ constexpr uint32_t kNone = UINT32_MAX;
 // One call on the device at a time: each call sizes its buffers to most of the free memory.
 std::mutex device_calls;
 
+// body(r) for every row, in chunks of 256 rows shared out to the threads.
 void parallel_rows(size_t n, int threads, const auto& body) {
   constexpr size_t kChunk = 256;
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t c = next++; c * kChunk < n; c = next++) {
-      for (size_t r = c * kChunk; r < std::min(n, (c + 1) * kChunk); ++r) body(r);
-    }
-  };
-  const int helpers =
-      std::min<int>(std::max(threads, 1), static_cast<int>((n + kChunk - 1) / kChunk)) - 1;
-  std::vector<std::thread> pool;
-  for (int t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  run_blocks((n + kChunk - 1) / kChunk, threads, [&](size_t c) {
+    for (size_t r = c * kChunk; r < std::min(n, (c + 1) * kChunk); ++r) body(r);
+  });
 }
 
 // Row j's exact best over every earlier row, as prune_tile.cpp's track_exact finds it: its
