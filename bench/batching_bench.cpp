@@ -35,11 +35,12 @@
 #include "core/json_text.h"
 #include "models/memory_model.h"
 #include "models/onnx_text_embedder.h"
+#include "bench/bench_source_dir.h"
 
 namespace winnow {
 namespace {
 
-const std::string kSource = WINNOW_SOURCE_DIR;
+const std::string kSource = winnow_bench_source_dir();
 
 std::vector<std::string> copyright_texts(size_t count) {
   std::vector<std::filesystem::path> files;

@@ -20,6 +20,12 @@ add_executable(filter_chain_bench EXCLUDE_FROM_ALL bench/filter_chain.cpp)
 target_link_libraries(filter_chain_bench PRIVATE winnow_pipeline winnow_stages)
 set(WINNOW_BENCHMARKS autoscale_bench minhash_bench filter_chain_bench)
 
+# The checkout's path, on the compile line of bench_source_dir.cpp alone (bench_source_dir.h).
+add_library(winnow_bench_source_dir STATIC EXCLUDE_FROM_ALL bench/bench_source_dir.cpp)
+target_include_directories(winnow_bench_source_dir PUBLIC ${PROJECT_SOURCE_DIR})
+set_source_files_properties(bench/bench_source_dir.cpp PROPERTIES COMPILE_DEFINITIONS
+  "WINNOW_BENCH_SOURCE_DIR_PATH=\"${PROJECT_SOURCE_DIR}\"")
+
 # bench/*_bench.cpp: one executable each under build/bench/ (new files need no edit here).
 file(GLOB WINNOW_BENCH_SRC CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/*_bench.cpp)
 list(FILTER WINNOW_BENCH_SRC EXCLUDE REGEX "/(autoscale|minhash)_bench\\.cpp$")
@@ -28,8 +34,7 @@ foreach(bench_source ${WINNOW_BENCH_SRC})
   add_executable(${bench_name} EXCLUDE_FROM_ALL ${bench_source})
   set_target_properties(${bench_name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
   target_link_libraries(${bench_name} PRIVATE winnow_stages winnow_models winnow_text winnow_core
-    simdjson::simdjson)
-  target_compile_definitions(${bench_name} PRIVATE WINNOW_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    simdjson::simdjson winnow_bench_source_dir)
   list(APPEND WINNOW_BENCHMARKS ${bench_name})
 endforeach()
 # Its baselines are the CPU paths and cuBLAS sgemm's peak (bench/gpu_check.sh).

@@ -22,11 +22,12 @@
 #include "bench_support.h"
 #include "core/utf8.h"
 #include "stages/builtin_stages.h"
+#include "bench/bench_source_dir.h"
 
 namespace winnow {
 namespace {
 
-const std::string kSource = WINNOW_SOURCE_DIR;
+const std::string kSource = winnow_bench_source_dir();
 
 double measure(const std::vector<std::string_view>& docs, int repeats,
                const std::function<void(std::vector<std::unique_ptr<DocBatch>>&)>& pass) {

@@ -3,7 +3,8 @@
 // same run: one pass over the same documents counting code points.
 //
 // Usage: build/bench/language_id_bench [SECONDS_PER_CASE=2] [ONLY=substring of case names]
-// Runs from any folder; finds the corpus script and models/lid.176.ftz under WINNOW_SOURCE_DIR.
+// Runs from any folder; finds the corpus script and models/lid.176.ftz under the checkout
+// (winnow_bench_source_dir()).
 #include <fasttext/args.h>
 #include <fasttext/fasttext.h>
 #include <fmt/format.h>
@@ -26,11 +27,12 @@
 #include "core/utf8.h"
 #include "stages/builtin_stages.h"
 #include "models/fasttext_model.h"
+#include "bench/bench_source_dir.h"
 
 namespace winnow {
 namespace {
 
-const std::string kSource = WINNOW_SOURCE_DIR;
+const std::string kSource = winnow_bench_source_dir();
 
 struct Corpus {
   std::string name;

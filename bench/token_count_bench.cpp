@@ -32,11 +32,12 @@
 #include "core/utf8.h"
 #include "stages/builtin_stages.h"
 #include "models/sentencepiece_tokenizer.h"
+#include "bench/bench_source_dir.h"
 
 namespace winnow {
 namespace {
 
-const std::string kSource = WINNOW_SOURCE_DIR;
+const std::string kSource = winnow_bench_source_dir();
 constexpr size_t kTrainDocs = 1000;
 constexpr size_t kTimedDocs = 4000;
 

@@ -20,6 +20,7 @@ extern "C" {
 #include "pipeline/executor.h"
 #include "pipeline/pipeline_config.h"
 #include "stages/builtin_stages.h"
+#include "bench/bench_source_dir.h"
 
 namespace {
 
@@ -93,7 +94,8 @@ int main(int argc, char** argv) {
   StageRegistry registry;
   register_builtin_stages(registry);
   auto config =
-      PipelineConfig::load_file(std::string(WINNOW_SOURCE_DIR) + "/examples/video.yaml", registry);
+      PipelineConfig::load_file(std::string(winnow_bench_source_dir()) + "/examples/video.yaml",
+                                registry);
   if (!config.is_ok()) {
     fmt::print(stderr, "video_bench: {}\n", config.status().message());
     return 1;

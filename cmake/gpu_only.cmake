@@ -112,10 +112,10 @@ target_link_libraries(winnow_gpu_products PRIVATE winnow_gpu CUDA::cudart_static
 set_target_properties(winnow_gpu_products PROPERTIES CXX_VISIBILITY_PRESET hidden
   CUDA_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 add_library(winnow_gpu_blas_module STATIC src/gpu/blas/gpu_similarity.cpp
-  src/gpu/blas/products_loader.cpp src/core/codec_module.cpp)
+  src/gpu/blas/products_loader.cpp src/core/codec_module.cpp src/core/codec_module_paths.cpp)
 target_link_libraries(winnow_gpu_blas_module PUBLIC winnow_gpu ${CMAKE_DL_LIBS})
-target_compile_definitions(winnow_gpu_blas_module PRIVATE
-  WINNOW_GPU_PRODUCTS_MODULE="$<TARGET_FILE:winnow_gpu_products>")
+set_source_files_properties(src/core/codec_module_paths.cpp PROPERTIES COMPILE_DEFINITIONS
+  "WINNOW_GPU_PRODUCTS_MODULE=\"$<TARGET_FILE:winnow_gpu_products>\"")
 add_dependencies(winnow_gpu_blas_module winnow_gpu_products)
 # Semantic dedup's GPU path with the CPU's decisions (the host's settling of the products).
 add_library(winnow_semantic_device STATIC src/dedup/semantic_device.cpp)

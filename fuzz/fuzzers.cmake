@@ -92,8 +92,6 @@ foreach(program ${fuzz_programs})
   add_executable(${name} ${program} ${reached})
   target_include_directories(${name} PRIVATE ${WINNOW_ROOT}/src ${WINNOW_GENERATED_DIR})
   target_include_directories(${name} SYSTEM PRIVATE ${DUCKDB_INCLUDE_DIR})
-  # The video module's path (core/video_probe.cpp): the fuzzers never probe a video.
-  target_compile_definitions(${name} PRIVATE WINNOW_VIDEO_CODECS_MODULE="")
   target_link_libraries(${name} PRIVATE fmt::fmt yaml-cpp PkgConfig::FUZZ_PKG simdjson::simdjson
     OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS} zstd::libzstd_shared ZLIB::ZLIB
     BZip2::BZip2 CURL::libcurl hwy::hwy ICU::uc ICU::i18n ${CLD2_LIBRARY} ${DUCKDB_LIBRARY})

@@ -12,7 +12,7 @@ using DecodeFunction = bool (*)(const char* path, const char* bytes, size_t size
 
 DecodeFunction load_decoder(std::string* why) {
   return reinterpret_cast<DecodeFunction>(codec_module_symbol(
-      "libwinnow_video_codecs.so", WINNOW_VIDEO_CODECS_MODULE, "winnow_audio_decode", why));
+      CodecModule::kVideoCodecs, "winnow_audio_decode", why));
 }
 
 using ResampleFunction = bool (*)(const AudioSamples* in, int sample_rate, bool mono,
@@ -20,7 +20,7 @@ using ResampleFunction = bool (*)(const AudioSamples* in, int sample_rate, bool 
 
 ResampleFunction load_resampler(std::string* why) {
   return reinterpret_cast<ResampleFunction>(codec_module_symbol(
-      "libwinnow_video_codecs.so", WINNOW_VIDEO_CODECS_MODULE, "winnow_audio_resample", why));
+      CodecModule::kVideoCodecs, "winnow_audio_resample", why));
 }
 
 AudioDecode decode(const char* path, std::string_view bytes, const AudioRequest& request) {

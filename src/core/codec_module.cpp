@@ -4,10 +4,13 @@
 
 #include <vector>
 
+#include "core/codec_module_paths.h"
+
 namespace winnow {
 
-void* codec_module_symbol(const std::string& file_name, const std::string& build_path,
-                          const char* symbol, std::string* why) {
+void* codec_module_symbol(CodecModule module, const char* symbol, std::string* why) {
+  const CodecModuleFile file = codec_module_file(module);
+  const std::string file_name = file.file_name;
   std::vector<std::string> candidates;
   Dl_info self;
   if (dladdr(reinterpret_cast<void*>(&codec_module_symbol), &self) && self.dli_fname) {
@@ -16,7 +19,7 @@ void* codec_module_symbol(const std::string& file_name, const std::string& build
     candidates.push_back(dir + "/" + file_name);
     candidates.push_back(dir + "/../" + file_name);
   }
-  candidates.push_back(build_path);
+  if (*file.build_path) candidates.push_back(file.build_path);
   for (const std::string& path : candidates) {
     if (void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
       if (void* f = dlsym(module, symbol)) return f;

@@ -10,7 +10,7 @@ using ProbeFunction = bool (*)(const char* path, VideoProbe* out);
 
 ProbeFunction load_probe(std::string* why) {
   return reinterpret_cast<ProbeFunction>(codec_module_symbol(
-      "libwinnow_video_codecs.so", WINNOW_VIDEO_CODECS_MODULE, "winnow_video_probe", why));
+      CodecModule::kVideoCodecs, "winnow_video_probe", why));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ using EncodeFunction = bool (*)(const float* samples, int64_t frames, int channe
 
 EncodeFunction load_encoder(std::string* why) {
   return reinterpret_cast<EncodeFunction>(codec_module_symbol(
-      "libwinnow_video_codecs.so", WINNOW_VIDEO_CODECS_MODULE, "winnow_audio_encode_flac", why));
+      CodecModule::kVideoCodecs, "winnow_audio_encode_flac", why));
 }
 
 }  // namespace

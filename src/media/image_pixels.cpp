@@ -30,8 +30,7 @@ using Imdecode = bool (*)(const void* data, size_t size, int flags, cv::Mat* out
 // media/codecs/image_codecs_module.cpp, loaded once (core/codec_module.h).
 Imdecode load_imdecode() {
   std::string why;
-  if (void* f = codec_module_symbol("libwinnow_image_codecs.so", WINNOW_IMAGE_CODECS_MODULE,
-                                    "winnow_imdecode", &why)) {
+  if (void* f = codec_module_symbol(CodecModule::kImageCodecs, "winnow_imdecode", &why)) {
     return reinterpret_cast<Imdecode>(f);
   }
   fmt::print(stderr,

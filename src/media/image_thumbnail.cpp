@@ -29,9 +29,9 @@ const Encoder& encoder() {
     Encoder e;
     std::string why;
     e.encode = reinterpret_cast<Imencode>(codec_module_symbol(
-        "libwinnow_image_codecs.so", WINNOW_IMAGE_CODECS_MODULE, "winnow_imencode_jpeg", &why));
+        CodecModule::kImageCodecs, "winnow_imencode_jpeg", &why));
     e.release = reinterpret_cast<FreeEncoded>(codec_module_symbol(
-        "libwinnow_image_codecs.so", WINNOW_IMAGE_CODECS_MODULE, "winnow_free_encoded", &why));
+        CodecModule::kImageCodecs, "winnow_free_encoded", &why));
     if (!e.release) e.encode = nullptr;
     return e;
   }();

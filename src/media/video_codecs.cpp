@@ -20,7 +20,7 @@ using JpegFunction = bool (*)(const uint8_t* bgr, int width, int height, int qsc
 template <typename F>
 F load(const char* symbol, std::string* why) {
   return reinterpret_cast<F>(
-      codec_module_symbol("libwinnow_video_codecs.so", WINNOW_VIDEO_CODECS_MODULE, symbol, why));
+      codec_module_symbol(CodecModule::kVideoCodecs, symbol, why));
 }
 
 Status missing(const std::string& why) {

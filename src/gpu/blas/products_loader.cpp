@@ -19,7 +19,7 @@ const ProductsApi* products(std::string& error) {
   std::call_once(once, [] {
     using Entry = const ProductsApi* (*)();
     auto entry = reinterpret_cast<Entry>(codec_module_symbol(
-        "libwinnow_gpu_products.so", WINNOW_GPU_PRODUCTS_MODULE, kGpuProductsEntry, &why));
+        CodecModule::kGpuProducts, kGpuProductsEntry, &why));
     if (entry) api = entry();
   });
   if (!api) error = "the GPU products module cannot be loaded: " + why;
