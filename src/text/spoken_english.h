@@ -1,0 +1,39 @@
+#pragma once
+// Written English made spoken for its numbers, as NeMo's text normaliser does it
+// (nemo_text_processing Normalizer(input_case="cased", lang="en"), deterministic, what NeMo
+// Curator's ComputeWERStage runs on hypothesis and reference before its cleaning), for the
+// classes below. Words come from english_numbers.h.
+//
+// Read (each white-space token, with punctuation around it kept as written):
+// - cardinals: "123" → "one hundred and twenty three", "13,000" → "thirteen thousand",
+//   "-5" → "minus five"; unseparated numbers of five digits or more, and numbers with a
+//   leading zero, digit by digit ("13000" → "one three zero zero zero", "007" → "zero zero
+//   seven"), as NeMo does; a number of one to three digits before million, billion, ...
+//   without "and" ("123 million" → "one hundred twenty three million");
+// - four-digit numbers from 1000 to 2999 as years, in any context ("1995" → "nineteen ninety
+//   five", "2005" → "two thousand five"), "1990s" → "nineteen nineties", "'80s" → "eighties";
+// - ordinals with the right suffix ("21st" → "twenty first", "1,000th" → "one thousandth");
+// - decimals: "3.14" → "three point one four", ".5" → "point five", "-0.1" → "minus zero point
+//   one";
+// - percent: "50%" → "fifty percent", "3.5 %" → "three point five percent";
+// - money in $, £, € (with cents or pence), ¥ and ₩: "$5.50" → "five dollars fifty cents",
+//   "$1" → "one dollar", "$0.05" → "five cents", "£2.01" → "two pounds one penny",
+//   "$20.506" → "twenty point five zero six dollars", "$2.5 million" → "two point five million
+//   dollars";
+// - times: "10:30" → "ten thirty", "10:05" → "ten o five", "10:00" → "ten o'clock", "5 pm" and
+//   "5pm" → "five PM", "1:59 p.m." → "one fifty nine PM", "14:10:30" → "fourteen hours ten
+//   minutes and thirty seconds".
+// Left as written (NeMo reads them; not done here): dates with months ("jan. 5"), numeric dates
+// (2012-01-05), ranges ("1-5", "$5-$10"), fractions ("1/2"), measures and units ("5 kg"),
+// money per unit ("$20/mo") and currency codes ("US$", "nzd"), time zones, telephone numbers,
+// URLs and e-mail addresses, roman numerals, serials mixing letters and digits ("B2", "mp3"),
+// whitelisted abbreviations ("Dr."), ordinals with a wrong suffix ("21th"), and any number a
+// token does not hold whole. White space runs become one space, as in NeMo's output.
+#include <string>
+#include <string_view>
+
+namespace winnow {
+
+std::string spoken_english(std::string_view text);
+
+}  // namespace winnow

@@ -1,0 +1,287 @@
+// spoken_english: NeMo's English text normaliser's readings on the cases of NeMo's own test data
+// (tests/nemo_text_processing/en/data_text_normalization/test_cases_{cardinal,ordinal,decimal,
+// money,time,date}.txt, written out by hand here), sentences around them, what stays as written,
+// and numbers in sentences against num2words (english_numbers_reference.py): random comma-
+// grouped cardinals, ordinals as num2words writes them ("21st") and every year 1000-2999.
+#include "text/spoken_english.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "test_support.h"
+
+namespace winnow::testing {
+namespace {
+
+struct Case {
+  const char* written;
+  const char* spoken;
+};
+
+void expect_cases(const std::vector<Case>& cases) {
+  for (const Case& c : cases) EXPECT_EQ(spoken_english(c.written), c.spoken) << c.written;
+}
+
+TEST(SpokenEnglish, CardinalsAsNemosTestData) {
+  expect_cases({
+      {"1", "one"},
+      {"-2", "minus two"},
+      {"123", "one hundred and twenty three"},
+      {"13,000", "thirteen thousand"},
+      {"13000", "one three zero zero zero"},
+      {"9000", "nine thousand"},
+      {"9,000", "nine thousand"},
+      {"123,000", "one hundred twenty three thousand"},
+      {"123000", "one two three zero zero zero"},
+      {"123,123,000", "one hundred twenty three million one hundred twenty three thousand"},
+      {"123,000,012", "one hundred twenty three million twelve"},
+      {"1,000,000", "one million"},
+      {"1234567890123124",
+       "one two three four five six seven eight nine zero one two three one two four"},
+      {"004", "zero zero four"},
+      {"0", "zero"},
+      {"-12,345", "minus twelve thousand three hundred and forty five"},
+  });
+}
+
+TEST(SpokenEnglish, OrdinalsAsNemosTestData) {
+  expect_cases({
+      {"0th", "zeroth"},
+      {"11th", "eleventh"},
+      {"23rd", "twenty third"},
+      {"1000th", "one thousandth"},
+      {"1,000th", "one thousandth"},
+      {"1000000th", "one millionth"},
+      {"9,000,000th", "nine millionth"},
+      {"1st", "first"},
+      {"2nd", "second"},
+      {"3rd", "third"},
+      {"4th", "fourth"},
+      {"12th", "twelfth"},
+      {"13th", "thirteenth"},
+      {"20th", "twentieth"},
+      {"21st", "twenty first"},
+      {"121st", "one hundred twenty first"},
+      {"111th", "one hundred eleventh"},
+      {"100th", "one hundredth"},
+      {"2ND", "second"},
+      // A wrong suffix: NeMo says "twenty one th"; left as written here.
+      {"21th", "21th"},
+  });
+}
+
+TEST(SpokenEnglish, DecimalsAndPercentAsNemoReadsThem) {
+  expect_cases({
+      {".1665", "point one six six five"},
+      {"2.0", "two point zero"},
+      {"2.00", "two point zero zero"},
+      {"2.050", "two point zero five zero"},
+      {"100 million", "one hundred million"},
+      {"123 million people", "one hundred twenty three million people"},
+      {"0.1 billion", "zero point one billion"},
+      {"-0.1", "minus zero point one"},
+      {"0.004", "zero point zero zero four"},
+      {"3.14", "three point one four"},
+      {"1,234.5", "one thousand two hundred and thirty four point five"},
+      {"50%", "fifty percent"},
+      {"1%", "one percent"},
+      {"3.5 %", "three point five percent"},
+      {"-5%", "minus five percent"},
+      {"150%", "one hundred and fifty percent"},
+  });
+}
+
+TEST(SpokenEnglish, MoneyAsNemosTestData) {
+  expect_cases({
+      {"$2", "two dollars"},
+      {"$2.00", "two dollars"},
+      {"\u20a9460 billion", "four hundred sixty billion won"},
+      {"\u00a530 billion", "thirty billion yen"},
+      {"\u00a530b", "thirty billion yen"},
+      {"\u00a530B", "thirty billion yen"},
+      {"$45 billion", "forty five billion dollars"},
+      {"$0.2 million", "zero point two million dollars"},
+      {"$2.5 million", "two point five million dollars"},
+      {"$15.2 billion", "fifteen point two billion dollars"},
+      {"$15000", "fifteen thousand dollars"},
+      {"$1", "one dollar"},
+      {"$1.00", "one dollar"},
+      {"$2.000", "two dollars"},
+      {"$20", "twenty dollars"},
+      {"$20.506", "twenty point five zero six dollars"},
+      {"$20.50", "twenty dollars fifty cents"},
+      {"$20.500", "twenty dollars fifty cents"},
+      {"$20.5", "twenty dollars fifty cents"},
+      {"$20.01", "twenty dollars one cent"},
+      {"$20.010", "twenty dollars one cent"},
+      {"$0.010", "one cent"},
+      {"$0.02", "two cents"},
+      {"$0.20", "twenty cents"},
+      {"$.01", "one cent"},
+      {"$.506", "point five zero six dollars"},
+      {"$18925000", "eighteen million nine hundred twenty five thousand dollars"},
+      {"$18,925,000", "eighteen million nine hundred twenty five thousand dollars"},
+      {"$18854", "eighteen thousand eight hundred and fifty four dollars"},
+      {"$18801", "eighteen thousand eight hundred and one dollars"},
+      {"$18081", "eighteen thousand and eighty one dollars"},
+      {"\u00a318000", "eighteen thousand pounds"},
+      {"\u00a31.20", "one pound twenty pence"},
+      {"\u00a31.111", "one point one one one pounds"},
+      {"\u00a32.01", "two pounds one penny"},
+      {"$1,925.21", "one thousand nine hundred and twenty five dollars twenty one cents"},
+      {"$1,234.123", "one thousand two hundred and thirty four point one two three dollars"},
+      {"US $76.3 trillion", "US seventy six point three trillion dollars"},
+      {"The price for each canned salmon is $5 , each bottle of peanut butter is $3",
+       "The price for each canned salmon is five dollars , each bottle of peanut butter is three "
+       "dollars"},
+      {"\u20ac5.50", "five euros fifty cents"},
+      {"$5.50", "five dollars fifty cents"},
+  });
+}
+
+TEST(SpokenEnglish, TimesAsNemosTestData) {
+  expect_cases({
+      {"01:00", "one o'clock"},
+      {"01:00 am", "one AM"},
+      {"01:00 a.m.", "one AM."},  // NeMo keeps the dot too, or not: its grammar has both
+      {"1 a.m", "one AM"},
+      {"23:00", "twenty three o'clock"},
+      {"1:00a.m", "one AM"},
+      {"1.59 p.m", "one fifty nine PM"},
+      {"01:59 p.m", "one fifty nine PM"},
+      {"10:30", "ten thirty"},
+      {"10:05", "ten o five"},
+      {"1:01:01", "one hour one minute and one second"},
+      {"14:10:30", "fourteen hours ten minutes and thirty seconds"},
+      {"10:00:00 pm", "ten hours zero minutes and zero seconds PM"},
+      {"5pm", "five PM"},
+      {"5 pm", "five PM"},
+      {"21:51:31", "twenty one hours fifty one minutes and thirty one seconds"},
+      {"01:01:01", "one hour one minute and one second"},
+      {"25:00", "25:00"},
+      {"3:2", "3:2"},
+  });
+}
+
+TEST(SpokenEnglish, YearsAsNemosTestData) {
+  expect_cases({
+      {"2012", "twenty twelve"},
+      {"1994", "nineteen ninety four"},
+      {"1155", "eleven fifty five"},
+      {"1000", "one thousand"},
+      {"in 2021", "in twenty twenty one"},
+      {"1980s", "nineteen eighties"},
+      {"1910s", "nineteen tens"},
+      {"2000s", "two thousands"},
+      {"'80s", "eighties"},  // the apostrophe is part of the decade
+      {"the '90s.", "the nineties."},
+      {"born 1905.", "born nineteen oh five."},
+      {"3000", "three thousand"},
+      {"-1995", "minus one thousand nine hundred and ninety five"},
+  });
+}
+
+TEST(SpokenEnglish, SentencesKeepTheirWordsAndPunctuation) {
+  expect_cases({
+      {"I have 3 cats.", "I have three cats."},
+      {"  I   have\t3\ncats ", "I have three cats"},
+      {"(5) items, 2nd row; 50%!", "(five) items, second row; fifty percent!"},
+      {"\u201c42\u201d", "\u201cforty two\u201d"},
+      {"no numbers here", "no numbers here"},
+      {"", ""},
+      // Not read (see spoken_english.h): units, dates, ranges, fractions, serials, codes.
+      {"5kg B2 mp3 1/2 1-5 2012-01-05 $20/mo 1,00 1.2.3",
+       "5kg B2 mp3 1/2 1-5 2012-01-05 $20/mo 1,00 1.2.3"},
+      // A quantity joins its number only with nothing between them.
+      {"123, million", "one hundred and twenty three, million"},
+      {"$5 thousand", "five dollars thousand"},
+  });
+}
+
+struct Query {
+  std::string kind, value;
+};
+
+std::vector<std::string> num2words(const std::vector<Query>& queries) {
+  TempDir dir;
+  std::string input;
+  for (const Query& q : queries) input += q.kind + " " + q.value + "\n";
+  write_file(dir.file("in.txt"), input);
+  std::string output;
+  EXPECT_EQ(run_command("/usr/bin/python3 " + kSource +
+                            "/tests/text/english_numbers_reference.py < " + dir.file("in.txt"),
+                        &output),
+            0)
+      << output << " (python3-num2words is installed by scripts/setup)";
+  std::vector<std::string> lines = split_lines(output);
+  EXPECT_EQ(lines.size(), queries.size());
+  lines.resize(queries.size());
+  return lines;
+}
+
+std::string grouped(const std::string& digits) {
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string without_and(const std::string& words) {
+  std::string out;
+  for (size_t start = 0; start <= words.size();) {
+    size_t end = words.find(' ', start);
+    if (end == std::string::npos) end = words.size();
+    const std::string w = words.substr(start, end - start);
+    if (w != "and") out += (out.empty() ? "" : " ") + w;
+    start = end + 1;
+  }
+  return out;
+}
+
+TEST(SpokenEnglish, NumbersInSentencesMatchNum2words) {
+  std::mt19937_64 rng(3939);
+  std::vector<std::string> numbers = {"0",
+                                      "7",
+                                      "1000",
+                                      "1001",
+                                      "999999",
+                                      "1000000",
+                                      "1000001",
+                                      "999999999999999",
+                                      "1000000000000000",
+                                      "1000000000000001"};
+  for (int i = 0; i < 300; ++i) {
+    const size_t length = 1 + rng() % 16;  // up to 10^16 - 1
+    std::string digits(1, char('1' + rng() % 9));
+    while (digits.size() < length) digits += rng() % 3 ? char('0' + rng() % 10) : '0';
+    numbers.push_back(digits);
+  }
+  std::vector<Query> queries;
+  for (const std::string& n : numbers) queries.push_back({"cardinal", n});
+  for (const std::string& n : numbers) queries.push_back({"ordinal", n});
+  for (const std::string& n : numbers) queries.push_back({"ordinal_num", n});
+  for (int y = 1000; y <= 2999; ++y) queries.push_back({"year", std::to_string(y)});
+  const std::vector<std::string> expected = num2words(queries);
+  ASSERT_EQ(expected.size(), queries.size());
+  const size_t n = numbers.size();
+  for (size_t i = 0; i < n; ++i) {
+    // Grouped with commas, so NeMo reads it as a number whatever its length (not a year).
+    const std::string written = grouped(numbers[i]);
+    EXPECT_EQ(without_and(spoken_english("about " + written + " of them.")),
+              "about " + expected[i] + " of them.")
+        << written;
+    EXPECT_EQ(spoken_english("the " + expected[2 * n + i] + " time"),
+              "the " + expected[n + i] + " time")
+        << expected[2 * n + i];
+  }
+  for (size_t i = 3 * n; i < queries.size(); ++i) {
+    EXPECT_EQ(spoken_english("In " + queries[i].value + ", we"), "In " + expected[i] + ", we")
+        << queries[i].value;
+  }
+}
+
+}  // namespace
+}  // namespace winnow::testing
