@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "text/english_numbers.h"
+#include "text/spoken_abbreviations.h"
 
 namespace winnow {
 
@@ -26,8 +27,9 @@ bool starts_with(std::string_view s, std::string_view head) {
 
 // Punctuation NeMo's tokenizer takes apart from a token, at its start and at its end. Not "$",
 // "£", "€", "%", "-" or a leading ".": those belong to money, percent, signs and decimals.
-constexpr std::array<std::string_view, 12> kLeadPunct = {
-    "(", "[", "{", "\"", "'", "*", "\u201c", "\u2018", "\u00ab", "\u00bf", "\u00a1", "\u201e"};
+constexpr std::array<std::string_view, 14> kLeadPunct = {
+    "(", "[",      "{",      "\"",     "'",      "*",      "!",
+    "?", "\u201c", "\u2018", "\u00ab", "\u00bf", "\u00a1", "\u201e"};
 constexpr std::array<std::string_view, 17> kTrailPunct = {
     ".",  ",", ";", ":",      "!",      "?",      ")",      "]",     "}",
     "\"", "'", "*", "\u201d", "\u2019", "\u00bb", "\u2026", "\u201c"};
@@ -471,6 +473,28 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+// NeMo's whitelist reading of `raw` (spoken_abbreviations.h) with punctuation around it kept:
+// the token as it stands, then with its trailing marks taken off one at a time ("etc.," →
+// "etcetera.,"), then the same after its leading marks.
+bool append_abbreviation(std::string& out, std::string_view raw, std::string_view lead) {
+  for (std::string_view start : {raw, raw.substr(lead.size())}) {
+    for (std::string_view r = start; !r.empty();) {
+      const std::string words = spoken_abbreviation(r);
+      if (!words.empty()) {
+        out += raw.substr(0, raw.size() - start.size());
+        out += words;
+        out += start.substr(r.size());
+        return true;
+      }
+      const size_t n = punct_at_end(r, kTrailPunct);
+      if (!n) break;
+      r.remove_suffix(n);
+    }
+    if (lead.empty()) break;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string spoken_english(std::string_view text) {
@@ -493,6 +517,7 @@ std::string spoken_english(std::string_view text) {
       n = split_token(raw[i + 1]);
       if (n.lead.empty()) next = n.core;
     }
+    if (append_abbreviation(out, raw[i], t.lead)) continue;
     std::optional<Reading> r = read_core(t.core, next);
     if (!r) {
       out += raw[i];

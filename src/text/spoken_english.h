@@ -22,13 +22,15 @@
 //   dollars";
 // - times: "10:30" → "ten thirty", "10:05" → "ten o five", "10:00" → "ten o'clock", "5 pm" and
 //   "5pm" → "five PM", "1:59 p.m." → "one fifty nine PM", "14:10:30" → "fourteen hours ten
-//   minutes and thirty seconds".
+//   minutes and thirty seconds";
+// - common abbreviations and lone symbols of NeMo's whitelist (spoken_abbreviations.h): "Dr." →
+//   "doctor", "e.g." → "for example", "U.S.A." → "USA", "&" → "and", "%" → "percent".
 // Left as written (NeMo reads them; not done here): dates with months ("jan. 5"), numeric dates
 // (2012-01-05), ranges ("1-5", "$5-$10"), fractions ("1/2"), measures and units ("5 kg"),
 // money per unit ("$20/mo") and currency codes ("US$", "nzd"), time zones, telephone numbers,
 // URLs and e-mail addresses, roman numerals, serials mixing letters and digits ("B2", "mp3"),
-// whitelisted abbreviations ("Dr."), ordinals with a wrong suffix ("21th"), and any number a
-// token does not hold whole. White space runs become one space, as in NeMo's output.
+// the rest of NeMo's whitelist, symbols inside a token ("/$€"), ordinals with a wrong suffix
+// ("21th"), and any number a token does not hold whole. White space runs become one space, as in NeMo's output.
 #include <string>
 #include <string_view>
 

@@ -199,6 +199,23 @@ TEST(SpokenEnglish, SentencesKeepTheirWordsAndPunctuation) {
   });
 }
 
+// NeMo's test_cases_whitelist.txt and test_cases_word.txt.
+TEST(SpokenEnglish, WhitelistAndWordsAsNemosTestData) {
+  expect_cases({
+      {"Dr. Evil", "doctor Evil"},
+      {"Mrs. Norris", "misses Norris"},
+      {"DNA is", "DNA is"},
+      {"and/or", "and/or"},
+      {"$ and 5% or %", "dollar and five percent or percent"},
+      {"i saw (22) ducklings", "i saw (twenty two) ducklings"},
+      {"love him while we may,", "love him while we may,"},
+      {"mother-in-law", "mother-in-law"},
+      {"!1", "!one"},  // NeMo: "! one"; the cleaning makes them the same
+      {"See e.g., U.S.A. & co etc.)", "See for example, USA and co etcetera.)"},
+      {"at 5 a.m. or 6 p.m", "at five AM. or six PM"},
+  });
+}
+
 struct Query {
   std::string kind, value;
 };
