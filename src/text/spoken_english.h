@@ -30,7 +30,8 @@
 // money per unit ("$20/mo") and currency codes ("US$", "nzd"), time zones, telephone numbers,
 // URLs and e-mail addresses, roman numerals, serials mixing letters and digits ("B2", "mp3"),
 // the rest of NeMo's whitelist, symbols inside a token ("/$€"), ordinals with a wrong suffix
-// ("21th"), and any number a token does not hold whole. White space runs become one space, as in NeMo's output.
+// ("21th"), and any number a token does not hold whole. White space runs become one space, as
+// in NeMo's output.
 #include <string>
 #include <string_view>
 

@@ -80,8 +80,8 @@ StageSpec wer_spec() {
       "dollars fifty cents\", \"1995\" \"nineteen ninety five\"), and so are common "
       "abbreviations and lone symbols of its whitelist (\"Dr.\" \"doctor\", \"&\" \"and\"); "
       "dates with month names, numeric dates, ranges, fractions, units, serials like \"B2\", "
-      "the rest of the whitelist and NeMo's other classes are left as written. Drops above max_wer (reason high_wer) "
-      "or max_cer (high_cer), score: the rate. An item without both fields, or whose reference "
+      "the rest of the whitelist and NeMo's other classes are left as written. Drops above "
+      "max_wer (reason high_wer) or max_cer (high_cer), score: the rate. An item without both fields, or whose reference "
       "cleans to nothing, is kept unscored and counted (missing_transcript, empty_reference).",
       {
           {"hypothesis_field", ParamType::kString, "pred_text", "the transcript to score"},
