@@ -25,15 +25,25 @@
 // - times: "10:30" → "ten thirty", "10:05" → "ten o five", "10:00" → "ten o'clock", "5 pm" and
 //   "5pm" → "five PM", "1:59 p.m." → "one fifty nine PM", "14:10:30" → "fourteen hours ten
 //   minutes and thirty seconds";
+// - telephone numbers: "123-123-5678" → "one two three, one two three, five six seven eight",
+//   "+1-…", "1-800-…" ("one, eight hundred, …"), "555.555.5555", extensions, social security
+//   numbers (3-2-4), IP addresses ("one two three dot …");
+// - numeric dates, one separator (- / .) throughout: "10/06/2005" → "october sixth two thousand
+//   five", "2016-11-03" → "november third twenty sixteen", "15-01-2020" → "the fifteenth of
+//   january twenty twenty";
+// - year ranges ("1980-1986" → "nineteen eighty to nineteen eighty six", "1960s-80s"), money
+//   and time ranges ("$250-$300", "10:30-11:45": "to"), and other numbers joined by hyphens
+//   taken apart as NeMo's tokenizer does ("2-5" → "two - five");
 // - common abbreviations and lone symbols of NeMo's whitelist (spoken_abbreviations.h): "Dr." →
 //   "doctor", "e.g." → "for example", "U.S.A." → "USA", "&" → "and", "%" → "percent".
-// Left as written (NeMo reads them; not done here): dates with months ("jan. 5"), numeric dates
-// (2012-01-05), ranges ("1-5", "$5-$10"), fractions ("1/2"), measures and units ("5 kg"),
-// money per unit ("$20/mo") and currency codes ("US$", "nzd"), time zones, telephone numbers,
-// URLs and e-mail addresses, roman numerals, serials mixing letters and digits ("B2", "mp3"),
-// the rest of NeMo's whitelist, symbols inside a token ("/$€"), ordinals with a wrong suffix
-// ("21th"), and any number a token does not hold whole. White space runs become one space, as
-// in NeMo's output.
+// Left as written (NeMo reads them; not done here): dates with month names ("jan. 5", "25 july
+// 2012"), fractions ("1/2"), measures and units ("5 kg", "2-5lb"), money per unit ("$20/mo")
+// and currency codes ("US$", "nzd"), time zones, telephone numbers in parentheses or with
+// letters, URLs and e-mail addresses, roman numerals, serials mixing letters and digits ("B2",
+// "covid-19"), the rest of NeMo's whitelist, symbols inside a token ("/$€"), ordinals with a
+// wrong suffix ("21th"), numbers joined by other punctuation ("1,00", "3:2"), and what spans
+// tokens beyond a number and its unit word ("+1 123-123-5678"). White space runs become one
+// space, as in NeMo's output.
 #include <string>
 #include <string_view>
 

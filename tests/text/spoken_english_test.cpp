@@ -190,9 +190,8 @@ TEST(SpokenEnglish, SentencesKeepTheirWordsAndPunctuation) {
       {"\u201c42\u201d", "\u201cforty two\u201d"},
       {"no numbers here", "no numbers here"},
       {"", ""},
-      // Not read (see spoken_english.h): units, dates, ranges, fractions, serials, codes.
-      {"5kg B2 mp3 1/2 1-5 2012-01-05 $20/mo 1,00 1.2.3",
-       "5kg B2 mp3 1/2 1-5 2012-01-05 $20/mo 1,00 1.2.3"},
+      // Not read (see spoken_english.h): units, month names, fractions, serials, codes.
+      {"5kg B2 mp3 1/2 jan. $20/mo 1,00 1.2.3 2-x", "5kg B2 mp3 1/2 jan. $20/mo 1,00 1.2.3 2-x"},
       // A quantity joins its number only with nothing between them.
       {"123, million", "one hundred and twenty three, million"},
       {"$5 thousand", "five dollars thousand"},
@@ -213,6 +212,45 @@ TEST(SpokenEnglish, WhitelistAndWordsAsNemosTestData) {
       {"!1", "!one"},  // NeMo: "! one"; the cleaning makes them the same
       {"See e.g., U.S.A. & co etc.)", "See for example, USA and co etcetera.)"},
       {"at 5 a.m. or 6 p.m", "at five AM. or six PM"},
+  });
+}
+
+// NeMo's test_cases_telephone.txt, test_cases_date.txt (numeric dates) and
+// test_cases_range.txt, and hyphenated numbers as its tokenizer splits them.
+TEST(SpokenEnglish, TelephonesDatesAndRangesAsNemosTestData) {
+  expect_cases({
+      {"123-123-5678", "one two three, one two three, five six seven eight"},
+      {"+1-123-123-5678", "plus one, one two three, one two three, five six seven eight"},
+      {"123-123-5678-1111", "one two three, one two three, five six seven eight, one one one one"},
+      {"123-123-5678-1", "one two three, one two three, five six seven eight, one"},
+      {"call me at 123-123-5678", "call me at one two three, one two three, five six seven eight"},
+      {"1-800-555-1234", "one, eight hundred, five five five, one two three four"},
+      {"555.555.5555", "five five five, five five five, five five five five"},
+      {"111-11-1111", "one one one, one one, one one one one"},
+      {"123.123.0.40", "one two three dot one two three dot zero dot four zero"},
+      {"2006-08-05", "august fifth two thousand six"},
+      {"2016-11-03", "november third twenty sixteen"},
+      {"2016/07/03", "july third twenty sixteen"},
+      {"01.10.2010", "january tenth twenty ten"},
+      {"10/06/2005", "october sixth two thousand five"},
+      {"11/17/05", "november seventeenth zero five"},
+      {"01/07/98", "january seventh ninety eight"},
+      {"15-01-2020", "the fifteenth of january twenty twenty"},
+      {"1980-1986", "nineteen eighty to nineteen eighty six"},
+      {"1960s-80s", "nineteen sixties to eighties"},
+      {"1960s-1980s", "nineteen sixties to nineteen eighties"},
+      {"1960-80", "nineteen sixty to eighty"},
+      {"$250-$300", "two hundred and fifty dollars to three hundred dollars"},
+      {"$150.25-$250.67",
+       "one hundred and fifty dollars twenty five cents to two hundred and fifty dollars sixty "
+       "seven cents"},
+      {"$50.00-$100.00", "fifty dollars to one hundred dollars"},
+      {"2-5", "two - five"},
+      {"from 2-10", "from two - ten"},
+      {"978-0", "nine hundred and seventy eight - zero"},
+      {"1-8090", "one - eight thousand and ninety"},
+      {"10:30-11:45", "ten thirty to eleven forty five"},
+      {"13-45-2020", "thirteen - forty five - twenty twenty"},  // no month 45: numbers
   });
 }
 
