@@ -1,5 +1,6 @@
 #include "text/english_numbers.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -17,13 +18,7 @@ constexpr std::array<std::string_view, 10> kTens = {
 constexpr std::array<std::string_view, 8> kScales = {
     "", "thousand", "million", "billion", "trillion", "quadrillion", "quintillion", "sextillion"};
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
+bool all_digits(std::string_view s) { return is_digit_string(s); }
 
 void append_word(std::vector<std::string_view>& out, std::string_view word) { out.push_back(word); }
 
@@ -125,6 +120,10 @@ std::string plural_of(std::string words) {
 }
 
 }  // namespace
+
+bool is_digit_string(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 std::string cardinal_words(std::string_view digits) { return join(cardinal_word_list(digits)); }
 

@@ -7,6 +7,9 @@
 
 namespace winnow {
 
+// Not empty and nothing but ASCII digits.
+bool is_digit_string(std::string_view s);
+
 // The most digits cardinal_words reads: up to 999 sextillion (10^24 - 1). NeMo's own limit
 // lies in a compiled grammar (cardinal_number_name.far); its tests go to quintillions.
 inline constexpr size_t kMaxCardinalDigits = 24;

@@ -2,9 +2,10 @@
 // Written English made spoken for its numbers, as NeMo's text normaliser does it
 // (nemo_text_processing Normalizer(input_case="cased", lang="en"), deterministic, what NeMo
 // Curator's ComputeWERStage runs on hypothesis and reference before its cleaning), for the
-// classes below. Words come from english_numbers.h. Written from NeMo's grammars (taggers and
-// verbalizers) and checked against the cases of its test data; NeMo itself is not run (its
-// pynini and OpenFst are no Debian packages).
+// classes below: tokens and their punctuation here, a token's number in spoken_number.h,
+// compounds in spoken_compound.h, words from english_numbers.h. Written from NeMo's grammars
+// (taggers and verbalizers) and checked against the cases of its test data; NeMo itself is not
+// run (its pynini and OpenFst are no Debian packages).
 //
 // Read (each white-space token, with punctuation around it kept as written):
 // - cardinals: "123" → "one hundred and twenty three", "13,000" → "thirteen thousand",
