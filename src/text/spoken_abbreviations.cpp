@@ -1,6 +1,7 @@
 #include "text/spoken_abbreviations.h"
 
 #include <array>
+#include <unordered_map>
 #include <utility>
 
 namespace winnow {
@@ -93,9 +94,12 @@ std::string dotted_capitals(std::string_view token) {
 }  // namespace
 
 std::string spoken_abbreviation(std::string_view token) {
-  for (const auto& [written, spoken] : kWhitelist) {
-    if (token == written) return std::string(spoken);
-  }
+  // Every token of a transcript comes here, most of them words: a hash lookup, and the dotted
+  // rule only for a capital followed by a dot.
+  static const std::unordered_map<std::string_view, std::string_view> kTable(kWhitelist.begin(),
+                                                                             kWhitelist.end());
+  if (auto it = kTable.find(token); it != kTable.end()) return std::string(it->second);
+  if (token.size() < 5 || token[1] != '.') return {};
   return dotted_capitals(token);
 }
 

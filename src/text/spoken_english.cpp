@@ -25,6 +25,7 @@ constexpr std::array<std::string_view, 16> kTrailPunct = {
 
 template <size_t N>
 size_t punct_at_start(std::string_view s, const std::array<std::string_view, N>& marks) {
+  if (s.empty() || is_ascii_alnum(s.front())) return 0;  // most tokens: no mark to compare
   for (std::string_view m : marks) {
     if (s.starts_with(m)) return m.size();
   }
@@ -33,6 +34,7 @@ size_t punct_at_start(std::string_view s, const std::array<std::string_view, N>&
 
 template <size_t N>
 size_t punct_at_end(std::string_view s, const std::array<std::string_view, N>& marks) {
+  if (s.empty() || is_ascii_alnum(s.back())) return 0;
   for (std::string_view m : marks) {
     if (s.size() >= m.size() && s.substr(s.size() - m.size()) == m) return m.size();
   }

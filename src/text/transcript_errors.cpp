@@ -99,6 +99,12 @@ std::u32string clean_transcript(std::string_view text) {
 }
 
 std::u32string clean_spoken_transcript(std::string_view text) {
+  // ASCII without NeMo's markup needs no preparing: spoken_english makes its white space runs
+  // one space itself.
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return uint8_t(c) < 0x80 && c != '<' && c != '>' && c != '|'; })) {
+    return clean_transcript(spoken_english(text));
+  }
   const std::u32string prepared = join_words(remove_markup(decode(text)));
   std::string utf8;
   utf8.reserve(prepared.size());
