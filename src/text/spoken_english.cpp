@@ -69,8 +69,10 @@ std::optional<SpokenNumber> read_core(std::string_view core, std::string_view ne
   return std::nullopt;
 }
 
+// Python's str.split() white space among ASCII (NeMo's text has been split so): \t to \r, the
+// separators \x1c to \x1f, and the space.
 bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  return (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f') || c == ' ';
 }
 
 // NeMo's whitelist reading of `raw` (spoken_abbreviations.h) with punctuation around it kept:
