@@ -186,7 +186,7 @@ TEST(SpokenEnglish, SentencesKeepTheirWordsAndPunctuation) {
   expect_cases({
       {"I have 3 cats.", "I have three cats."},
       {"  I   have\t3\ncats ", "I have three cats"},
-      {"5\x1fpm\x0b2nd", "five PM second"},
+      {"5\x1fpm\v2nd", "five PM second"},
       {"(5) items, 2nd row; 50%!", "(five) items, second row; fifty percent!"},
       {"\u201c42\u201d", "\u201cforty two\u201d"},
       {"no numbers here", "no numbers here"},
