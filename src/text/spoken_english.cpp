@@ -8,6 +8,7 @@
 #include "core/ascii.h"
 #include "text/spoken_abbreviations.h"
 #include "text/spoken_compound.h"
+#include "text/spoken_date.h"
 #include "text/spoken_number.h"
 
 namespace winnow {
@@ -41,9 +42,7 @@ size_t punct_at_end(std::string_view s, const std::array<std::string_view, N>& m
   return 0;
 }
 
-struct Token {
-  std::string_view lead, core, trail;
-};
+using Token = SpokenToken;
 
 Token split_token(std::string_view raw) {
   Token t;
@@ -107,18 +106,26 @@ std::string spoken_english(std::string_view text) {
     while (i < text.size() && !is_space(text[i])) ++i;
     if (i > start) raw.push_back(text.substr(start, i - start));
   }
+  std::vector<Token> tokens;
+  tokens.reserve(raw.size());
+  for (std::string_view r : raw) tokens.push_back(split_token(r));
   std::string out;
   for (size_t i = 0; i < raw.size(); ++i) {
     if (!out.empty()) out += ' ';
-    const Token t = split_token(raw[i]);
+    const Token& t = tokens[i];
+    if (auto date =
+            read_spoken_date(std::span(tokens).subspan(i, std::min<size_t>(5, raw.size() - i)))) {
+      out += t.lead;
+      out += date->words;
+      i += date->tokens - 1;
+      out += tokens[i].trail;
+      continue;
+    }
     // The next token joins this one ("5 pm", "$45 billion", "50 %") only with no punctuation
     // between them.
     std::string_view next;
-    Token n;
-    if (i + 1 < raw.size() && t.trail.empty()) {
-      n = split_token(raw[i + 1]);
-      if (n.lead.empty()) next = n.core;
-    }
+    if (i + 1 < raw.size() && t.trail.empty() && tokens[i + 1].lead.empty())
+      next = tokens[i + 1].core;
     if (append_abbreviation(out, raw[i], t.lead)) continue;
     std::optional<SpokenNumber> r = read_core(t.core, next);
     if (!r) {
@@ -132,7 +139,7 @@ std::string spoken_english(std::string_view text) {
     out += lead;
     out += r->words;
     if (r->took_next) {
-      out += n.trail;
+      out += tokens[i + 1].trail;
       ++i;
     } else {
       out += t.trail;

@@ -5,8 +5,8 @@
 // over characters (code points, spaces included), divided by the reference's length.
 // ComputeWERStage runs NeMo's text normaliser (nemo_text_processing) before the cleaning:
 // clean_spoken_transcript does that with spoken_english.h, which reads the numbers, money,
-// percentages, ordinals, years, times, telephone numbers, numeric dates and common
-// abbreviations (not dates with month names, units, fractions, ...; see there).
+// percentages, ordinals, years, times, telephone numbers, dates and common abbreviations
+// (not units, fractions, ...; see there).
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -216,6 +216,41 @@ TEST(SpokenEnglish, WhitelistAndWordsAsNemosTestData) {
   });
 }
 
+// NeMo's test_cases_date.txt, dates with month names.
+TEST(SpokenEnglish, DatesWithMonthNamesAsNemosTestData) {
+  expect_cases({
+      {"july 25 2012", "july twenty fifth twenty twelve"},
+      {"jul 25 2012", "july twenty fifth twenty twelve"},
+      {"25 july 2012", "the twenty fifth of july twenty twelve"},
+      {"25 jul 2012", "the twenty fifth of july twenty twelve"},
+      {"22 july 2012", "the twenty second of july twenty twelve"},
+      {"25th july 2012", "the twenty fifth of july twenty twelve"},
+      {"22nd july 2012", "the twenty second of july twenty twelve"},
+      {"15 january", "the fifteenth of january"},
+      {"17 may 2010", "the seventeenth of may twenty ten"},
+      {"january 1", "january first"},
+      {"june 30", "june thirtieth"},
+      {"july 1506", "july fifteen oh six"},
+      {"june 20 2014", "june twentieth twenty fourteen"},
+      {"august 23 2002", "august twenty third two thousand two"},
+      {"16 July 1943", "the sixteenth of july nineteen forty three"},
+      {"25 sept.", "the twenty fifth of september."},  // NeMo drops the dot; cleaning does
+      {"SEPT. 15", "september fifteenth"},
+      {"JAN. 15 2020", "january fifteenth twenty twenty"},
+      {"Jan. 15 2020", "january fifteenth twenty twenty"},
+      {"jan. 15", "january fifteenth"},
+      {"SEPTEMBER 15 twenty twenty", "september fifteenth twenty twenty"},
+      {"One should go to the store on the 26th May in the evening",
+       "One should go to the store on the twenty sixth of may in the evening"},
+      {"On July 4, 1776.", "On july fourth seventeen seventy six."},
+      {"(March 3rd)", "(march third)"},
+      {"On the mar.", "On the mar."},
+      {"May I come in?", "May I come in?"},
+      {"jULY 4", "jULY four"},  // not a casing NeMo's grammar takes
+      {"july 32", "july thirty two"},
+  });
+}
+
 // NeMo's test_cases_telephone.txt, test_cases_date.txt (numeric dates) and
 // test_cases_range.txt, and hyphenated numbers as its tokenizer splits them.
 TEST(SpokenEnglish, TelephonesDatesAndRangesAsNemosTestData) {

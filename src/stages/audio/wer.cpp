@@ -76,10 +76,10 @@ StageSpec wer_spec() {
       "length) of hypothesis_field against reference_field, written to wer_field and cer_field. "
       "With normalize (the default, as NeMo) both texts have their cardinals, ordinals, "
       "decimals, percentages, money ($ £ € ¥ ₩), years, clock times, telephone numbers, "
-      "numeric dates and ranges written out as NeMo's normaliser says them (\"3 cats\" and "
+      "dates and ranges written out as NeMo's normaliser says them (\"3 cats\" and "
       "\"three cats\" score 0, \"$5.50\" reads \"five dollars fifty cents\", \"1995\" "
       "\"nineteen ninety five\"), and so are common abbreviations and lone symbols of its "
-      "whitelist (\"Dr.\" \"doctor\", \"&\" \"and\"); dates with month names, fractions, "
+      "whitelist (\"Dr.\" \"doctor\", \"&\" \"and\"); fractions, "
       "units, serials like \"B2\", the rest of the whitelist and NeMo's other classes are left "
       "as written. Drops above max_wer (reason high_wer) or max_cer (high_cer), score: the "
       "rate. An item without both fields, or whose reference cleans to nothing, is kept "
@@ -92,7 +92,7 @@ StageSpec wer_spec() {
           {"wer_field", ParamType::kString, "wer", "where the word error rate goes"},
           {"cer_field", ParamType::kString, "cer", "where the character error rate goes"},
           {"normalize", ParamType::kBool, "true",
-           "numbers, money, percentages, years, times, telephone numbers, numeric dates and "
+           "numbers, money, percentages, years, times, telephone numbers, dates and "
            "common abbreviations written out as words before the cleaning, as NeMo's "
            "normaliser does (false: compared as written)"},
       },
