@@ -39,12 +39,13 @@ std::string_view month_of(const SpokenToken& t) {
     if (i > 0) rest_lower &= !is_ascii_upper(w[i]);
   }
   if (!all_upper && !rest_lower) return {};
-  const std::string lower = ascii_lowered(w);
   for (std::string_view m : kMonths) {
-    if (t.trail.empty() && lower == m) return m;
+    if (t.trail.empty() && ascii_iequals(w, m)) return m;
   }
   for (const auto& [abbreviation, month] : kAbbreviations) {
-    if ((t.trail.empty() || t.trail == ".") && lower == abbreviation) return kMonths[size_t(month)];
+    if ((t.trail.empty() || t.trail == ".") && ascii_iequals(w, abbreviation)) {
+      return kMonths[size_t(month)];
+    }
   }
   return {};
 }
