@@ -7,6 +7,7 @@
 
 #include "core/utf8.h"
 #include "text/python_text.h"
+#include "text/spoken_english.h"
 
 namespace winnow {
 
@@ -95,6 +96,20 @@ std::u32string clean_transcript(std::string_view text) {
     out.push_back(spaced ? U' ' : c);
   }
   return join_words(out);
+}
+
+std::u32string clean_spoken_transcript(std::string_view text) {
+  // ASCII without NeMo's markup needs no preparing: spoken_english makes its white space runs
+  // one space itself.
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return uint8_t(c) < 0x80 && c != '<' && c != '>' && c != '|'; })) {
+    return clean_transcript(spoken_english(text));
+  }
+  const std::u32string prepared = join_words(remove_markup(decode(text)));
+  std::string utf8;
+  utf8.reserve(prepared.size());
+  for (char32_t c : prepared) append_utf8(utf8, uint32_t(c));
+  return clean_transcript(spoken_english(utf8));
 }
 
 ErrorRate word_errors(std::u32string_view hypothesis, std::u32string_view reference) {

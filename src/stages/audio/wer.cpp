@@ -1,6 +1,7 @@
 // wer: word and character error rates of a transcript field against the reference field, as
-// NeMo Curator's ComputeWERStage computes them (text/transcript_errors.h: its cleaning, then
-// Levenshtein over words and over characters), with filters on both.
+// NeMo Curator's ComputeWERStage computes them (text/transcript_errors.h: its text normaliser's
+// number reading, text/spoken_english.h, and its cleaning, then Levenshtein over words and over
+// characters), with filters on both.
 #include <limits>
 
 #include "stages/builtin_stages.h"
@@ -15,6 +16,7 @@ class Wer final : public Stage {
   struct Options {
     std::string hypothesis_field, reference_field, wer_field, cer_field;
     double max_wer = -1, max_cer = -1;  // below 0: no filter
+    bool normalize = true;              // numbers made words before the cleaning, as NeMo
   };
   Wer(Options options, StageContext& context)
       : o_(std::move(options)),
@@ -32,8 +34,8 @@ class Wer final : public Stage {
         ++batch.stage_counts[missing_counter_];
         continue;
       }
-      const std::u32string h = clean_transcript(hyp->string_at(i));
-      const std::u32string r = clean_transcript(ref->string_at(i));
+      const std::u32string h = clean(hyp->string_at(i));
+      const std::u32string r = clean(ref->string_at(i));
       if (r.empty()) {  // NeMo skips the item's metrics (metric_skip_reason empty_reference)
         ++batch.stage_counts[empty_counter_];
         continue;
@@ -44,6 +46,10 @@ class Wer final : public Stage {
   }
 
  private:
+  std::u32string clean(std::string_view text) const {
+    return o_.normalize ? clean_spoken_transcript(text) : clean_transcript(text);
+  }
+
   static bool has_string(const AnnotationColumn* column, size_t row) {
     return column && column->type() == AnnotationType::kString && column->has(row);
   }
@@ -65,11 +71,19 @@ class Wer final : public Stage {
 StageSpec wer_spec() {
   StageSpec spec{
       "wer",
-      "Word and character error rates (NeMo's ComputeWERStage: its text cleaning, Levenshtein "
-      "distance / reference length; not its WFST number normaliser) of hypothesis_field against "
-      "reference_field, written to wer_field and cer_field. Drops above max_wer (reason high_wer) "
-      "or max_cer (high_cer), score: the rate. An item without both fields, or whose reference "
-      "cleans to nothing, is kept unscored and counted (missing_transcript, empty_reference).",
+      "Word and character error rates (NeMo's ComputeWERStage: its text normaliser's English "
+      "written-to-spoken reading, then its text cleaning, Levenshtein distance / reference "
+      "length) of hypothesis_field against reference_field, written to wer_field and cer_field. "
+      "With normalize (the default, as NeMo) both texts have their cardinals, ordinals, "
+      "decimals, percentages, money ($ £ € ¥ ₩), years, clock times, telephone numbers, "
+      "dates and ranges written out as NeMo's normaliser says them (\"3 cats\" and "
+      "\"three cats\" score 0, \"$5.50\" reads \"five dollars fifty cents\", \"1995\" "
+      "\"nineteen ninety five\"), and so are common abbreviations and lone symbols of its "
+      "whitelist (\"Dr.\" \"doctor\", \"&\" \"and\"); fractions, "
+      "units, serials like \"B2\", the rest of the whitelist and NeMo's other classes are left "
+      "as written. Drops above max_wer (reason high_wer) or max_cer (high_cer), score: the "
+      "rate. An item without both fields, or whose reference cleans to nothing, is kept "
+      "unscored and counted (missing_transcript, empty_reference).",
       {
           {"hypothesis_field", ParamType::kString, "pred_text", "the transcript to score"},
           {"reference_field", ParamType::kString, "text", "the reference transcript"},
@@ -77,11 +91,15 @@ StageSpec wer_spec() {
           {"max_cer", ParamType::kFloat, "-1", "highest character error rate kept (below 0: none)"},
           {"wer_field", ParamType::kString, "wer", "where the word error rate goes"},
           {"cer_field", ParamType::kString, "cer", "where the character error rate goes"},
+          {"normalize", ParamType::kBool, "true",
+           "numbers, money, percentages, years, times, telephone numbers, dates and "
+           "common abbreviations written out as words before the cleaning, as NeMo's "
+           "normaliser does (false: compared as written)"},
       },
       [](const StageParams& p, StageContext& context) -> Result<std::unique_ptr<Stage>> {
         Wer::Options o{p.get_string("hypothesis_field"), p.get_string("reference_field"),
                        p.get_string("wer_field"), p.get_string("cer_field"),
-                       p.get_float("max_wer"), p.get_float("max_cer")};
+                       p.get_float("max_wer"), p.get_float("max_cer"), p.get_bool("normalize")};
         for (const char* key : {"hypothesis_field", "reference_field", "wer_field", "cer_field"}) {
           if (p.get_string(key).empty()) return p.error(key, "must not be empty");
         }

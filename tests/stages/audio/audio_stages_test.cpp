@@ -94,6 +94,49 @@ TEST(AudioStages, ResampleMakesFlacAndLaterStagesMeasureIt) {
   EXPECT_EQ(batch->stage_counts["wer/empty_reference"], 1u);
 }
 
+// NeMo's ComputeWERStage normalises both texts before it compares them ("3" and "three" are the
+// same word); normalize: false compares them as written.
+TEST(AudioStages, WerReadsNumbersAsNemosNormaliserDoes) {
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"I have 3 cats.", "i have three cats"},
+      {"It cost $5.50 in 1995", "it cost five dollars fifty cents in nineteen ninety five"},
+      {"50% of the 2nd half", "fifty percent of the second half"},
+      {"I have 3 cats", "I have four cats"},
+  };
+  auto batch_of = [&] {
+    auto batch = std::make_unique<DocBatch>();
+    for (size_t i = 0; i < texts.size(); ++i) {
+      batch->add_item(DocKey::make(0, i), ItemKind::kAudio, "a.wav",
+                      Payload::of_bytes("", "audio/wav"), i + 1);
+      const size_t row = batch->size() - 1;
+      batch->annotation("text", AnnotationType::kString).set_string(row, texts[i].first);
+      batch->annotation("pred_text", AnnotationType::kString).set_string(row, texts[i].second);
+    }
+    return batch;
+  };
+  ReasonTable reasons;
+  StageContext context(reasons, "wer", 0, 0);
+  auto spoken = build_stage(wer_spec(), {}, context);
+  auto written = build_stage(wer_spec(), {{"normalize", false}}, context);
+  ASSERT_TRUE(spoken.is_ok() && written.is_ok());
+  auto a = batch_of(), b = batch_of();
+  ASSERT_TRUE((*spoken)->process(*a).is_ok());
+  ASSERT_TRUE((*written)->process(*b).is_ok());
+  const AnnotationColumn* wer = a->find_annotation("wer");
+  const AnnotationColumn* cer = a->find_annotation("cer");
+  EXPECT_DOUBLE_EQ(wer->float_at(0), 0.0);
+  EXPECT_DOUBLE_EQ(cer->float_at(0), 0.0);
+  EXPECT_DOUBLE_EQ(wer->float_at(1), 0.0);
+  EXPECT_DOUBLE_EQ(wer->float_at(2), 0.0);
+  EXPECT_DOUBLE_EQ(wer->float_at(3), 0.25);
+  EXPECT_DOUBLE_EQ(b->find_annotation("wer")->float_at(0), 0.25);   // "3" against "three"
+  // "it cost $5 50 in 1995": 3 of its 6 words substituted, 4 words inserted.
+  EXPECT_DOUBLE_EQ(b->find_annotation("wer")->float_at(1), 7.0 / 6.0);
+  // "50%" and "2nd" substituted, "percent" inserted, of 5 words.
+  EXPECT_DOUBLE_EQ(b->find_annotation("wer")->float_at(2), 0.6);
+  EXPECT_DOUBLE_EQ(b->find_annotation("wer")->float_at(3), 0.25);
+}
+
 TEST(AudioStages, AudioThatCannotBeDecodedIsAnErrorRecordOrTheRunsError) {
   TempDir dir;
   ReasonTable reasons;
