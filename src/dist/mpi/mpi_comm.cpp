@@ -28,8 +28,9 @@ size_t default_round_bytes(int ranks) {
 // opal_progress at 100% CPU (with mpi_yield_when_idle, its default when oversubscribed, it
 // calls sched_yield in the loop, which still takes a whole core whenever one is free), so a
 // rank that reached a collective early counted all its waiting for the others as CPU time. An
-// MCA parameter cannot change that (no Open MPI setting sleeps in a collective, and one would
-// hold only where the launcher passed it); so every collective where a rank may wait long is
+// MCA parameter cannot change that (Open MPI 4.1 has none that sleeps in a collective; yielding
+// is all mpi_yield_when_idle does, and an OMPI_MCA_ variable holds only where whoever launches
+// the job sets it, and not under another MPI); so every collective where a rank may wait is
 // started in its nonblocking form (MPI 3) and tested by dist/poll_backoff.h's schedule, the
 // Comm's lock released during each pause so that worker threads' shared-counter calls go
 // through meanwhile.
@@ -37,8 +38,8 @@ size_t default_round_bytes(int ranks) {
 // The bulk rounds of a large exchange stay blocking: a large message needs both sides to call
 // into MPI repeatedly (a rendezvous, and over TCP every fragment), which a sleeping rank would
 // throttle to one step per pause. They are entered only after a small nonblocking collective
-// tested by the prompt schedule, whose short pauses bring every rank into the round within
-// tens of microseconds of the others, so what they spin is the transfer itself.
+// tested by the prompt schedule, whose pauses of at most 50 us bring every rank into the round
+// within about a tenth of a millisecond of the others, so what they spin is the transfer.
 //
 // Patient: the first collective of a call, where a rank may wait seconds for a slower one.
 constexpr PollBackoff kPatient{};
