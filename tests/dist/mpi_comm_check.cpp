@@ -4,8 +4,12 @@
 // every rank agrees everything arrived; any difference names the rank, the peer and the size.
 // Then the shared counter (what hands out shards): three threads per rank take values until
 // 3000 are gone, while the main thread calls barriers; every value goes to exactly one
-// taker of the job.
+// taker of the job. Between the two, rank 1 sleeps 200 ms before a barrier: the ranks waiting
+// for it sleep too, so the tests each makes of its pending barrier are at most what
+// dist/poll_backoff.h's schedule allows in the time it waited (a spinning rank would make
+// millions).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "dist/mpi_comm.h"
+#include "dist/poll_backoff.h"
 
 namespace {
 
@@ -47,6 +52,21 @@ int main(int argc, char** argv) {
       if (all[static_cast<size_t>(from)] != message(from, from, round)) {
         problems += "all_gather from " + std::to_string(from) + "; ";
       }
+    }
+  }
+  {
+    comm->barrier();
+    if (me == 1) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const uint64_t tests_before = dist::mpi_wait_tests();
+    const auto start = std::chrono::steady_clock::now();
+    comm->barrier();
+    const std::chrono::nanoseconds waited = std::chrono::steady_clock::now() - start;
+    const uint64_t tests = dist::mpi_wait_tests() - tests_before;
+    const uint64_t bound = dist::PollBackoff{}.most_tests_within(waited);
+    if (tests == 0 || tests > bound) {
+      problems += "rank " + std::to_string(me) + " tested its barrier " + std::to_string(tests) +
+                  " times in " + std::to_string(waited.count() / 1000) + " us (at most " +
+                  std::to_string(bound) + "); ";
     }
   }
   {

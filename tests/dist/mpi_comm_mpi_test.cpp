@@ -1,6 +1,7 @@
 // dist/mpi_comm.h under a real mpirun: mpi_comm_check exchanges messages of awkward sizes in
-// rounds of 1000 bytes on 2 and 3 ranks, and its shared counter is taken from by three threads
-// per rank. Skipped when winnow was built without MPI.
+// rounds of 1000 bytes on 2 and 3 ranks, ranks waiting 200 ms for a sleeping one test their
+// barrier no more often than dist/poll_backoff.h allows, and its shared counter is taken from
+// by three threads per rank. Skipped when winnow was built without MPI.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
