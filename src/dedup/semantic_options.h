@@ -3,8 +3,11 @@
 // the identify phases (dedup/semantic_step.h and the files it names).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "core/status.h"
 
 namespace winnow {
 
@@ -42,6 +45,12 @@ struct SemanticOptions {
   size_t partitions = 64;
   size_t block = 1024;  // rows per product block in the pruning
   SemanticDevice device;
+  // Keep the identify pass's items (the embedding log's entries) on disk until the result is
+  // whole (dedup/identify_checkpoint.h), so that a job killed in the k-means, the pruning or
+  // the tables resumes on any rank count without reading or embedding the input again.
+  bool checkpoint = false;
+  // Tests: called once the checkpoint is complete ("records"), before the k-means.
+  std::function<Status(const std::string& phase)> after_checkpoint;
 };
 
 }  // namespace winnow

@@ -58,7 +58,15 @@ Status SemanticStep::begin_identify(const GlobalStepContext& context) {
   log_ = std::make_unique<EmbeddingLog>(context.spill_dir + "/embeddings.spill",
                                         options_.memory_bytes);
   observe_ns_ = 0;
-  return Status::ok();
+  checkpoint_.reset();
+  resumed_ = false;
+  checkpoint_status_ = Status::ok();
+  if (!options_.checkpoint || context.checkpoint_dir.empty()) return Status::ok();
+  dist::Comm& comm = context.comm ? *context.comm : dist::local_comm();
+  checkpoint_ =
+      std::make_unique<IdentifyCheckpoint>(context.checkpoint_dir, context.fingerprint, comm);
+  resumed_ = checkpoint_->complete("records");
+  return resumed_ ? Status::ok() : checkpoint_->begin_writing();
 }
 
 Status SemanticStep::observe(const DocBatch& batch) {
@@ -83,10 +91,32 @@ Status SemanticStep::observe(const DocBatch& batch) {
     EmbeddingLog::serialize(out, item);
   }
   Status status = log_->add(out);
+  if (status.is_ok() && checkpoint_) {
+    // The log's entries as they are: the checkpoint's records phase holds no bucket records.
+    Status saved = checkpoint_->add(nullptr, 0, out, batch.size());
+    if (!saved.is_ok()) {
+      std::lock_guard lock(checkpoint_mutex_);
+      if (checkpoint_status_.is_ok()) checkpoint_status_ = saved;
+    }
+  }
   observe_ns_ += static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin)
           .count());
   return status;
+}
+
+Status SemanticStep::settle_checkpoint(dist::Comm& comm) {
+  if (!checkpoint_) return Status::ok();
+  if (resumed_) {
+    return checkpoint_->replay(
+        [this](const BucketRecord*, size_t, std::string_view entries, uint64_t) {
+          return log_->add(entries);
+        });
+  }
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm, checkpoint_status_));
+  WINNOW_RETURN_IF_ERROR(checkpoint_->finish_writing());
+  return options_.after_checkpoint ? dist::agree(comm, options_.after_checkpoint("records"))
+                                   : Status::ok();
 }
 
 Status SemanticStep::write_result_file(const std::string& name, const std::string& content) const {
@@ -104,6 +134,7 @@ Status SemanticStep::finish_identify() {
   const int threads = std::max(1, context_.threads);
   dist::Comm& comm = context_.comm ? *context_.comm : dist::local_comm();
   const bool divided = comm.size() > 1;
+  WINNOW_RETURN_IF_ERROR(settle_checkpoint(comm));
   // 1. Load, in key order, into the mapped matrix; set aside what cannot be clustered.
   SemanticOptions load_options = options_;
   auto dimension = agreed_dimension(*log_, options_, comm);
@@ -161,6 +192,9 @@ Status SemanticStep::finish_identify() {
   auto all_bad = gather_bad(comm, loaded.bad);
   if (!all_bad.is_ok()) return all_bad.status();
   WINNOW_RETURN_IF_ERROR(dist::agree(comm, write_tables(verdicts->all_removed, *all_bad)));
+  // A resumed rank replayed other ranks' items, not its own shards': the writing pass takes
+  // every removal and bad item from the tables, as after load_result().
+  if (resumed_) WINNOW_RETURN_IF_ERROR(dist::agree(comm, load_tables(context_.result_dir)));
   PairChooser chooser(report_pairs_, report_seed_);
   for (const ItemOutcome& o : verdicts->all_removed) {
     chooser.offer(o.key, o.matched_key, o.similarity);
@@ -184,6 +218,10 @@ Status SemanticStep::finish_identify() {
   run.key("rows_held").value(rows_held_);
   run.key("cluster_rounds").value(owned.rounds);
   run.key("observe_cpu_seconds").value(observe_ns_.load() / 1e9);
+  if (checkpoint_) {
+    run.key("checkpoint").value(resumed_ ? "resumed from the records" : "written");
+    run.key("checkpoint_bytes").value(dist::sum_over_ranks(comm, {checkpoint_->bytes()})[0]);
+  }
   run.key("kmeans_seconds").value(kmeans_seconds);
   run.key("prune_seconds").value(prune_seconds);
   run.end_object();
@@ -286,6 +324,21 @@ Status SemanticStep::write_summaries(const std::string& json, const std::string&
 
 Status SemanticStep::load_result(const std::string& result_dir) {
   context_.result_dir = result_dir;
+  WINNOW_RETURN_IF_ERROR(load_tables(result_dir));
+  auto json = read_whole(result_dir + "/summary.json");
+  auto text = read_whole(result_dir + "/summary.txt");
+  auto html = read_whole(result_dir + "/summary.html");
+  if (!json.is_ok()) return json.status();
+  if (!text.is_ok()) return text.status();
+  if (!html.is_ok()) return html.status();
+  summary_json_ = *json;
+  while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
+  summary_text_ = *text;
+  summary_html_ = *html;
+  return Status::ok();
+}
+
+Status SemanticStep::load_tables(const std::string& result_dir) {
   removals_.clear();
   bad_.clear();
   PairChooser chooser(report_pairs_, report_seed_);
@@ -327,16 +380,6 @@ Status SemanticStep::load_result(const std::string& result_dir) {
     }
     bad_.push_back(key);
   }
-  auto json = read_whole(result_dir + "/summary.json");
-  auto text = read_whole(result_dir + "/summary.txt");
-  auto html = read_whole(result_dir + "/summary.html");
-  if (!json.is_ok()) return json.status();
-  if (!text.is_ok()) return text.status();
-  if (!html.is_ok()) return html.status();
-  summary_json_ = *json;
-  while (!summary_json_.empty() && summary_json_.back() == '\n') summary_json_.pop_back();
-  summary_text_ = *text;
-  summary_html_ = *html;
   return Status::ok();
 }
 

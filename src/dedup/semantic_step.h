@@ -18,6 +18,9 @@
 //             5. write duplicates.jsonl (item, matched item, similarity, cluster),
 //                bad_embeddings.jsonl, summary.json / .txt / .html to the result folder
 //   remove:   removal() / bad() tell the stage which items to drop.
+// With `checkpoint`, the identify pass's items are kept on disk (dedup/identify_checkpoint.h,
+// phase "records") until the result is whole: a rerun of a job killed in steps 1-5 replays them,
+// on any rank count, instead of reading and embedding its input again.
 // Nothing depends on arrival order or thread count: items are sorted by key before anything
 // is computed, products run in fixed blocks (dedup/blas_gemm.h), results are sorted by key.
 // Across ranks (context.comm) each rank runs the phases on its own items: the fit exchanges
@@ -27,6 +30,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -34,6 +38,7 @@
 #include "dedup/embedding_log.h"
 #include "dedup/embedding_reader.h"
 #include "dedup/field_number.h"
+#include "dedup/identify_checkpoint.h"
 #include "dedup/pair_capture.h"
 #include "dedup/semantic_options.h"
 
@@ -62,6 +67,7 @@ class SemanticStep : public GlobalStep {
   Status observe(const DocBatch& batch) override;
   Status finish_identify() override;
   Status load_result(const std::string& result_dir) override;
+  bool resume_identify() override { return resumed_; }
   std::string summary_json() const override { return summary_json_; }
   std::string summary_text() const override { return summary_text_; }
   std::string summary_html() const override { return summary_html_; }
@@ -108,6 +114,11 @@ class SemanticStep : public GlobalStep {
   // Collective: every rank's bad items, sorted, on rank 0 (other ranks get theirs only).
   static Result<std::vector<std::pair<uint64_t, std::string>>> gather_bad(
       dist::Comm& comm, const std::vector<std::pair<uint64_t, std::string>>& mine);
+  // The checkpoint's items into the log (a resumed run), or the checkpoint completed (a first
+  // run, once every rank has read its shards).
+  Status settle_checkpoint(dist::Comm& comm);
+  // removals_ and bad_ from the tables in `result_dir` (every removal, not only this rank's).
+  Status load_tables(const std::string& result_dir);
   // Writes OUT/global/<stage>/<name> (rank 0 only: every rank holds the same result).
   Status write_result_file(const std::string& name, const std::string& content) const;
 
@@ -116,6 +127,10 @@ class SemanticStep : public GlobalStep {
   FieldNumber ranking_field_;  // ranking: field
   GlobalStepContext context_;
   std::unique_ptr<EmbeddingLog> log_;
+  std::unique_ptr<IdentifyCheckpoint> checkpoint_;
+  bool resumed_ = false;
+  Status checkpoint_status_;  // a failed checkpoint write, reported by finish_identify()
+  std::mutex checkpoint_mutex_;
   std::atomic<uint64_t> observe_ns_{0};
   uint64_t rows_held_ = 0;                  // see rows_held()
   std::vector<SemanticRemoval> removals_;  // sorted by key

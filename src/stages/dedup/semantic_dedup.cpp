@@ -124,6 +124,7 @@ Status read_pruning(const StageParams& p, SemanticOptions& o) {
   int64_t block = p.get_int("block_rows");
   if (block < 1 || block > 1000000) return p.error("block_rows", "must be 1 to 1000000");
   o.block = static_cast<size_t>(block);
+  o.checkpoint = p.get_bool("checkpoint");
   return Status::ok();
 }
 
@@ -192,6 +193,11 @@ std::vector<ParamSpec> semantic_dedup_params() {
       {"device", ParamType::kString, "auto",
        "where the k-means assignment and the pruning's products run: auto (a GPU when the "
        "run has one), gpu or cpu; the decisions are the same bits on either"},
+      {"checkpoint", ParamType::kBool, "false",
+       "keep the identify pass's items (keys, ranking values, embeddings) under "
+       "global/_checkpoints/ until the result is whole, so a job killed in the k-means, the "
+       "pruning or the tables resumes without reading or embedding the input again, on any "
+       "rank count (costs writing them)"},
   };
 }
 
