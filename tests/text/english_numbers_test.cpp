@@ -10,31 +10,10 @@
 #include <random>
 
 #include "test_support.h"
+#include "text/num2words_reference.h"
 
 namespace winnow::testing {
 namespace {
-
-struct Query {
-  std::string kind, value;
-};
-
-// num2words' answer to each query, one line each.
-std::vector<std::string> num2words(const std::vector<Query>& queries) {
-  TempDir dir;
-  std::string input;
-  for (const Query& q : queries) input += q.kind + " " + q.value + "\n";
-  write_file(dir.file("in.txt"), input);
-  std::string output;
-  EXPECT_EQ(run_command("/usr/bin/python3 " + kSource +
-                            "/tests/text/english_numbers_reference.py < " + dir.file("in.txt"),
-                        &output),
-            0)
-      << output << " (python3-num2words is installed by scripts/setup)";
-  std::vector<std::string> lines = split_lines(output);
-  EXPECT_EQ(lines.size(), queries.size());
-  lines.resize(queries.size());
-  return lines;
-}
 
 // Numbers as digit strings: 0, 10^k - 1, 10^k, 10^k + 1 for every length up to the limit, and
 // random ones of every length, some with whole groups of zeros.
@@ -78,7 +57,7 @@ std::string without_and(std::string_view words) {
 
 TEST(EnglishNumbers, CardinalsAndOrdinalsMatchNum2words) {
   const std::vector<std::string> numbers = awkward_numbers(400);
-  std::vector<Query> queries;
+  std::vector<Num2WordsQuery> queries;
   for (const std::string& n : numbers) queries.push_back({"cardinal", n});
   for (const std::string& n : numbers) queries.push_back({"ordinal", n});
   const std::vector<std::string> expected = num2words(queries);
@@ -94,7 +73,7 @@ TEST(EnglishNumbers, CardinalsAndOrdinalsMatchNum2words) {
 }
 
 TEST(EnglishNumbers, YearsMatchNum2words) {
-  std::vector<Query> queries;
+  std::vector<Num2WordsQuery> queries;
   for (int y = 1000; y <= 2999; ++y) queries.push_back({"year", std::to_string(y)});
   const std::vector<std::string> expected = num2words(queries);
   ASSERT_EQ(expected.size(), queries.size());

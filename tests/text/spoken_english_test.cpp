@@ -10,6 +10,7 @@
 #include <random>
 
 #include "test_support.h"
+#include "text/num2words_reference.h"
 
 namespace winnow::testing {
 namespace {
@@ -290,27 +291,6 @@ TEST(SpokenEnglish, TelephonesDatesAndRangesAsNemosTestData) {
   });
 }
 
-struct Query {
-  std::string kind, value;
-};
-
-std::vector<std::string> num2words(const std::vector<Query>& queries) {
-  TempDir dir;
-  std::string input;
-  for (const Query& q : queries) input += q.kind + " " + q.value + "\n";
-  write_file(dir.file("in.txt"), input);
-  std::string output;
-  EXPECT_EQ(run_command("/usr/bin/python3 " + kSource +
-                            "/tests/text/english_numbers_reference.py < " + dir.file("in.txt"),
-                        &output),
-            0)
-      << output << " (python3-num2words is installed by scripts/setup)";
-  std::vector<std::string> lines = split_lines(output);
-  EXPECT_EQ(lines.size(), queries.size());
-  lines.resize(queries.size());
-  return lines;
-}
-
 std::string grouped(const std::string& digits) {
   std::string out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -350,7 +330,7 @@ TEST(SpokenEnglish, NumbersInSentencesMatchNum2words) {
     while (digits.size() < length) digits += rng() % 3 ? char('0' + rng() % 10) : '0';
     numbers.push_back(digits);
   }
-  std::vector<Query> queries;
+  std::vector<Num2WordsQuery> queries;
   for (const std::string& n : numbers) queries.push_back({"cardinal", n});
   for (const std::string& n : numbers) queries.push_back({"ordinal", n});
   for (const std::string& n : numbers) queries.push_back({"ordinal_num", n});
