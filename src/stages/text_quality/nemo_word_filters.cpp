@@ -4,10 +4,12 @@
 // whitespace split is used for every language). Lengths are in code points.
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "core/ascii.h"  // is_ascii_alpha
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
+#include "text/python_text.h"
 #include "text/unicode_alphabetic.h"
 
 namespace winnow {
@@ -47,12 +49,39 @@ size_t hash_symbol_words(DocSegments& d, const std::vector<TextPiece>& words) {
   return symbols;
 }
 
-// Whether some word of `text` may be an ellipsis mark: every mark a word can be ("...", "[...]",
-// "…", "(...)", "[…]", "-»") holds "...", "…" or "-»". A text without them has none.
-bool may_hold_ellipsis_word(std::string_view text) {
-  return text.find("...") != std::string_view::npos ||
-         text.find("\xE2\x80\xA6") != std::string_view::npos ||  // …
-         text.find("-\xC2\xBB") != std::string_view::npos;       // -»
+// Every ellipsis mark a word can be ("...", "[...]", "…", "(...)", "[…]", "-»") holds "...",
+// "…" or "-»": a word without one of them is not a mark. Lists where they occur (found 16 bytes
+// at a time, not by memchr on '.' and '-', which are common), in no particular order.
+void ellipsis_cores(std::string_view text, std::vector<size_t>& at) {
+  at.clear();
+  for (std::string_view core : {std::string_view("..."), std::string_view("\xE2\x80\xA6"),
+                                std::string_view("-\xC2\xBB")}) {
+    for (size_t i = find_bytes(text, core); i != std::string_view::npos;
+         i = find_bytes(text, core, i + 1)) {
+      at.push_back(i);
+    }
+  }
+}
+
+// The words that are ellipsis marks, looking only at the words holding an occurrence from
+// ellipsis_cores (no word holds a space, and these bytes are not one, so each occurrence lies
+// inside one word; a word holding several is counted once).
+size_t ellipsis_words(const DocSegments& d, const std::vector<TextPiece>& words,
+                      std::vector<size_t>& cores) {
+  thread_local std::vector<size_t> hit;
+  hit.clear();
+  for (size_t at : cores) {
+    auto next = std::upper_bound(words.begin(), words.end(), at,
+                                 [](size_t pos, const TextPiece& w) { return pos < w.begin; });
+    if (next == words.begin()) continue;
+    const TextPiece& w = *(next - 1);
+    if (at < w.begin + w.bytes) hit.push_back(static_cast<size_t>(next - 1 - words.begin()));
+  }
+  std::sort(hit.begin(), hit.end());
+  hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
+  size_t marks = 0;
+  for (size_t w : hit) marks += is_ellipsis_word(d.piece(words[w]));
+  return marks;
 }
 
 constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
@@ -74,15 +103,23 @@ StageSpec symbols_to_words_spec() {
               // Without a '#' and without an ellipsis mark no word is a symbol, so a text with
               // a letter or digit (hence a word) scores exactly 0 without being split: the
               // split waits for long_word, and a document that numbers, urls, bullets,
-              // white_space or parentheses drop in between is never split. (White-space split
-              // only: ICU's words are not checked here.)
+              // white_space or parentheses drop in between is never split. When it is split,
+              // only the words holding a '#' or an ellipsis mark's core are looked at.
+              // (White-space split only: ICU's words are each checked.)
               const CharCounts& c = d.chars();
-              if (split == WordSplit::kWhitespace && c.hashes == 0 && c.letters + c.digits > 0 &&
-                  !may_hold_ellipsis_word(d.text()))
-                return 0.0;
+              if (split == WordSplit::kWhitespace) {
+                thread_local std::vector<size_t> cores;
+                ellipsis_cores(d.text(), cores);
+                if (c.hashes == 0 && c.letters + c.digits > 0 && cores.empty()) return 0.0;
+                const auto& words = d.words(split);
+                // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
+                size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
+                symbols += ellipsis_words(d, words, cores);
+                return ratio_or_one(static_cast<double>(symbols),
+                                    static_cast<double>(words.size()));
+              }
               const auto& words = d.words(split);
-              // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
-              size_t symbols = d.chars().hashes > 0 ? hash_symbol_words(d, words) : 0;
+              size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
               for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
               return ratio_or_one(static_cast<double>(symbols), static_cast<double>(words.size()));
             },
@@ -207,7 +244,11 @@ StageSpec words_without_alphabets_spec() {
                            const auto& words = d.words();
                            if (words.empty()) return 0.0;
                            size_t with = 0;
-                           for (const TextPiece& w : words) with += has_alphabetic(d.piece(w));
+                           // Most words start with an ASCII letter: counted without the call.
+                           for (const TextPiece& w : words) {
+                             with += is_ascii_alpha(d.text()[w.begin]) ||
+                                     has_alphabetic(d.piece(w));
+                           }
                            return static_cast<double>(with) / static_cast<double>(words.size());
                          },
                          p.get_float("min_words_with_alphabets")};
