@@ -136,6 +136,9 @@ void classify_block(const unsigned char* p, uint64_t& space, uint64_t& maybe, ui
 
 void split_words(std::string_view text, std::vector<TextPiece>& out) {
   out.clear();
+  // Room for a word per 5 bytes up front (prose has one per 6 or so): a long document's words
+  // are not copied through the vector's doublings (pages not written are never touched).
+  out.reserve(text.size() / 5 + 16);
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const char* end = text.data() + text.size();
   const size_t n = text.size();
@@ -329,6 +332,7 @@ void for_each_newline_piece(std::string_view text, OnPiece&& on_piece) {
 const std::vector<TextPiece>& DocSegments::lines() {
   if (!(done_ & kLines)) {
     lines_.clear();
+    lines_.reserve(chars().newlines + 1);  // at most one line per newline, and one more
     // In an all-ASCII text (the common case) a piece's code points are its bytes.
     const bool ascii = chars().chars == text_.size();
     for_each_newline_piece(text_, [&](size_t start, size_t stop) {
