@@ -286,6 +286,16 @@ void NgramLadder::climb() {
       prefix_slots_[i] = slots_[k];
     }
   }
+  // And an (m+1)-gram at i occurs twice only if the m-gram at i + 1 does too (the one at i + 1
+  // of each occurrence): the rest are unique, counting them changes no count of two or more
+  // (nor the top n-gram, nor a level), so they are left out. In prose this drops most positions
+  // of the frequent pairs ("of the" followed by a rare word).
+  size_t kept = 0;
+  for (uint32_t i : next_positions_) {
+    next_positions_[kept] = i;
+    kept += spans_[i + 1] >= m;
+  }
+  next_positions_.resize(kept);
   positions_.swap(next_positions_);
 }
 

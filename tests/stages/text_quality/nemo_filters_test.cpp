@@ -282,6 +282,26 @@ TEST(NemoLineFilters, BoilerPlateString) {
   EXPECT_KEPT(f(s, "Über Datenschutz."), 0.0);
 }
 
+TEST(NemoLineFilters, BoilerPlateCuesAtEveryOffsetAndInAnyCase) {
+  // The cues are looked for 16 positions at a time in the text as it is: each one, in mixed
+  // case, at every offset of a long text must be found, and near misses ("c00kie", "lorem
+  // ipsun", a letter short at the end) must not be.
+  const char* s = "boilerplate_string";
+  for (size_t at = 0; at <= 40; ++at) {
+    const std::string pad(at, 'x');
+    const std::string tail(40 - at, 'x');
+    EXPECT_DROPPED(f(s, pad + "LoReM IpSuM" + tail), "boilerplate_string/boilerplate_string_ratio",
+                   1.0);
+    // One paragraph holding a policy phrase of each of the three cues: 1 of 1.
+    for (const char* phrase : {"Uses COOKIES", "PRIVACY policy", "Terms Of Use"}) {
+      SCOPED_TRACE(std::string(phrase) + " at " + std::to_string(at));
+      EXPECT_DROPPED(f(s, pad + phrase + tail), "boilerplate_string/boilerplate_string_ratio", 1.0);
+    }
+    EXPECT_KEPT(f(s, pad + "lorem ipsun c00kie privac terms of us" + tail), 0.0);
+    EXPECT_KEPT(f(s, pad + "lorem ipsu"), 0.0);
+  }
+}
+
 TEST(NemoLineFilters, Substring) {
   const char* s = "substring";
   EXPECT_KEPT(f(s, "# Title\ntext",
