@@ -185,7 +185,9 @@ void split_words(std::string_view text, std::vector<TextPiece>& out) {
       int i = std::countr_zero(bounds);
       bounds &= bounds - 1;
       size_t pos = base + static_cast<size_t>(i);
-      size_t cum = cont_before + static_cast<size_t>(popcount64(cont & ((1ULL << i) - 1)));
+      // (A block without continuation bytes, most of them, needs no count.)
+      size_t cum = cont ? cont_before + static_cast<size_t>(popcount64(cont & ((1ULL << i) - 1)))
+                        : cont_before;
       if ((starts >> i) & 1) {
         word_start = pos;
         word_start_cont = cum;

@@ -177,7 +177,9 @@ PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
 void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
   ids_ = &ids;
   lo_ = next_ = std::clamp<size_t>(lo, 1, 255);
-  bits_ = id_bits(ids);
+  // One scan for the largest id: it gives the key width and says whether ids are dense.
+  const uint32_t max_id = ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end());
+  bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
   levels_.assign(ids.size(), 0);
   spans_.assign(ids.size(), 0);
   prefix_slots_.resize(ids.size());
@@ -185,7 +187,6 @@ void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
   positions_.clear();
   if (ids.size() < lo_) return;
   const size_t grams = ids.size() - lo_ + 1;
-  const uint32_t max_id = *std::max_element(ids.begin(), ids.end());
   if (lo_ == 1 || max_id > 2 * ids.size() + 64) {  // sparse ids (not DocSegments'): no counting
     positions_.resize(grams);
     for (size_t i = 0; i < grams; ++i) positions_[i] = static_cast<uint32_t>(i);
