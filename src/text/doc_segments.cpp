@@ -44,7 +44,15 @@ class PieceIdTable {
   // A piece of at most 8 bytes is its own key (its bytes packed, with its length): equal keys
   // are equal pieces. Longer pieces are keyed by a hash and compared byte for byte.
   static uint64_t key(std::string_view text, const TextPiece& piece) {
-    if (piece.bytes > 8) return hash64(text.substr(piece.begin, piece.bytes));
+    if (piece.bytes > 16) return hash64(text.substr(piece.begin, piece.bytes));
+    if (piece.bytes > 8) {
+      // 9 to 16 bytes (a long word): its first and last 8 bytes mixed inline rather than a
+      // hash library call per word; the key only picks the slot, the bytes are compared.
+      uint64_t head, tail;
+      std::memcpy(&head, text.data() + piece.begin, 8);
+      std::memcpy(&tail, text.data() + piece.begin + piece.bytes - 8, 8);
+      return head * 0x9E3779B97F4A7C15ULL ^ std::rotl(tail * 0xC2B2AE3D27D4EB4FULL, 31);
+    }
     uint64_t packed = 0;
     if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
       // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
