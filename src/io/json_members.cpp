@@ -23,8 +23,8 @@ size_t skip_string(std::string_view s, size_t i) {
     const __m128i backslash = _mm_set1_epi8('\\');
     while (i + 16 <= s.size()) {
       const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-      const auto mask = static_cast<uint32_t>(_mm_movemask_epi8(
-          _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash))));
+      const auto mask = static_cast<uint32_t>(
+          _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash))));
       if (mask) {
         i += static_cast<size_t>(std::countr_zero(mask));
         break;

@@ -74,10 +74,10 @@ void ellipsis_cores(std::string_view text, std::vector<size_t>& at) {
   for (; i + 18 <= n; i += 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2));
-    auto mask = static_cast<uint32_t>(_mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(_mm_and_si128(eq(a, '.'), eq(b, '.')),
-                                  _mm_and_si128(eq(a, '\xE2'), eq(b, '\xA6'))),
-                     _mm_and_si128(eq(a, '-'), eq(b, '\xBB')))));
+    auto mask = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_and_si128(eq(a, '.'), eq(b, '.')),
+                                                    _mm_and_si128(eq(a, '\xE2'), eq(b, '\xA6'))),
+                                       _mm_and_si128(eq(a, '-'), eq(b, '\xBB')))));
     while (mask) {
       const size_t at_i = i + static_cast<size_t>(std::countr_zero(mask));
       if (core_at(at_i)) at.push_back(at_i);
@@ -123,32 +123,35 @@ StageSpec symbols_to_words_spec() {
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_symbol_to_word_ratio"));
         WordSplit split = word_split_for(p.get_string("lang"));
-        return ScoreRule{
-            [split](DocSegments& d) {
-              // Without a '#' and without an ellipsis mark no word is a symbol, so a text with
-              // a letter or digit (hence a word) scores exactly 0 without being split: the
-              // split waits for long_word, and a document that numbers, urls, bullets,
-              // white_space or parentheses drop in between is never split. When it is split,
-              // only the words holding a '#' or an ellipsis mark's core are looked at.
-              // (White-space split only: ICU's words are each checked.)
-              const CharCounts& c = d.chars();
-              if (split == WordSplit::kWhitespace) {
-                thread_local std::vector<size_t> cores;
-                ellipsis_cores(d.text(), cores);
-                if (c.hashes == 0 && c.letters + c.digits > 0 && cores.empty()) return 0.0;
-                const auto& words = d.words(split);
-                // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
-                size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
-                symbols += ellipsis_words(d, words, cores);
-                return ratio_or_one(static_cast<double>(symbols),
-                                    static_cast<double>(words.size()));
-              }
-              const auto& words = d.words(split);
-              size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
-              for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
-              return ratio_or_one(static_cast<double>(symbols), static_cast<double>(words.size()));
-            },
-            -1.0, p.get_float("max_symbol_to_word_ratio")};
+        return ScoreRule{[split](DocSegments& d) {
+                           // Without a '#' and without an ellipsis mark no word is a symbol, so a
+                           // text with a letter or digit (hence a word) scores exactly 0 without
+                           // being split: the split waits for long_word, and a document that
+                           // numbers, urls, bullets, white_space or parentheses drop in between is
+                           // never split. When it is split, only the words holding a '#' or an
+                           // ellipsis mark's core are looked at. (White-space split only: ICU's
+                           // words are each checked.)
+                           const CharCounts& c = d.chars();
+                           if (split == WordSplit::kWhitespace) {
+                             thread_local std::vector<size_t> cores;
+                             ellipsis_cores(d.text(), cores);
+                             if (c.hashes == 0 && c.letters + c.digits > 0 && cores.empty())
+                               return 0.0;
+                             const auto& words = d.words(split);
+                             // A word with a '#' is never an ellipsis mark: the two counts do not
+                             // overlap.
+                             size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
+                             symbols += ellipsis_words(d, words, cores);
+                             return ratio_or_one(static_cast<double>(symbols),
+                                                 static_cast<double>(words.size()));
+                           }
+                           const auto& words = d.words(split);
+                           size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
+                           for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
+                           return ratio_or_one(static_cast<double>(symbols),
+                                               static_cast<double>(words.size()));
+                         },
+                         -1.0, p.get_float("max_symbol_to_word_ratio")};
       });
 }
 
@@ -271,8 +274,8 @@ StageSpec words_without_alphabets_spec() {
                            size_t with = 0;
                            // Most words start with an ASCII letter: counted without the call.
                            for (const TextPiece& w : words) {
-                             with += is_ascii_alpha(d.text()[w.begin]) ||
-                                     has_alphabetic(d.piece(w));
+                             with +=
+                                 is_ascii_alpha(d.text()[w.begin]) || has_alphabetic(d.piece(w));
                            }
                            return static_cast<double>(with) / static_cast<double>(words.size());
                          },

@@ -83,9 +83,10 @@ TEST(NemoCharFilters, UrlsFoundByTheirSchemeSeparator) {
 TEST(NemoCharFilters, UrlsAsNeMosRegexFindsThem) {
   // NeMo's regex_url (stages/text/utils/constants.py), findall's matches summed, against the
   // filter's score on random texts made of the pieces URLs are made of.
-  const std::regex nemo_url(R"(https?://(?:[A-Za-z0-9$\-_@.&+/:=?#~]|[!*\(\),]|(?:%[0-9A-Fa-f]{2}))+)");
-  const char* pieces[] = {"http", "https", "s", "://", ":", "/", "a", "h", "%2F", "%g", " ", ",",
-                          "\"",   "é"};
+  const std::regex nemo_url(
+      R"(https?://(?:[A-Za-z0-9$\-_@.&+/:=?#~]|[!*\(\),]|(?:%[0-9A-Fa-f]{2}))+)");
+  const char* pieces[] = {"http", "https", "s",  "://", ":", "/",  "a",
+                          "h",    "%2F",   "%g", " ",   ",", "\"", "é"};
   std::mt19937 rng(33);
   for (int round = 0; round < 500; ++round) {
     std::string text;
@@ -227,8 +228,7 @@ TEST(NemoWordFilters, WordsWithoutAlphabets) {
   // letters, and so are Ⅻ (a letter number) and ः (a Devanagari vowel sign); Arabic-Indic
   // digits and a lone combining accent are not.
   EXPECT_KEPT(f(s, "é ü"), 1.0);
-  EXPECT_DROPPED(f(s, "Ⅻ ١٢ 3 4 Дмитрий"), "words_without_alphabets/words_without_alphabets",
-                 0.4);
+  EXPECT_DROPPED(f(s, "Ⅻ ١٢ 3 4 Дмитрий"), "words_without_alphabets/words_without_alphabets", 0.4);
   EXPECT_DROPPED(f(s, "\u0903 \u0301 _"), "words_without_alphabets/words_without_alphabets",
                  1.0 / 3);
   EXPECT_KEPT(f(s, "x1"), 1.0);
