@@ -1,15 +1,38 @@
 #include "io/json_members.h"
 
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/ascii.h"
 
 namespace winnow {
 
 namespace {
 
-// Returns the index just past the closing quote of the string opening at `i`.
+// Returns the index just past the closing quote of the string opening at `i`. A rejected
+// document's record is split into members to add its drop reason, so its whole text passes
+// through here: the bytes that are neither a quote nor a backslash are stepped over 16 at a time.
 size_t skip_string(std::string_view s, size_t i) {
   ++i;
   while (i < s.size()) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    while (i + 16 <= s.size()) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+      const auto mask = static_cast<uint32_t>(
+          _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash))));
+      if (mask) {
+        i += static_cast<size_t>(std::countr_zero(mask));
+        break;
+      }
+      i += 16;
+    }
+    if (i >= s.size()) break;
+#endif
     if (s[i] == '\\') {
       i += 2;
     } else if (s[i] == '"') {

@@ -44,7 +44,15 @@ class PieceIdTable {
   // A piece of at most 8 bytes is its own key (its bytes packed, with its length): equal keys
   // are equal pieces. Longer pieces are keyed by a hash and compared byte for byte.
   static uint64_t key(std::string_view text, const TextPiece& piece) {
-    if (piece.bytes > 8) return hash64(text.substr(piece.begin, piece.bytes));
+    if (piece.bytes > 16) return hash64(text.substr(piece.begin, piece.bytes));
+    if (piece.bytes > 8) {
+      // 9 to 16 bytes (a long word): its first and last 8 bytes mixed inline rather than a
+      // hash library call per word; the key only picks the slot, the bytes are compared.
+      uint64_t head, tail;
+      std::memcpy(&head, text.data() + piece.begin, 8);
+      std::memcpy(&tail, text.data() + piece.begin + piece.bytes - 8, 8);
+      return head * 0x9E3779B97F4A7C15ULL ^ std::rotl(tail * 0xC2B2AE3D27D4EB4FULL, 31);
+    }
     uint64_t packed = 0;
     if (std::endian::native == std::endian::little && piece.begin + 8 <= text.size()) {
       // One unaligned 8-byte load, masked to the piece (no variable-length memcpy call).
@@ -136,6 +144,9 @@ void classify_block(const unsigned char* p, uint64_t& space, uint64_t& maybe, ui
 
 void split_words(std::string_view text, std::vector<TextPiece>& out) {
   out.clear();
+  // Room for a word per 5 bytes up front (prose has one per 6 or so): a long document's words
+  // are not copied through the vector's doublings (pages not written are never touched).
+  out.reserve(text.size() / 5 + 16);
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const char* end = text.data() + text.size();
   const size_t n = text.size();
@@ -182,7 +193,9 @@ void split_words(std::string_view text, std::vector<TextPiece>& out) {
       int i = std::countr_zero(bounds);
       bounds &= bounds - 1;
       size_t pos = base + static_cast<size_t>(i);
-      size_t cum = cont_before + static_cast<size_t>(popcount64(cont & ((1ULL << i) - 1)));
+      // (A block without continuation bytes, most of them, needs no count.)
+      size_t cum = cont ? cont_before + static_cast<size_t>(popcount64(cont & ((1ULL << i) - 1)))
+                        : cont_before;
       if ((starts >> i) & 1) {
         word_start = pos;
         word_start_cont = cum;
@@ -292,23 +305,53 @@ const std::vector<uint8_t>& DocSegments::token_repeat_spans(size_t n) {
   return ladder_from(token_ladder_, ids, n).repeat_spans(n);
 }
 
+namespace {
+
+// Calls on_piece(begin, end) for each piece of `text` between '\n's (text.split("\n")), the
+// newlines found 16 bytes at a time: lines are short, and a memchr call per line cost more
+// than the scan.
+template <typename OnPiece>
+void for_each_newline_piece(std::string_view text, OnPiece&& on_piece) {
+  const char* p = text.data();
+  const size_t n = text.size();
+  size_t start = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    auto mask = static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), newline)));
+    while (mask) {
+      const size_t at = i + static_cast<size_t>(std::countr_zero(mask));
+      on_piece(start, at);
+      start = at + 1;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '\n') {
+      on_piece(start, i);
+      start = i + 1;
+    }
+  }
+  on_piece(start, n);
+}
+
+}  // namespace
+
 const std::vector<TextPiece>& DocSegments::lines() {
   if (!(done_ & kLines)) {
     lines_.clear();
+    lines_.reserve(chars().newlines + 1);  // at most one line per newline, and one more
     // In an all-ASCII text (the common case) a piece's code points are its bytes.
     const bool ascii = chars().chars == text_.size();
-    size_t start = 0;
-    while (true) {
-      size_t nl = text_.find('\n', start);
-      size_t stop = nl == std::string_view::npos ? text_.size() : nl;
+    for_each_newline_piece(text_, [&](size_t start, size_t stop) {
       std::string_view line = text_.substr(start, stop - start);
       if (!is_blank(line)) {
         lines_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(line.size()),
                           static_cast<uint32_t>(ascii ? line.size() : python_len(line))});
       }
-      if (nl == std::string_view::npos) break;
-      start = nl + 1;
-    }
+    });
     done_ |= kLines;
   }
   return lines_;
@@ -320,7 +363,8 @@ const std::vector<TextPiece>& DocSegments::paragraphs() {
     const bool ascii = chars().chars == text_.size();
     size_t start = 0;
     while (true) {
-      size_t sep = text_.find("\n\n", start);
+      // find_bytes: "\n\n" by its two bytes at once, not a memchr call per newline.
+      size_t sep = find_bytes(text_, "\n\n", start);
       size_t stop = sep == std::string_view::npos ? text_.size() : sep;
       std::string_view para = text_.substr(start, stop - start);
       paragraphs_.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(para.size()),
@@ -331,6 +375,22 @@ const std::vector<TextPiece>& DocSegments::paragraphs() {
     done_ |= kParagraphs;
   }
   return paragraphs_;
+}
+
+const PieceRepetition& DocSegments::line_repetition() {
+  if (!(done_ & kLineRepetition)) {
+    line_repetition_ = piece_repetition(text_, lines());
+    done_ |= kLineRepetition;
+  }
+  return line_repetition_;
+}
+
+const PieceRepetition& DocSegments::paragraph_repetition() {
+  if (!(done_ & kParagraphRepetition)) {
+    paragraph_repetition_ = piece_repetition(text_, paragraphs());
+    done_ |= kParagraphRepetition;
+  }
+  return paragraph_repetition_;
 }
 
 const std::vector<TextPiece>& DocSegments::tokens() {

@@ -52,6 +52,10 @@ class DocSegments {
   const std::vector<uint8_t>& token_repeat_spans(size_t n);
   const std::vector<TextPiece>& lines();
   const std::vector<TextPiece>& paragraphs();
+  // piece_repetition (ngram_stats.h) of lines() and of paragraphs(), computed once: NeMo's
+  // chain asks each twice (by count, then by code points).
+  const PieceRepetition& line_repetition();
+  const PieceRepetition& paragraph_repetition();
   const std::vector<TextPiece>& tokens();
   const std::vector<uint32_t>& token_ids();
 
@@ -66,6 +70,8 @@ class DocSegments {
     kParagraphs = 16,
     kTokens = 32,
     kTokenIds = 64,
+    kLineRepetition = 128,
+    kParagraphRepetition = 256,
   };
   bool computed(Feature f, WordSplit split = WordSplit::kWhitespace) const {
     const int shift = (f == kWords || f == kWordIds) ? 8 * static_cast<int>(split) : 0;
@@ -89,6 +95,7 @@ class DocSegments {
   NgramLadder word_ladders_[2], token_ladder_;
   std::vector<TextPiece> lines_, paragraphs_, tokens_;
   std::vector<uint32_t> token_ids_;
+  PieceRepetition line_repetition_, paragraph_repetition_;
 };
 
 // Assigns dense ids to pieces of `text` (first occurrence order); exact (bytes are compared).

@@ -177,14 +177,16 @@ PieceRepetition piece_repetition(const std::vector<std::string_view>& pieces) {
 void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
   ids_ = &ids;
   lo_ = next_ = std::clamp<size_t>(lo, 1, 255);
-  bits_ = id_bits(ids);
+  // One scan for the largest id: it gives the key width and says whether ids are dense.
+  const uint32_t max_id = ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end());
+  bits_ = std::max(1, static_cast<int>(std::bit_width(max_id)));
   levels_.assign(ids.size(), 0);
   spans_.assign(ids.size(), 0);
+  prefix_slots_.resize(ids.size());
   tops_.clear();
   positions_.clear();
   if (ids.size() < lo_) return;
   const size_t grams = ids.size() - lo_ + 1;
-  const uint32_t max_id = *std::max_element(ids.begin(), ids.end());
   if (lo_ == 1 || max_id > 2 * ids.size() + 64) {  // sparse ids (not DocSegments'): no counting
     positions_.resize(grams);
     for (size_t i = 0; i < grams; ++i) positions_[i] = static_cast<uint32_t>(i);
@@ -207,7 +209,7 @@ void NgramLadder::reset(const std::vector<uint32_t>& ids, size_t lo) {
 }
 
 void NgramLadder::trim() {
-  for (auto* v : {&positions_, &next_positions_, &slots_}) {
+  for (auto* v : {&positions_, &next_positions_, &slots_, &prefix_slots_}) {
     if (v->capacity() > (size_t{1} << 11)) std::vector<uint32_t>().swap(*v);
   }
   for (auto* v : {&levels_, &spans_}) {
@@ -225,34 +227,53 @@ void NgramLadder::climb() {
     tops_.push_back(top);
     return;
   }
-  Keyer keyer(ids, m, bits_);
   KeyTable& t = table();
   t.start(positions_.size());
   slots_.resize(positions_.size());
-  // The keys first (consecutive positions roll the key in O(1); after a gap it is built
-  // afresh), so the counting loop can fetch the table slots of the keys a few positions ahead.
+  // The keys first, so the counting loop can fetch the table slots of the keys a few positions
+  // ahead. The first size is keyed by its ids (consecutive positions roll the key in O(1); after
+  // a gap it is built afresh). Every later size m is keyed by the pair (the slot its (m-1)-gram
+  // took in the size below, its last id): every position counted here was counted there, where
+  // equal (m-1)-grams took one slot, so equal pairs are equal m-grams and the key is exact in
+  // 64 bits whatever m, with no ids to compare on a hit.
+  const bool first = m == lo_;
+  Keyer keyer(ids, m, bits_);
   thread_local std::vector<uint64_t> keys;
   keys.resize(positions_.size());
-  for (size_t k = 0; k < positions_.size(); ++k) {
-    const uint32_t i = positions_[k];
-    keys[k] = (k > 0 && positions_[k - 1] + 1 == i) ? keyer.next_key(keys[k - 1], i - 1)
-                                                    : keyer.key_at(i);
-  }
-  constexpr size_t kAhead = 8;
-  for (size_t k = 0; k < std::min(kAhead, keys.size()); ++k) t.prefetch(keys[k]);
-  for (size_t k = 0; k < positions_.size(); ++k) {
-    const uint32_t i = positions_[k];
-    if (k + kAhead < keys.size()) t.prefetch(keys[k + kAhead]);
-    size_t s = t.find(keys[k], i, [&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
-    slots_[k] = static_cast<uint32_t>(s);
-    auto& slot = t[s];
-    if (slot.count++ > 0) levels_[i] = static_cast<uint8_t>(m);
-    // Among equally frequent n-grams the one met first (smallest first position) wins, as
-    // Counter.most_common does; every n-gram is compared when it reaches its final count.
-    if (slot.count > top.count || (slot.count == top.count && slot.first < top.position)) {
-      top.count = slot.count;
-      top.position = slot.first;
+  if (first) {
+    for (size_t k = 0; k < positions_.size(); ++k) {
+      const uint32_t i = positions_[k];
+      keys[k] = (k > 0 && positions_[k - 1] + 1 == i) ? keyer.next_key(keys[k - 1], i - 1)
+                                                      : keyer.key_at(i);
     }
+  } else {
+    for (size_t k = 0; k < positions_.size(); ++k) {
+      const uint32_t i = positions_[k];
+      keys[k] = (uint64_t{prefix_slots_[i]} << 32) | ids[i + m - 1];
+    }
+  }
+  auto count = [&](auto&& same) {
+    constexpr size_t kAhead = 8;
+    for (size_t k = 0; k < std::min(kAhead, keys.size()); ++k) t.prefetch(keys[k]);
+    for (size_t k = 0; k < positions_.size(); ++k) {
+      const uint32_t i = positions_[k];
+      if (k + kAhead < keys.size()) t.prefetch(keys[k + kAhead]);
+      size_t s = t.find(keys[k], i, same);
+      slots_[k] = static_cast<uint32_t>(s);
+      auto& slot = t[s];
+      if (slot.count++ > 0) levels_[i] = static_cast<uint8_t>(m);
+      // Among equally frequent n-grams the one met first (smallest first position) wins, as
+      // Counter.most_common does; every n-gram is compared when it reaches its final count.
+      if (slot.count > top.count || (slot.count == top.count && slot.first < top.position)) {
+        top.count = slot.count;
+        top.position = slot.first;
+      }
+    }
+  };
+  if (first) {
+    count([&](uint32_t a, uint32_t b) { return keyer.same(a, b); });
+  } else {
+    count([](uint32_t, uint32_t) { return true; });
   }
   tops_.push_back(top);
   // Only an m-gram that occurs twice can start an (m+1)-gram that occurs twice.
@@ -261,8 +282,21 @@ void NgramLadder::climb() {
     const uint32_t i = positions_[k];
     if (t[slots_[k]].count < 2) continue;
     spans_[i] = static_cast<uint8_t>(m);
-    if (i + m + 1 <= ids.size()) next_positions_.push_back(i);
+    if (i + m + 1 <= ids.size()) {
+      next_positions_.push_back(i);
+      prefix_slots_[i] = slots_[k];
+    }
   }
+  // And an (m+1)-gram at i occurs twice only if the m-gram at i + 1 does too (the one at i + 1
+  // of each occurrence): the rest are unique, counting them changes no count of two or more
+  // (nor the top n-gram, nor a level), so they are left out. In prose this drops most positions
+  // of the frequent pairs ("of the" followed by a rare word).
+  size_t kept = 0;
+  for (uint32_t i : next_positions_) {
+    next_positions_[kept] = i;
+    kept += spans_[i + 1] >= m;
+  }
+  next_positions_.resize(kept);
   positions_.swap(next_positions_);
 }
 

@@ -65,6 +65,9 @@ class NgramLadder {
   int bits_ = 1;                     // bit width of the largest id (packed n-gram keys)
   std::vector<uint32_t> positions_;  // where size next_ is counted
   std::vector<uint32_t> next_positions_, slots_;
+  // Per position counted at the size below next_: the table slot its n-gram took there (the
+  // class of equal n-grams that keys the next size).
+  std::vector<uint32_t> prefix_slots_;
   std::vector<TopNgram> tops_;  // per size from lo
   std::vector<uint8_t> levels_, spans_;
 };

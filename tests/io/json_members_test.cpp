@@ -149,6 +149,21 @@ class RandomJson {
   std::mt19937_64 rng_;
 };
 
+TEST(JsonMembers, QuotesAndEscapesAtEveryOffsetOfLongStrings) {
+  // Strings are stepped over 16 bytes at a time: an escaped quote or backslash, and the closing
+  // quote, at every offset around those blocks (and past them) must still be found.
+  for (size_t before = 0; before <= 40; ++before) {
+    for (size_t after = 0; after <= 40; ++after) {
+      for (const char* escape : {"\\\"", "\\\\"}) {
+        const std::string text =
+            "\"" + std::string(before, 'a') + escape + std::string(after, 'b') + "\"";
+        const std::string object = "{\"t\":" + text + ",\"u\":1}";
+        ASSERT_EQ(split(object), (Pairs{{"t", "\"t\":" + text}, {"u", "\"u\":1"}})) << object;
+      }
+    }
+  }
+}
+
 TEST(JsonMembers, RandomObjectsSplitIntoTheMembersTheyWereBuiltFrom) {
   RandomJson gen(2024);
   simdjson::dom::parser parser;

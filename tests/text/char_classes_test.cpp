@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -21,6 +22,23 @@ TEST(CharClasses, CountsByHand) {
   EXPECT_EQ(c.parentheses, 4u);  // ( ) ⟨ ⟩
   EXPECT_EQ(c.hashes, 1u);
   EXPECT_EQ(c.newlines, 1u);
+}
+
+TEST(CharClasses, NonAsciiLettersAndBracketsAtEveryOffsetOfAsciiText) {
+  // The non-ASCII pass steps over ASCII 16 bytes at a time: an "é" (a letter) and a "⟨" (a
+  // bracket) anywhere in 48 ASCII letters must each be counted once, and nothing else.
+  for (size_t at = 0; at <= 48; ++at) {
+    for (size_t gap = 0; gap <= 20; ++gap) {
+      std::string text(48, 'a');
+      text.insert(std::min(at + gap, text.size()), "\xE2\x9F\xA8");  // ⟨
+      text.insert(at, "\xC3\xA9");                                   // é
+      const CharCounts c = count_char_classes(text);
+      ASSERT_EQ(c.chars, 50u) << at << " " << gap;
+      ASSERT_EQ(c.letters, 49u) << at << " " << gap;
+      ASSERT_EQ(c.parentheses, 1u) << at << " " << gap;
+      ASSERT_EQ(c.nemo_alnum, 48u) << at << " " << gap;
+    }
+  }
 }
 
 TEST(CharClasses, SimdEqualsTheScalarReferenceOnRandomTextsOfAwkwardSizes) {

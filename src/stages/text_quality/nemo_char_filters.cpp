@@ -2,12 +2,14 @@
 // Parentheses and PornographicUrls. Every ratio is over len(text) in code points and scores 1.0
 // for an empty text (filters.md), so an empty document is dropped by each "max ratio" filter.
 // The counts come from one pass over the text shared by the chain (DocSegments::chars).
+#include <algorithm>
 #include <cmath>
 
 #include "core/ascii.h"
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
 #include "text/language_charset.h"
+#include "text/python_text.h"
 
 namespace winnow {
 
@@ -44,18 +46,27 @@ bool is_url_char(char c) {
 // more URL characters (filters.md lists them: letters, digits, $-_@.&+/:=?#~!*(), — read as
 // single characters) or %XX escapes. Every matched character is ASCII, so bytes = code points.
 // Calls on_url(url) for each.
+// The scan looks for "://" (rare in text, found 16 bytes at a time by find_bytes) rather than
+// "http" (whose 'h' is common): every match has its "://" right after "http" or "https", and a
+// "://" has at most one of the two before it, so the matches are found in the same order.
 template <typename OnUrl>
 void for_each_nemo_url(std::string_view text, OnUrl&& on_url) {
-  size_t pos = 0;
-  while ((pos = text.find("http", pos)) != std::string_view::npos) {
-    size_t p = pos + 4;
-    if (p < text.size() && text[p] == 's') ++p;
-    if (text.compare(p, 3, "://") != 0) {
-      ++pos;
+  size_t pos = 0;  // where the next match may start
+  size_t sep = 4;  // where to look for the next "://"
+  while ((sep = find_bytes(text, "://", sep)) != std::string_view::npos) {
+    size_t start = sep - 4;
+    if (sep >= 5 && text.compare(sep - 5, 5, "https") == 0) {
+      start = sep - 5;
+    } else if (text.compare(sep - 4, 4, "http") != 0) {
+      ++sep;
       continue;
     }
-    p += 3;
-    size_t body = p;
+    size_t p = sep + 3;
+    if (start < pos) {  // inside the previous match (it ended on its URL characters)
+      sep = p;
+      continue;
+    }
+    const size_t body = p;
     while (p < text.size()) {
       if (is_url_char(text[p])) {
         ++p;
@@ -67,11 +78,12 @@ void for_each_nemo_url(std::string_view text, OnUrl&& on_url) {
       }
     }
     if (p == body) {
-      ++pos;
+      sep = p;
       continue;
     }
-    on_url(text.substr(pos, p - pos));
+    on_url(text.substr(start, p - start));
     pos = p;
+    sep = std::max(p, pos + 4);
   }
 }
 

@@ -13,16 +13,16 @@ namespace {
 
 enum class Pieces { kLines, kParagraphs };
 
-const std::vector<TextPiece>& pieces_of(DocSegments& d, Pieces which) {
-  return which == Pieces::kLines ? d.lines() : d.paragraphs();
+// Shared by the count and the code-point variant of each filter (computed once per document).
+const PieceRepetition& repetition_of(DocSegments& d, Pieces which) {
+  return which == Pieces::kLines ? d.line_repetition() : d.paragraph_repetition();
 }
 
 ScoreRuleFactory unique_fraction(Pieces which, std::string key) {
   return [which, key](const StageParams& p) -> Result<ScoreRule> {
     WINNOW_RETURN_IF_ERROR(check_ratio(p, key));
     return ScoreRule{[which](DocSegments& d) {
-                       const auto& pieces = pieces_of(d, which);
-                       PieceRepetition r = piece_repetition(d.text(), pieces);
+                       const PieceRepetition& r = repetition_of(d, which);
                        return ratio_or_one(static_cast<double>(r.distinct),
                                            static_cast<double>(r.pieces));
                      },
@@ -34,8 +34,7 @@ ScoreRuleFactory unique_char_fraction(Pieces which, std::string key) {
   return [which, key](const StageParams& p) -> Result<ScoreRule> {
     WINNOW_RETURN_IF_ERROR(check_ratio(p, key));
     return ScoreRule{[which](DocSegments& d) {
-                       const auto& pieces = pieces_of(d, which);
-                       PieceRepetition r = piece_repetition(d.text(), pieces);
+                       const PieceRepetition& r = repetition_of(d, which);
                        return ratio_or_one(static_cast<double>(r.distinct_chars),
                                            static_cast<double>(r.chars));
                      },

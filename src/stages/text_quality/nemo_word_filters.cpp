@@ -4,10 +4,17 @@
 // whitespace split is used for every language). Lengths are in code points.
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/ascii.h"  // is_ascii_alpha
 #include "stages/text_quality/nemo_filters.h"
 #include "stages/text_quality/score_filter.h"
+#include "text/python_text.h"
 #include "text/unicode_alphabetic.h"
 
 namespace winnow {
@@ -47,12 +54,59 @@ size_t hash_symbol_words(DocSegments& d, const std::vector<TextPiece>& words) {
   return symbols;
 }
 
-// Whether some word of `text` may be an ellipsis mark: every mark a word can be ("...", "[...]",
-// "…", "(...)", "[…]", "-»") holds "...", "…" or "-»". A text without them has none.
-bool may_hold_ellipsis_word(std::string_view text) {
-  return text.find("...") != std::string_view::npos ||
-         text.find("\xE2\x80\xA6") != std::string_view::npos ||  // …
-         text.find("-\xC2\xBB") != std::string_view::npos;       // -»
+// Every ellipsis mark a word can be ("...", "[...]", "…", "(...)", "[…]", "-»") holds "...",
+// "…" (E2 80 A6) or "-»" (2D C2 BB): a word without one of them is not a mark. Lists where they
+// occur, in order. The three cores are all 3 bytes long, so one pass finds them all, 16
+// positions at a time by their first and last bytes (memchr on '.' or '-', which are common,
+// would stop every few bytes).
+void ellipsis_cores(std::string_view text, std::vector<size_t>& at) {
+  at.clear();
+  const char* p = text.data();
+  const size_t n = text.size();
+  auto core_at = [&](size_t i) {
+    return (p[i] == '.' && p[i + 1] == '.' && p[i + 2] == '.') ||
+           (p[i] == '\xE2' && p[i + 1] == '\x80' && p[i + 2] == '\xA6') ||
+           (p[i] == '-' && p[i + 1] == '\xC2' && p[i + 2] == '\xBB');
+  };
+  size_t i = 0;
+#if defined(__SSE2__)
+  auto eq = [](__m128i x, char b) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(b)); };
+  for (; i + 18 <= n; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 2));
+    auto mask = static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_and_si128(eq(a, '.'), eq(b, '.')),
+                                                    _mm_and_si128(eq(a, '\xE2'), eq(b, '\xA6'))),
+                                       _mm_and_si128(eq(a, '-'), eq(b, '\xBB')))));
+    while (mask) {
+      const size_t at_i = i + static_cast<size_t>(std::countr_zero(mask));
+      if (core_at(at_i)) at.push_back(at_i);
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i + 3 <= n; ++i) {
+    if (core_at(i)) at.push_back(i);
+  }
+}
+
+// The words that are ellipsis marks, looking only at the words holding an occurrence from
+// ellipsis_cores (no word holds a space, and these bytes are not one, so each occurrence lies
+// inside one word; a word holding several is counted once: the occurrences come in order).
+size_t ellipsis_words(const DocSegments& d, const std::vector<TextPiece>& words,
+                      const std::vector<size_t>& cores) {
+  size_t marks = 0;
+  size_t last = words.size();  // the word of the previous occurrence
+  for (size_t at : cores) {
+    auto next = std::upper_bound(words.begin(), words.end(), at,
+                                 [](size_t pos, const TextPiece& w) { return pos < w.begin; });
+    if (next == words.begin()) continue;
+    const size_t w = static_cast<size_t>(next - 1 - words.begin());
+    if (w == last || at >= words[w].begin + words[w].bytes) continue;
+    last = w;
+    marks += is_ellipsis_word(d.piece(words[w]));
+  }
+  return marks;
 }
 
 constexpr std::array<std::string_view, 8> kCommonEnglishWords = {"the", "be",   "to",   "of",
@@ -69,24 +123,35 @@ StageSpec symbols_to_words_spec() {
       [](const StageParams& p) -> Result<ScoreRule> {
         WINNOW_RETURN_IF_ERROR(check_ratio(p, "max_symbol_to_word_ratio"));
         WordSplit split = word_split_for(p.get_string("lang"));
-        return ScoreRule{
-            [split](DocSegments& d) {
-              // Without a '#' and without an ellipsis mark no word is a symbol, so a text with
-              // a letter or digit (hence a word) scores exactly 0 without being split: the
-              // split waits for long_word, and a document that numbers, urls, bullets,
-              // white_space or parentheses drop in between is never split. (White-space split
-              // only: ICU's words are not checked here.)
-              const CharCounts& c = d.chars();
-              if (split == WordSplit::kWhitespace && c.hashes == 0 && c.letters + c.digits > 0 &&
-                  !may_hold_ellipsis_word(d.text()))
-                return 0.0;
-              const auto& words = d.words(split);
-              // A word with a '#' is never an ellipsis mark: the two counts do not overlap.
-              size_t symbols = d.chars().hashes > 0 ? hash_symbol_words(d, words) : 0;
-              for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
-              return ratio_or_one(static_cast<double>(symbols), static_cast<double>(words.size()));
-            },
-            -1.0, p.get_float("max_symbol_to_word_ratio")};
+        return ScoreRule{[split](DocSegments& d) {
+                           // Without a '#' and without an ellipsis mark no word is a symbol, so a
+                           // text with a letter or digit (hence a word) scores exactly 0 without
+                           // being split: the split waits for long_word, and a document that
+                           // numbers, urls, bullets, white_space or parentheses drop in between is
+                           // never split. When it is split, only the words holding a '#' or an
+                           // ellipsis mark's core are looked at. (White-space split only: ICU's
+                           // words are each checked.)
+                           const CharCounts& c = d.chars();
+                           if (split == WordSplit::kWhitespace) {
+                             thread_local std::vector<size_t> cores;
+                             ellipsis_cores(d.text(), cores);
+                             if (c.hashes == 0 && c.letters + c.digits > 0 && cores.empty())
+                               return 0.0;
+                             const auto& words = d.words(split);
+                             // A word with a '#' is never an ellipsis mark: the two counts do not
+                             // overlap.
+                             size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
+                             symbols += ellipsis_words(d, words, cores);
+                             return ratio_or_one(static_cast<double>(symbols),
+                                                 static_cast<double>(words.size()));
+                           }
+                           const auto& words = d.words(split);
+                           size_t symbols = c.hashes > 0 ? hash_symbol_words(d, words) : 0;
+                           for (const TextPiece& w : words) symbols += is_ellipsis_word(d.piece(w));
+                           return ratio_or_one(static_cast<double>(symbols),
+                                               static_cast<double>(words.size()));
+                         },
+                         -1.0, p.get_float("max_symbol_to_word_ratio")};
       });
 }
 
@@ -207,7 +272,11 @@ StageSpec words_without_alphabets_spec() {
                            const auto& words = d.words();
                            if (words.empty()) return 0.0;
                            size_t with = 0;
-                           for (const TextPiece& w : words) with += has_alphabetic(d.piece(w));
+                           // Most words start with an ASCII letter: counted without the call.
+                           for (const TextPiece& w : words) {
+                             with +=
+                                 is_ascii_alpha(d.text()[w.begin]) || has_alphabetic(d.piece(w));
+                           }
                            return static_cast<double>(with) / static_cast<double>(words.size());
                          },
                          p.get_float("min_words_with_alphabets")};

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
+#include <random>
+#include <regex>
 
 #include "stages/heuristic_filter_test_support.h"
+#include "text/python_text.h"
 
 namespace winnow {
 namespace {
@@ -66,6 +70,40 @@ TEST(NemoCharFilters, Urls) {
   EXPECT_KEPT(f(s, "é http://é"), 0.0);  // no URL character after the scheme
 }
 
+TEST(NemoCharFilters, UrlsFoundByTheirSchemeSeparator) {
+  const char* s = "urls";
+  // URLs are found by their "://": "https" before it wins over "http", a "://" inside a URL
+  // (its characters include ':' and '/') starts nothing, and "shttp://" holds "http://".
+  EXPECT_KEPT(f(s, "httpshttp://a " + std::string(27, 'y')), 8.0 / 41);
+  EXPECT_KEPT(f(s, "xhttps://a " + std::string(35, 'y')), 9.0 / 46);
+  EXPECT_DROPPED(f(s, "http://a.b/http://c"), "urls/urls_ratio", 1.0);  // one URL of 19
+  EXPECT_KEPT(f(s, "://a http:/ :// ttp://b " + std::string(20, 'y')), 0.0);
+}
+
+TEST(NemoCharFilters, UrlsAsNeMosRegexFindsThem) {
+  // NeMo's regex_url (stages/text/utils/constants.py), findall's matches summed, against the
+  // filter's score on random texts made of the pieces URLs are made of.
+  const std::regex nemo_url(
+      R"(https?://(?:[A-Za-z0-9$\-_@.&+/:=?#~]|[!*\(\),]|(?:%[0-9A-Fa-f]{2}))+)");
+  const char* pieces[] = {"http", "https", "s",  "://", ":", "/",  "a",
+                          "h",    "%2F",   "%g", " ",   ",", "\"", "é"};
+  std::mt19937 rng(33);
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    const int n = 1 + static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) text += pieces[rng() % std::size(pieces)];
+    size_t url_chars = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), nemo_url);
+         it != std::sregex_iterator(); ++it) {
+      url_chars += static_cast<size_t>(it->length());  // URL characters are ASCII
+    }
+    const Outcome o = run_filter("urls", {{"max_url_to_text_ratio", 1.0}}, text);
+    ASSERT_NEAR(o.score, static_cast<double>(url_chars) / static_cast<double>(python_len(text)),
+                1e-12)
+        << text;
+  }
+}
+
 TEST(NemoCharFilters, WhiteSpace) {
   const char* s = "white_space";
   EXPECT_KEPT(f(s, "ab c"), 0.25);
@@ -121,6 +159,14 @@ TEST(NemoWordFilters, SymbolsToWords) {
   EXPECT_DROPPED(f(s, "# w w w"), "symbols_to_words/symbol_to_word", 0.25);
   EXPECT_KEPT(f(s, "## ##a ### " + repeat("w", 7)), 0.0);
   EXPECT_DROPPED(f(s, "[...]"), "symbols_to_words/symbol_to_word", 1.0);  // one word
+  // Only the words holding "...", "…" or "-»" can be marks: here [...], (...), […] and -» are;
+  // "....." (holding "..." three times), "a...b", "…x" and "#..." are not.
+  EXPECT_KEPT(f(s, "[...] (...) [\xE2\x80\xA6] -\xC2\xBB ..... a...b \xE2\x80\xA6x #... " +
+                       repeat("w", 32)),
+              0.1);  // 4 of 40 words
+  EXPECT_DROPPED(f(s, "[...] (...) [\xE2\x80\xA6] -\xC2\xBB ..... a...b \xE2\x80\xA6x #... " +
+                          repeat("w", 31)),
+                 "symbols_to_words/symbol_to_word", 4.0 / 39);
   EXPECT_DROPPED(f(s, ""), "symbols_to_words/symbol_to_word", 1.0);
 }
 
@@ -182,8 +228,7 @@ TEST(NemoWordFilters, WordsWithoutAlphabets) {
   // letters, and so are Ⅻ (a letter number) and ः (a Devanagari vowel sign); Arabic-Indic
   // digits and a lone combining accent are not.
   EXPECT_KEPT(f(s, "é ü"), 1.0);
-  EXPECT_DROPPED(f(s, "Ⅻ ١٢ 3 4 Дмитрий"), "words_without_alphabets/words_without_alphabets",
-                 0.4);
+  EXPECT_DROPPED(f(s, "Ⅻ ١٢ 3 4 Дмитрий"), "words_without_alphabets/words_without_alphabets", 0.4);
   EXPECT_DROPPED(f(s, "\u0903 \u0301 _"), "words_without_alphabets/words_without_alphabets",
                  1.0 / 3);
   EXPECT_KEPT(f(s, "x1"), 1.0);
@@ -235,6 +280,26 @@ TEST(NemoLineFilters, BoilerPlateString) {
                  "boilerplate_string/boilerplate_string_ratio", 1.0);
   EXPECT_KEPT(f(s, ""), 0.0);  // one empty paragraph, no phrase
   EXPECT_KEPT(f(s, "Über Datenschutz."), 0.0);
+}
+
+TEST(NemoLineFilters, BoilerPlateCuesAtEveryOffsetAndInAnyCase) {
+  // The cues are looked for 16 positions at a time in the text as it is: each one, in mixed
+  // case, at every offset of a long text must be found, and near misses ("c00kie", "lorem
+  // ipsun", a letter short at the end) must not be.
+  const char* s = "boilerplate_string";
+  for (size_t at = 0; at <= 40; ++at) {
+    const std::string pad(at, 'x');
+    const std::string tail(40 - at, 'x');
+    EXPECT_DROPPED(f(s, pad + "LoReM IpSuM" + tail), "boilerplate_string/boilerplate_string_ratio",
+                   1.0);
+    // One paragraph holding a policy phrase of each of the three cues: 1 of 1.
+    for (const char* phrase : {"Uses COOKIES", "PRIVACY policy", "Terms Of Use"}) {
+      SCOPED_TRACE(std::string(phrase) + " at " + std::to_string(at));
+      EXPECT_DROPPED(f(s, pad + phrase + tail), "boilerplate_string/boilerplate_string_ratio", 1.0);
+    }
+    EXPECT_KEPT(f(s, pad + "lorem ipsun c00kie privac terms of us" + tail), 0.0);
+    EXPECT_KEPT(f(s, pad + "lorem ipsu"), 0.0);
+  }
 }
 
 TEST(NemoLineFilters, Substring) {
