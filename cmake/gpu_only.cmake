@@ -82,6 +82,7 @@ set(WINNOW_GPU_ONLY_SRC
   src/dedup/cluster_pruner.cpp src/dedup/prune_tile.cpp src/dedup/kmeans_assign.cpp
   src/dedup/gpu_only/blas_gemm_loops.cpp
   src/dedup/minhash_signer.cpp src/dedup/shingler.cpp src/dedup/fuzzy_keyer.cpp
+  src/dedup/bucket_keyer.cpp
   src/dedup/gpu_minhash_pool.cpp)
 if(WINNOW_WORD_SHINGLES)
   list(APPEND WINNOW_GPU_ONLY_SRC src/text/dedup_normalizer.cpp src/text/python_text.cpp)
