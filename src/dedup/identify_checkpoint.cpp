@@ -65,7 +65,17 @@ Status IdentifyCheckpoint::begin_writing() {
     if (ec) made = Status::errorf("checkpoint folder {}: {}", dir_, ec.message());
   }
   WINNOW_RETURN_IF_ERROR(dist::agree(comm_, made));
-  return dist::agree(comm_, writer_.open(fmt::format("{}/rank-{}.records", dir_, comm_.rank())));
+  blocks_ = 0;
+  return open_parts("records", writers_);
+}
+
+Status IdentifyCheckpoint::open_parts(const std::string& phase,
+                                      std::array<SpillWriter, kParts>& writers) {
+  Status status;
+  for (size_t p = 0; p < kParts && status.is_ok(); ++p) {
+    status = writers[p].open(fmt::format("{}/rank-{}-{}.{}", dir_, comm_.rank(), p, phase));
+  }
+  return dist::agree(comm_, status);
 }
 
 Status IdentifyCheckpoint::add(const BucketRecord* records, size_t n, std::string_view infos,
@@ -81,21 +91,28 @@ Status IdentifyCheckpoint::add(const BucketRecord* records, size_t n, std::strin
   if (!infos.empty()) {
     std::memcpy(p + 2 * sizeof(uint64_t) + n * sizeof(BucketRecord), infos.data(), infos.size());
   }
-  return writer_.append_block(block_.data(), block_.size());
+  return writers_[blocks_++ % kParts].append_block(block_.data(), block_.size());
 }
 
-Status IdentifyCheckpoint::mark_complete(const std::string& phase, const std::string& path,
-                                         uint64_t bytes) {
-  // Synced before the marker names it: a machine that loses power keeps a whole file or none.
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    ::fsync(fileno(f));
-    std::fclose(f);
+Status IdentifyCheckpoint::mark_complete(const std::string& phase,
+                                         const std::array<SpillWriter, kParts>& parts) {
+  std::string mine;  // "name size" lines
+  for (const SpillWriter& part : parts) {
+    // Synced before the marker names it: a machine that loses power keeps a whole file or none.
+    if (FILE* f = std::fopen(part.path().c_str(), "rb")) {
+      ::fsync(fileno(f));
+      std::fclose(f);
+    }
+    mine += fmt::format("{} {}\n", fs::path(part.path()).filename().string(),
+                        part.bytes_written());
   }
-  const std::string mine = fmt::format("{} {}", fs::path(path).filename().string(), bytes);
   std::vector<std::pair<std::string, uint64_t>> files;
   for (const std::string& entry : comm_.all_gather(mine)) {
-    const size_t space = entry.rfind(' ');
-    files.emplace_back(entry.substr(0, space), std::stoull(entry.substr(space + 1)));
+    std::istringstream lines(entry);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t space = line.rfind(' ');
+      files.emplace_back(line.substr(0, space), std::stoull(line.substr(space + 1)));
+    }
   }
   return dist::agree(comm_, comm_.rank() == 0
                                 ? AtomicFile::write_whole(dir_ + "/" + phase + ".complete",
@@ -104,34 +121,47 @@ Status IdentifyCheckpoint::mark_complete(const std::string& phase, const std::st
 }
 
 Status IdentifyCheckpoint::finish_writing() {
-  bytes_ = writer_.bytes_written();
-  const std::string path = writer_.path();
-  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, writer_.close()));
-  return mark_complete("records", path, bytes_);
+  bytes_ = 0;
+  Status status;
+  for (SpillWriter& part : writers_) {
+    bytes_ += part.bytes_written();
+    Status closed = part.close();
+    if (status.is_ok()) status = closed;
+  }
+  WINNOW_RETURN_IF_ERROR(dist::agree(comm_, status));
+  return mark_complete("records", writers_);
 }
 
 // A links file: blocks of links, one empty block, then blocks of document entries.
 Status IdentifyCheckpoint::save_links(
     const std::vector<std::pair<uint64_t, uint64_t>>& links,
     const std::function<Status(const std::function<Status(std::string_view)>&)>& documents) {
-  SpillWriter writer;
-  Status status = writer.open(fmt::format("{}/rank-{}.links", dir_, comm_.rank()));
-  constexpr size_t kPerBlock = size_t{1} << 20;  // 16 MB blocks
-  for (size_t i = 0; status.is_ok() && i < links.size(); i += kPerBlock) {
-    const size_t n = std::min(kPerBlock, links.size() - i);
-    status = writer.append_block(links.data() + i, n * sizeof(links[0]));
+  std::array<SpillWriter, kParts> parts;
+  WINNOW_RETURN_IF_ERROR(open_parts("links", parts));
+  Status status;
+  constexpr size_t kPerBlock = size_t{1} << 20;  // 16 MB blocks at most
+  // An equal slice of the links per part, in blocks, then the empty block that ends them.
+  for (size_t p = 0; p < kParts && status.is_ok(); ++p) {
+    const size_t begin = links.size() * p / kParts, end = links.size() * (p + 1) / kParts;
+    for (size_t i = begin; status.is_ok() && i < end; i += kPerBlock) {
+      const size_t n = std::min(kPerBlock, end - i);
+      status = parts[p].append_block(links.data() + i, n * sizeof(links[0]));
+    }
+    if (status.is_ok()) status = parts[p].append_block("", 0);
   }
-  if (status.is_ok()) status = writer.append_block("", 0);
+  size_t next = 0;
   if (status.is_ok()) {
     status = documents([&](std::string_view block) {
-      return block.empty() ? Status::ok() : writer.append_block(block.data(), block.size());
+      return block.empty() ? Status::ok()
+                           : parts[next++ % kParts].append_block(block.data(), block.size());
     });
   }
-  const std::string path = writer.path();
-  const uint64_t bytes = writer.bytes_written();
-  if (status.is_ok()) status = writer.close();
+  for (SpillWriter& part : parts) {
+    Status closed = part.close();
+    if (status.is_ok()) status = closed;
+  }
   WINNOW_RETURN_IF_ERROR(dist::agree(comm_, status));
-  return mark_complete("links", path, bytes);
+  return mark_complete("links", parts);
 }
 
 Status IdentifyCheckpoint::for_each_block(

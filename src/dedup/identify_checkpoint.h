@@ -6,11 +6,14 @@
 // identify's cost (parsing, shingling, MinHash); what comes after is rebuilt from the records.
 //
 // Two phases, each kept under the step's checkpoint folder (global/_checkpoints/<stage>):
-//   records: rank-<r>.records, one per rank of the job that wrote it: spill blocks
-//            (dedup/spill_file.h, each XXH3-checked), one per observed batch: its bucket
-//            records and document entries;
-//   links:   rank-<r>.links, the links each rank held after the shuffle and the linking, then
-//            the document entries it held (blocks after a block of 16 zero bytes).
+//   records: rank-<r>-<p>.records, kParts per rank of the job that wrote it: spill blocks
+//            (dedup/spill_file.h, each XXH3-checked), one per observed batch (its bucket
+//            records and document entries), dealt to the parts in turn;
+//   links:   rank-<r>-<p>.links, the links each rank held after the shuffle and the linking
+//            (an equal slice per part), then the document entries it held (blocks dealt in
+//            turn, after a block of 16 zero bytes).
+// Parts, not one file per rank, so that a resume on another rank count gets an even share: a
+// job of 4 ranks resumed on 3 deals 32 files (11, 11, 10), not 4 (2, 1, 1).
 // and each completed by `<phase>.complete`, written by rank 0 last, atomically, once every
 // rank's file is whole and synced: the step's fingerprint, then each file's name and size.
 // A rerun of the same step (same fingerprint: stages, parameters, seed, inputs) on N ranks
@@ -24,6 +27,7 @@
 //
 // Only for steps without a verification pass (jaccard_threshold, the image check): those read
 // the candidates' texts again after linking, which a checkpoint of the records cannot skip.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +49,8 @@ class Comm;
 
 class IdentifyCheckpoint {
  public:
+  static constexpr size_t kParts = 8;  // files per writing rank and phase
+
   IdentifyCheckpoint(std::string dir, std::string fingerprint, dist::Comm& comm);
 
   // Collective: whether `phase` ("records", "links") is complete for this fingerprint (rank 0
@@ -79,14 +85,18 @@ class IdentifyCheckpoint {
   std::string fingerprint_;
   dist::Comm& comm_;
   std::mutex mutex_;
-  SpillWriter writer_;
+  std::array<SpillWriter, kParts> writers_;
+  uint64_t blocks_ = 0;  // added so far (the next block's part: blocks_ mod kParts)
   std::string block_;
   uint64_t bytes_ = 0;
   // Per complete phase: its files and their sizes.
   std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> files_;
 
-  // Collective: each rank's `path` of `bytes` synced, then rank 0 writes `<phase>.complete`.
-  Status mark_complete(const std::string& phase, const std::string& path, uint64_t bytes);
+  // Collective: each rank's files (closed) synced, then rank 0 writes `<phase>.complete`
+  // naming every rank's, in rank and part order.
+  Status mark_complete(const std::string& phase, const std::array<SpillWriter, kParts>& files);
+  // Opens this rank's kParts files of `phase`.
+  Status open_parts(const std::string& phase, std::array<SpillWriter, kParts>& writers);
   // Every verified block of this rank's share of `phase`'s files.
   Status for_each_block(const std::string& phase,
                         const std::function<Status(std::string_view block,

@@ -2,7 +2,8 @@
 // 2 ranks stops after the read pass (as a killed job would, there or later), and its rerun on
 // 3 ranks, or on 1, resumes without observing a document and writes the table a whole run
 // writes, byte for byte; every rank then knows every removal. A checkpoint of another
-// fingerprint is not used; a damaged one is an error naming the file.
+// fingerprint is not used; a damaged one is an error naming the file. A checkpoint written by 4
+// ranks and read by 3 is shared out evenly (its parts, not one file per writing rank).
 #include "dedup/identify_checkpoint.h"
 
 #include <gtest/gtest.h>
@@ -163,15 +164,52 @@ TEST(IdentifyCheckpoint, ADamagedCheckpointFailsNamingTheFile) {
   ASSERT_FALSE(identify(dir.file("job"), 2, true, "f1",
                         stop_at("records"))
                    .status.is_ok());
-  const std::string file = dir.file("job") + "/checkpoint/rank-1.records";
+  const std::string file = dir.file("job") + "/checkpoint/rank-1-0.records";
   std::string bytes = read_file(file);
   ASSERT_GT(bytes.size(), 100u);
   bytes[bytes.size() / 2] ^= 0x20;
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
   const Outcome resumed = identify(dir.file("job"), 3, true, "f1");
   ASSERT_FALSE(resumed.status.is_ok());
-  EXPECT_NE(resumed.status.message().find("rank-1.records"), std::string::npos)
+  EXPECT_NE(resumed.status.message().find("rank-1-0.records"), std::string::npos)
       << resumed.status.message();
+}
+
+// 4 writing ranks of 16 equal blocks each: 32 part files of 2 blocks. Read on 3 ranks, file f
+// by rank f mod 3: 11, 11 and 10 files, 22, 22 and 20 blocks (one file per writing rank would
+// have given 32, 16 and 16).
+TEST(IdentifyCheckpoint, ACheckpointOfFourRanksIsSharedEvenlyByThree) {
+  testing::TempDir dir;
+  {
+    testing::ThreadComms comms(4);
+    comms.run([&](dist::Comm& comm) {
+      IdentifyCheckpoint checkpoint(dir.file("checkpoint"), "fp", comm);
+      ASSERT_TRUE(checkpoint.begin_writing().is_ok());
+      for (int b = 0; b < 16; ++b) {
+        ASSERT_TRUE(checkpoint.add(nullptr, 0, "entries of one batch", 1).is_ok());
+      }
+      ASSERT_TRUE(checkpoint.finish_writing().is_ok());
+    });
+  }
+  std::vector<uint64_t> blocks(3, 0);
+  testing::ThreadComms comms(3);
+  comms.run([&](dist::Comm& comm) {
+    IdentifyCheckpoint checkpoint(dir.file("checkpoint"), "fp", comm);
+    ASSERT_TRUE(checkpoint.complete("records"));
+    uint64_t mine = 0;
+    ASSERT_TRUE(checkpoint
+                    .replay([&](const BucketRecord*, size_t n, std::string_view entries,
+                                uint64_t documents) {
+                      EXPECT_EQ(n, 0u);
+                      EXPECT_EQ(entries, "entries of one batch");
+                      EXPECT_EQ(documents, 1u);
+                      ++mine;
+                      return Status::ok();
+                    })
+                    .is_ok());
+    blocks[static_cast<size_t>(comm.rank())] = mine;
+  });
+  EXPECT_EQ(blocks, (std::vector<uint64_t>{22, 22, 20}));
 }
 
 }  // namespace

@@ -172,7 +172,7 @@ TEST(SemanticStepResume, AnotherFingerprintReadsTheInputAgain) {
 TEST(SemanticStepResume, ADamagedCheckpointFailsNamingTheFile) {
   testing::TempDir dir;
   ASSERT_FALSE(identify(dir.path(), 2, "fp", stop_after_records).status.is_ok());
-  const std::string file = dir.file("checkpoint/rank-1.records");
+  const std::string file = dir.file("checkpoint/rank-1-0.records");
   ASSERT_TRUE(fs::exists(file));
   {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -185,7 +185,7 @@ TEST(SemanticStepResume, ADamagedCheckpointFailsNamingTheFile) {
   }
   const Outcome resumed = identify(dir.path(), 2, "fp");
   ASSERT_FALSE(resumed.status.is_ok());
-  EXPECT_NE(resumed.status.message().find("rank-1.records"), std::string::npos)
+  EXPECT_NE(resumed.status.message().find("rank-1-0.records"), std::string::npos)
       << resumed.status.message();
 }
 
