@@ -12,7 +12,8 @@ around it, so the figure is NeMo's most favourable one.
 
 Only the filter modules and what they import are loaded (nemo_curator's package __init__ files,
 which pull in Ray and the GPU stack, are not run): the packages on the way are registered as
-empty namespaces pointing at the checkout. Needs python3-loguru, python3-regex and python3-yaml.
+empty namespaces pointing at the checkout. Needs python3-loguru, python3-regex and python3-yaml
+(scripts/setup installs them).
 
 Usage: bench/nemo_chain.py NEMO_CURATOR_SRC PIPELINE.yaml DOCS.jsonl DECISIONS.tsv
   NEMO_CURATOR_SRC: a checkout of https://github.com/NVIDIA-NeMo/Curator (the folder that holds
