@@ -14,6 +14,7 @@
 #include "stages/builtin_stages.h"
 #include "stages/decontaminate/contamination_splitter.h"
 #include "stages/filter_test_support.h"
+#include "stages/step_counts.h"
 #include "test_support.h"
 
 namespace winnow::testing {
@@ -400,12 +401,8 @@ stages:
   EXPECT_THAT(rejected, HasSubstr("\"stage\":\"dc\",\"reason\":\"contaminated\""));
   simdjson::dom::parser parser;
   simdjson::dom::element stats = parser.load(dir_.file("out/stats.json"));
-  std::map<std::string, uint64_t> counts;
-  for (simdjson::dom::element step : stats["steps"].get_array()) {
-    if (std::string_view(step["name"]) != "dc") continue;
-    for (auto [key, value] : step["counts"].get_object()) counts[std::string(key)] = uint64_t(value);
-  }
-  EXPECT_EQ(counts, (std::map<std::string, uint64_t>{{"documents_matched", 2}, {"matches/squad", 2}}));
+  EXPECT_EQ(step_counts(dir_.file("out/stats.json"), "dc"),
+            (std::map<std::string, uint64_t>{{"documents_matched", 2}, {"matches/squad", 2}}));
   EXPECT_TRUE(bool(stats["reconciles"]));
 }
 

@@ -11,6 +11,7 @@
 #include "models/ner_test_models.h"
 #include "stages/builtin_stages.h"
 #include "stages/filter_test_support.h"
+#include "stages/step_counts.h"
 #include "test_support.h"
 #include "text/pii_detectors.h"
 
@@ -153,18 +154,12 @@ TEST_F(PiiRedactNer, EndToEndThroughWinnow) {
   EXPECT_THAT(kept, HasSubstr("<PERSON> mailed <EMAIL_ADDRESS> from <LOCATION> at "
                               "<ORGANIZATION> today."));
   EXPECT_THAT(kept, HasSubstr("<PERSON> flew from <LOCATION> to New <LOCATION>"));
-  simdjson::dom::parser parser;
-  simdjson::dom::element stats = parser.load(dir.file("out/stats.json"));
-  simdjson::dom::element counts;
-  for (simdjson::dom::element step : stats["steps"].get_array()) {
-    if (std::string_view(step["name"]) == "scrub") counts = step["counts"];
-  }
-  ASSERT_TRUE(counts.is_object());
-  EXPECT_EQ(uint64_t(counts["PERSON"]), 2u);
-  EXPECT_EQ(uint64_t(counts["LOCATION"]), 3u);
-  EXPECT_EQ(uint64_t(counts["ORGANIZATION"]), 1u);
-  EXPECT_EQ(uint64_t(counts["EMAIL_ADDRESS"]), 1u);
-  EXPECT_EQ(uint64_t(counts["documents_changed"]), 2u);
+  const auto counts = step_counts(dir.file("out/stats.json"), "scrub");
+  EXPECT_EQ(counts.at("PERSON"), 2u);
+  EXPECT_EQ(counts.at("LOCATION"), 3u);
+  EXPECT_EQ(counts.at("ORGANIZATION"), 1u);
+  EXPECT_EQ(counts.at("EMAIL_ADDRESS"), 1u);
+  EXPECT_EQ(counts.at("documents_changed"), 2u);
   // The report lists the step's counts, the model's entities among them.
   EXPECT_THAT(read_file(dir.file("out/report.html")), HasSubstr("ORGANIZATION"));
 }
