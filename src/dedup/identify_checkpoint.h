@@ -27,6 +27,8 @@
 //
 // Only for steps without a verification pass (jaccard_threshold, the image check): those read
 // the candidates' texts again after linking, which a checkpoint of the records cannot skip.
+// Semantic dedup (dedup/semantic_step.h) keeps the records phase alone, its blocks holding no
+// bucket records and its embedding log's entries in place of document entries.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -59,7 +61,8 @@ class IdentifyCheckpoint {
 
   // Collective: a fresh checkpoint (rank 0 empties the folder first).
   Status begin_writing();
-  // Thread-safe: one observed batch's records and document entries (DocInfoLog::serialize'd).
+  // Thread-safe: one observed batch's records and document entries (DocInfoLog::serialize'd;
+  // semantic dedup: none and EmbeddingLog::serialize'd entries).
   Status add(const BucketRecord* records, size_t n, std::string_view infos, uint64_t documents);
   // Collective: every rank's file closed and synced, then rank 0 writes `records.complete`.
   Status finish_writing();
